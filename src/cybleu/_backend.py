@@ -1,0 +1,25 @@
+"""The one place that picks the compiled core or its pure-Python twin.
+
+CYBLEU_IMPLEMENTATION=auto (default) | cython | python. `auto` falls back to the twin quietly when
+the extension is not built; a forced `cython` that cannot import raises instead of running slowly.
+"""
+import os
+
+_choice = os.environ.get("CYBLEU_IMPLEMENTATION", "auto").strip().lower() or "auto"
+if _choice not in ("auto", "cython", "python"):
+    raise ImportError(f"CYBLEU_IMPLEMENTATION must be auto, cython or python, not {_choice!r}")
+
+if _choice == "python":
+    from . import _core_py as core
+    BACKEND = "python"
+else:
+    try:
+        from . import _core as core
+        BACKEND = "cython"
+    except ImportError:
+        if _choice == "cython":
+            raise
+        from . import _core_py as core
+        BACKEND = "python"
+
+__all__ = ["core", "BACKEND"]

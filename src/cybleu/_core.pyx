@@ -1,0 +1,952 @@
+"""Compiled core: tokenize -> intern -> count n-grams -> integer BLEU statistics.
+
+The pure-Python twin `_core_py.py` is the readable specification of every public name here; the
+parity tests hold the two to identical results. Argument checks with user-facing messages live in
+the Python layer (`metrics/bleu.py`); the checks here only keep the core memory-safe.
+"""
+from libc.stdint cimport uint32_t, uint64_t, int32_t, int64_t
+from libc.string cimport memcmp, memcpy, memset
+from libc.math cimport exp, log, fabs, isfinite
+from cpython.mem cimport PyMem_RawMalloc, PyMem_RawRealloc, PyMem_RawFree
+from cpython.array cimport array, clone
+import sys
+
+cdef extern from "Python.h":
+    bint Py_UNICODE_ISSPACE(Py_UCS4 ch) nogil
+    Py_UCS4* PyUnicode_AsUCS4(object u, Py_UCS4* buffer, Py_ssize_t buflen, int copy_null) except NULL
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+    bint PyUnicode_Check(object o)
+    object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
+    int PyUnicode_4BYTE_KIND
+
+__all__ = ["RefSet", "tokenize_13a", "bleu_scores_from_stats"]
+
+cdef enum:
+    TOK_NONE = 0
+    TOK_13A = 1
+
+cdef enum:
+    SMOOTH_NONE = 0
+    SMOOTH_FLOOR = 1
+    SMOOTH_ADDK = 2
+    SMOOTH_EXP = 3
+
+# Error codes returned from nogil code; turned into exceptions once the GIL is back.
+cdef enum:
+    ERR_NOMEM = -1
+    ERR_NO_REFS = -2
+    ERR_TOO_MANY = -3
+
+_TOKENIZERS = {"none": TOK_NONE, "13a": TOK_13A}
+_SMOOTHERS = {"none": SMOOTH_NONE, "floor": SMOOTH_FLOOR, "add-k": SMOOTH_ADDK, "exp": SMOOTH_EXP}
+# Python 3.12 made sum() of floats compensated (Neumaier); sacrebleu's score depends on it.
+cdef bint _NEUMAIER_SUM = sys.version_info >= (3, 12)
+
+# Strings are copied to code points in chunks of about this many, so that the GIL is held only
+# for the copy and memory stays bounded whatever the corpus size.
+cdef Py_ssize_t CHUNK_CHARS = 1 << 16
+cdef Py_ssize_t CHUNK_LINES = 512
+
+
+# ---------------------------------------------------------------------------------------------
+# growable buffers
+
+cdef int u32_reserve(U32Buf* b, Py_ssize_t need) noexcept nogil:
+    cdef Py_ssize_t cap
+    cdef void* p
+    if need <= b.cap:
+        return 0
+    cap = b.cap * 2
+    if cap < need:
+        cap = need
+    if cap < 64:
+        cap = 64
+    p = PyMem_RawRealloc(b.data, <size_t>cap * sizeof(uint32_t))
+    if p == NULL:
+        return ERR_NOMEM
+    b.data = <uint32_t*>p
+    b.cap = cap
+    return 0
+
+
+cdef inline int u32_push(U32Buf* b, uint32_t v) noexcept nogil:
+    if b.size == b.cap and u32_reserve(b, b.size + 1) < 0:
+        return ERR_NOMEM
+    b.data[b.size] = v
+    b.size += 1
+    return 0
+
+
+cdef int i64_reserve(I64Buf* b, Py_ssize_t need) noexcept nogil:
+    cdef Py_ssize_t cap
+    cdef void* p
+    if need <= b.cap:
+        return 0
+    cap = b.cap * 2
+    if cap < need:
+        cap = need
+    if cap < 64:
+        cap = 64
+    p = PyMem_RawRealloc(b.data, <size_t>cap * sizeof(int64_t))
+    if p == NULL:
+        return ERR_NOMEM
+    b.data = <int64_t*>p
+    b.cap = cap
+    return 0
+
+
+cdef inline int i64_push(I64Buf* b, int64_t v) noexcept nogil:
+    if b.size == b.cap and i64_reserve(b, b.size + 1) < 0:
+        return ERR_NOMEM
+    b.data[b.size] = v
+    b.size += 1
+    return 0
+
+
+cdef inline hash_t fmix64(hash_t k) noexcept nogil:
+    # Interned IDs are small and sequential: mix before masking or they cluster in the table.
+    k ^= k >> 33
+    k *= 0xff51afd7ed558ccdULL
+    k ^= k >> 33
+    k *= 0xc4ceb9fe1a85ec53ULL
+    k ^= k >> 33
+    return k
+
+
+# ---------------------------------------------------------------------------------------------
+# vocabulary: exact code point sequences -> uint32 IDs
+
+cdef inline hash_t hash_chars(const uint32_t* s, Py_ssize_t n) noexcept nogil:
+    cdef hash_t h = 0xcbf29ce484222325ULL
+    cdef Py_ssize_t i
+    for i in range(n):
+        h = (h ^ s[i]) * 0x100000001b3ULL
+    return h ^ <hash_t>n
+
+
+cdef void vocab_free(Vocab* v) noexcept nogil:
+    PyMem_RawFree(v.slots)
+    PyMem_RawFree(v.entries)
+    PyMem_RawFree(v.chars.data)
+    memset(v, 0, sizeof(Vocab))
+
+
+cdef int vocab_rehash(Vocab* v, Py_ssize_t nslots) noexcept nogil:
+    cdef VocabSlot* slots = <VocabSlot*>PyMem_RawMalloc(<size_t>nslots * sizeof(VocabSlot))
+    cdef Py_ssize_t mask = nslots - 1, e, i
+    cdef hash_t m
+    if slots == NULL:
+        return ERR_NOMEM
+    memset(slots, 0xff, <size_t>nslots * sizeof(VocabSlot))
+    for e in range(v.n):
+        m = fmix64(v.entries[e].h)
+        i = <Py_ssize_t>(m & <hash_t>mask)
+        while slots[i].entry >= 0:
+            i = (i + 1) & mask
+        slots[i].entry = <int32_t>e
+        slots[i].tag = <uint32_t>(m >> 32)
+    PyMem_RawFree(v.slots)
+    v.slots = slots
+    v.mask = mask
+    return 0
+
+
+cdef inline Py_ssize_t vocab_probe(const Vocab* v, const uint32_t* s, Py_ssize_t n, hash_t h) noexcept nogil:
+    """The slot holding this token, or the empty slot where it would go."""
+    cdef hash_t m = fmix64(h)
+    cdef uint32_t tag = <uint32_t>(m >> 32)
+    cdef Py_ssize_t i = <Py_ssize_t>(m & <hash_t>v.mask)
+    cdef int32_t e
+    cdef const VocabEntry* en
+    while True:
+        e = v.slots[i].entry
+        if e < 0:
+            return i
+        if v.slots[i].tag == tag:
+            en = &v.entries[e]
+            if (en.h == h and en.length == n
+                    and memcmp(v.chars.data + en.start, s, <size_t>n * sizeof(uint32_t)) == 0):
+                return i
+        i = (i + 1) & v.mask
+
+
+cdef inline int64_t vocab_lookup(const Vocab* v, const uint32_t* s, Py_ssize_t n) noexcept nogil:
+    if v.n == 0:
+        return OOV_ID
+    cdef int32_t e = v.slots[vocab_probe(v, s, n, hash_chars(s, n))].entry
+    return OOV_ID if e < 0 else e
+
+
+cdef int64_t vocab_intern(Vocab* v, const uint32_t* s, Py_ssize_t n) noexcept nogil:
+    """ID of the token, added if new; negative error code on failure."""
+    cdef hash_t h = hash_chars(s, n)
+    cdef Py_ssize_t i
+    cdef int32_t e
+    if (v.n + 1) * 2 > v.mask + 1:
+        if vocab_rehash(v, 1024 if v.mask == 0 else (v.mask + 1) * 2) < 0:
+            return ERR_NOMEM
+    i = vocab_probe(v, s, n, h)
+    e = v.slots[i].entry
+    if e >= 0:
+        return e
+    if v.n >= 0x7FFFFFFE:
+        return ERR_TOO_MANY
+    if v.n == v.ecap:
+        if not _grow(<void**>&v.entries, 256 if v.ecap == 0 else v.ecap * 2, sizeof(VocabEntry)):
+            return ERR_NOMEM
+        v.ecap = 256 if v.ecap == 0 else v.ecap * 2
+    if u32_reserve(&v.chars, v.chars.size + n) < 0:
+        return ERR_NOMEM
+    memcpy(v.chars.data + v.chars.size, s, <size_t>n * sizeof(uint32_t))
+    e = <int32_t>v.n
+    v.entries[e].h = h
+    v.entries[e].start = v.chars.size
+    v.entries[e].length = n
+    v.chars.size += n
+    v.slots[i].entry = e
+    v.slots[i].tag = <uint32_t>(fmix64(h) >> 32)
+    v.n += 1
+    return e
+
+
+cdef inline bint _grow(void** p, Py_ssize_t n, size_t item) noexcept nogil:
+    cdef void* q = PyMem_RawRealloc(p[0], <size_t>n * item)
+    if q == NULL:
+        return False
+    p[0] = q
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# 13a tokenization (sacrebleu's Tokenizer13a, pass for pass, on code points)
+
+cdef uint32_t[9] PAT_SKIPPED = [0x3c, 0x73, 0x6b, 0x69, 0x70, 0x70, 0x65, 0x64, 0x3e]  # <skipped>
+cdef uint32_t[2] PAT_DASH_NL = [0x2d, 0x0a]                                          # -\n
+cdef uint32_t[6] PAT_QUOT = [0x26, 0x71, 0x75, 0x6f, 0x74, 0x3b]                     # &quot;
+cdef uint32_t[5] PAT_AMP = [0x26, 0x61, 0x6d, 0x70, 0x3b]                            # &amp;
+cdef uint32_t[4] PAT_LT = [0x26, 0x6c, 0x74, 0x3b]                                  # &lt;
+cdef uint32_t[4] PAT_GT = [0x26, 0x67, 0x74, 0x3b]                                  # &gt;
+cdef uint32_t[1] REP_QUOT = [0x22]
+cdef uint32_t[1] REP_AMP = [0x26]
+cdef uint32_t[1] REP_LT = [0x3c]
+cdef uint32_t[1] REP_GT = [0x3e]
+
+
+cdef int replace_pass(const uint32_t* s, Py_ssize_t n, const uint32_t* pat, Py_ssize_t m,
+                      const uint32_t* rep, Py_ssize_t k, U32Buf* out) noexcept nogil:
+    """str.replace: left to right, non-overlapping."""
+    cdef Py_ssize_t i = 0
+    out.size = 0
+    if u32_reserve(out, n) < 0:
+        return ERR_NOMEM
+    while i < n:
+        if s[i] == pat[0] and i + m <= n and memcmp(s + i, pat, <size_t>m * sizeof(uint32_t)) == 0:
+            if k and u32_reserve(out, out.size + k + (n - i)) < 0:
+                return ERR_NOMEM
+            memcpy(out.data + out.size, rep, <size_t>k * sizeof(uint32_t))
+            out.size += k
+            i += m
+        else:
+            out.data[out.size] = s[i]
+            out.size += 1
+            i += 1
+    return 0
+
+
+# ASCII character classes of the 13a rules; nothing above U+007F is in any of them.
+cdef enum:
+    C_SYMBOL = 1        # [\{-\~\[-\` -\&\(-\+\:-\@\/]
+    C_DIGIT = 2         # [0-9]
+    C_PERIOD_COMMA = 4  # [\.,]
+    C_DASH = 8          # -
+
+cdef unsigned char[128] ASCII_CLASS
+cdef int _c
+for _c in range(128):
+    ASCII_CLASS[_c] = 0
+    if ((0x7B <= _c <= 0x7E) or (0x5B <= _c <= 0x60) or (0x20 <= _c <= 0x26)
+            or (0x28 <= _c <= 0x2B) or (0x3A <= _c <= 0x40) or _c == 0x2F):
+        ASCII_CLASS[_c] |= C_SYMBOL
+    if 0x30 <= _c <= 0x39:
+        ASCII_CLASS[_c] |= C_DIGIT
+    if _c == 0x2E or _c == 0x2C:
+        ASCII_CLASS[_c] |= C_PERIOD_COMMA
+    if _c == 0x2D:
+        ASCII_CLASS[_c] |= C_DASH
+
+cdef inline unsigned char char_class(uint32_t c) noexcept nogil:
+    return ASCII_CLASS[c] if c < 128 else 0
+
+
+cdef enum:
+    NO_CHAR = 0xFFFFFFFF   # above every code point: "no pending character"
+
+
+# The regex passes of 13a are 2-character rewrites applied left to right without overlap, so each is
+# a transducer with one pending character; chaining them (rule 2 -> 3 -> 4 -> whitespace splitter)
+# reads the line once and builds no intermediate strings. A pass that fails to match at the pending
+# character emits it and keeps the new one pending, which is exactly re.sub's scan.
+cdef struct Splitter:
+    U32Buf* chars        # token characters, tokens back to back
+    I64Buf* ends         # token k ends at chars[ends[k]]
+    bint in_token
+    int err
+    uint32_t p2, p3, p4  # pending character of rules 2, 3, 4
+
+
+cdef inline void sink(Splitter* st, uint32_t c) noexcept nogil:
+    if Py_UNICODE_ISSPACE(c):
+        if st.in_token:
+            st.in_token = False
+            if i64_push(st.ends, st.chars.size) < 0:
+                st.err = ERR_NOMEM
+    else:
+        st.in_token = True
+        if u32_push(st.chars, c) < 0:
+            st.err = ERR_NOMEM
+
+
+cdef inline void sink_flush(Splitter* st) noexcept nogil:
+    sink(st, 0x20)
+
+
+cdef inline void rule4(Splitter* st, uint32_t c) noexcept nogil:
+    # ([0-9])(-) -> '\1 \2 '
+    cdef uint32_t prev = st.p4
+    if prev == NO_CHAR:
+        st.p4 = c
+    elif (char_class(prev) & C_DIGIT) and c == 0x2D:
+        sink(st, prev)
+        sink(st, 0x20)
+        sink(st, c)
+        sink(st, 0x20)
+        st.p4 = NO_CHAR
+    else:
+        sink(st, prev)
+        st.p4 = c
+
+
+cdef inline void rule3(Splitter* st, uint32_t c) noexcept nogil:
+    # ([\.,])([^0-9]) -> ' \1 \2'
+    cdef uint32_t prev = st.p3
+    if prev == NO_CHAR:
+        st.p3 = c
+    elif (char_class(prev) & C_PERIOD_COMMA) and not (char_class(c) & C_DIGIT):
+        rule4(st, 0x20)
+        rule4(st, prev)
+        rule4(st, 0x20)
+        rule4(st, c)
+        st.p3 = NO_CHAR
+    else:
+        rule4(st, prev)
+        st.p3 = c
+
+
+cdef inline void rule2(Splitter* st, uint32_t c) noexcept nogil:
+    # ([^0-9])([\.,]) -> '\1 \2 '
+    cdef uint32_t prev = st.p2
+    if prev == NO_CHAR:
+        st.p2 = c
+    elif not (char_class(prev) & C_DIGIT) and (char_class(c) & C_PERIOD_COMMA):
+        rule3(st, prev)
+        rule3(st, 0x20)
+        rule3(st, c)
+        rule3(st, 0x20)
+        st.p2 = NO_CHAR
+    else:
+        rule3(st, prev)
+        st.p2 = c
+
+
+cdef inline void rule1(Splitter* st, uint32_t c) noexcept nogil:
+    # symbol -> ' \1 '
+    if char_class(c) & C_SYMBOL:
+        rule2(st, 0x20)
+        rule2(st, c)
+        rule2(st, 0x20)
+    else:
+        rule2(st, c)
+
+
+cdef void rules_flush(Splitter* st) noexcept nogil:
+    if st.p2 != NO_CHAR:
+        rule3(st, st.p2)
+        st.p2 = NO_CHAR
+    if st.p3 != NO_CHAR:
+        rule4(st, st.p3)
+        st.p3 = NO_CHAR
+    if st.p4 != NO_CHAR:
+        sink(st, st.p4)
+        st.p4 = NO_CHAR
+    sink_flush(st)
+
+
+cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, U32Buf* b,
+                      U32Buf* chars, I64Buf* ends) noexcept nogil:
+    """Tokenize s as sacrebleu's tokenizer `tok_mode` followed by str.split(): the tokens go to
+    `chars` back to back and their end offsets to `ends` (both emptied first)."""
+    cdef Splitter st
+    cdef Py_ssize_t i
+    cdef bint rare = False
+    st.chars = chars
+    st.ends = ends
+    st.in_token = False
+    st.err = 0
+    st.p2 = st.p3 = st.p4 = NO_CHAR
+    chars.size = 0
+    ends.size = 0
+    if tok_mode == TOK_NONE:
+        for i in range(n):
+            sink(&st, s[i])
+        sink_flush(&st)
+        return st.err
+    # 13a's language-independent part only touches lines with '<', '&' or a newline
+    for i in range(n):
+        if s[i] == 0x3C or s[i] == 0x26 or s[i] == 0x0A:
+            rare = True
+            break
+    if rare:
+        if replace_pass(s, n, PAT_SKIPPED, 9, NULL, 0, a) < 0:
+            return ERR_NOMEM
+        if replace_pass(a.data, a.size, PAT_DASH_NL, 2, NULL, 0, b) < 0:
+            return ERR_NOMEM
+        for i in range(b.size):
+            if b.data[i] == 0x0A:
+                b.data[i] = 0x20
+        # sequential, as in sacrebleu: '&amp;lt;' becomes '<'
+        if (replace_pass(b.data, b.size, PAT_QUOT, 6, REP_QUOT, 1, a) < 0
+                or replace_pass(a.data, a.size, PAT_AMP, 5, REP_AMP, 1, b) < 0
+                or replace_pass(b.data, b.size, PAT_LT, 4, REP_LT, 1, a) < 0
+                or replace_pass(a.data, a.size, PAT_GT, 4, REP_GT, 1, b) < 0):
+            return ERR_NOMEM
+        s = b.data
+        n = b.size
+    # f' {line} ', then the four rules
+    rule1(&st, 0x20)
+    for i in range(n):
+        rule1(&st, s[i])
+    rule1(&st, 0x20)
+    rules_flush(&st)
+    return st.err
+
+
+# ---------------------------------------------------------------------------------------------
+# per-call scratch space: one per call, so concurrent calls on one RefSet never share buffers
+
+cdef class _Workspace:
+    cdef U32Buf text        # code points of the current chunk of lines
+    cdef I64Buf line_off    # line k of the chunk spans text[line_off[k]:line_off[k+1]]
+    cdef U32Buf a, b        # 13a's rare whole-line replacements
+    cdef U32Buf tok_chars   # tokens of the current line, back to back
+    cdef I64Buf tok_ends    # token k ends at tok_chars[tok_ends[k]]
+    cdef U32Buf ids         # token IDs of the current segment
+    cdef I64Buf stats       # statistics of the current segment
+    cdef NgramTable table
+
+    def __dealloc__(self):
+        PyMem_RawFree(self.text.data)
+        PyMem_RawFree(self.line_off.data)
+        PyMem_RawFree(self.a.data)
+        PyMem_RawFree(self.b.data)
+        PyMem_RawFree(self.tok_chars.data)
+        PyMem_RawFree(self.tok_ends.data)
+        PyMem_RawFree(self.ids.data)
+        PyMem_RawFree(self.stats.data)
+        PyMem_RawFree(self.table.slots)
+        PyMem_RawFree(self.table.entries)
+        PyMem_RawFree(self.table.touched)
+
+    cdef Py_ssize_t load_chunk(self, seq, Py_ssize_t start, bint lowercase) except -1:
+        """Copy lines seq[start:...] into self.text; returns the index after the last line copied."""
+        cdef Py_ssize_t n = len(seq), i = start, ln
+        self.text.size = 0
+        self.line_off.size = 0
+        if i64_push(&self.line_off, 0) < 0:
+            raise MemoryError()
+        while i < n and (i == start or (i - start < CHUNK_LINES and self.text.size < CHUNK_CHARS)):
+            line = seq[i]
+            if not PyUnicode_Check(line):
+                raise TypeError(f"line {i} is {type(line).__name__}, not str")
+            if lowercase:
+                line = line.lower()
+            ln = PyUnicode_GET_LENGTH(line)
+            if u32_reserve(&self.text, self.text.size + ln + 1) < 0:
+                raise MemoryError()
+            if ln:
+                PyUnicode_AsUCS4(line, <Py_UCS4*>(self.text.data + self.text.size), ln, 0)
+            self.text.size += ln
+            if i64_push(&self.line_off, self.text.size) < 0:
+                raise MemoryError()
+            i += 1
+        return i
+
+
+cdef inline Py_ssize_t rstrip_len(const uint32_t* s, Py_ssize_t n) noexcept nogil:
+    while n > 0 and Py_UNICODE_ISSPACE(s[n - 1]):
+        n -= 1
+    return n
+
+
+cdef int line_to_ids(_Workspace ws, Py_ssize_t k, int tok_mode, Vocab* vocab, bint intern,
+                     U32Buf* out) noexcept nogil:
+    """Tokenize line k of the loaded chunk as sacrebleu does (rstrip, tokenizer, split) and append
+    its token IDs to out: interned when `intern`, else looked up (OOV_ID when absent)."""
+    cdef const uint32_t* s = ws.text.data + ws.line_off.data[k]
+    cdef Py_ssize_t n = rstrip_len(s, ws.line_off.data[k + 1] - ws.line_off.data[k])
+    cdef Py_ssize_t t, t0 = 0
+    cdef int64_t tid
+    cdef int rc = split_tokens(s, n, tok_mode, &ws.a, &ws.b, &ws.tok_chars, &ws.tok_ends)
+    if rc < 0:
+        return rc
+    if u32_reserve(out, out.size + ws.tok_ends.size) < 0:
+        return ERR_NOMEM
+    for t in range(ws.tok_ends.size):
+        if intern:
+            tid = vocab_intern(vocab, ws.tok_chars.data + t0, ws.tok_ends.data[t] - t0)
+            if tid < 0:
+                return <int>tid
+        else:
+            tid = vocab_lookup(vocab, ws.tok_chars.data + t0, ws.tok_ends.data[t] - t0)
+        out.data[out.size] = <uint32_t>tid
+        out.size += 1
+        t0 = ws.tok_ends.data[t]
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# n-gram statistics of one segment
+
+cdef inline hash_t ngram_step(hash_t h, uint32_t tid) noexcept nogil:
+    return (h ^ tid) * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL
+
+
+cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil:
+    """Empty the table and make room for max_entries n-grams."""
+    cdef Py_ssize_t nslots, e
+    cdef void* p
+    if max_entries > t.ecap:
+        p = PyMem_RawRealloc(t.entries, <size_t>max_entries * sizeof(NgramEntry))
+        if p == NULL:
+            return ERR_NOMEM
+        t.entries = <NgramEntry*>p
+        p = PyMem_RawRealloc(t.touched, <size_t>max_entries * sizeof(Py_ssize_t))
+        if p == NULL:
+            return ERR_NOMEM
+        t.touched = <Py_ssize_t*>p
+        t.ecap = max_entries
+    nslots = 16
+    while nslots < 2 * max_entries:
+        nslots *= 2
+    if nslots > t.mask + 1:
+        p = PyMem_RawRealloc(t.slots, <size_t>nslots * sizeof(Py_ssize_t))
+        if p == NULL:
+            return ERR_NOMEM
+        t.slots = <Py_ssize_t*>p
+        t.mask = nslots - 1
+        memset(t.slots, 0xff, <size_t>nslots * sizeof(Py_ssize_t))
+    else:
+        for e in range(t.n):
+            t.slots[t.entries[e].slot] = -1
+    t.n = 0
+    t.ntouched = 0
+    return 0
+
+
+cdef inline Py_ssize_t table_probe(const NgramTable* t, const uint32_t* hyp, const uint32_t* key,
+                                   int order, hash_t h) noexcept nogil:
+    cdef Py_ssize_t i = <Py_ssize_t>(fmix64(h) & <hash_t>t.mask)
+    cdef Py_ssize_t e
+    cdef const NgramEntry* en
+    while True:
+        e = t.slots[i]
+        if e < 0:
+            return i
+        en = &t.entries[e]
+        if (en.h == h and en.order == order
+                and memcmp(hyp + en.pos, key, <size_t>order * sizeof(uint32_t)) == 0):
+            return i
+        i = (i + 1) & t.mask
+
+
+cdef int segment_stats(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
+                       const uint32_t* ref_ids, const int64_t* ref_off, Py_ssize_t r0, Py_ssize_t r1,
+                       int max_order, int64_t* out) noexcept nogil:
+    """out = [hyp_len, ref_len, correct_1..N, total_1..N] (sacrebleu's segment statistics)."""
+    cdef int64_t* correct = out + 2
+    cdef int64_t* total = out + 2 + max_order
+    cdef Py_ssize_t i, j, e, slot, rlen, m, diff, best_diff = -1
+    cdef int64_t best_len = -1
+    cdef int n, nmax
+    cdef hash_t h
+    cdef const uint32_t* ref
+    cdef NgramEntry* en
+
+    out[0] = hyp_len
+    for n in range(1, max_order + 1):
+        correct[n - 1] = 0
+        total[n - 1] = hyp_len - n + 1 if hyp_len >= n else 0
+    # closest reference length, ties to the shorter one
+    for i in range(r0, r1):
+        rlen = ref_off[i + 1] - ref_off[i]
+        diff = hyp_len - rlen if hyp_len >= rlen else rlen - hyp_len
+        if best_diff == -1 or diff < best_diff:
+            best_diff = diff
+            best_len = rlen
+        elif diff == best_diff and rlen < best_len:
+            best_len = rlen
+    out[1] = best_len
+    if r1 == r0:
+        return ERR_NO_REFS if hyp_len > 0 else 0
+    if hyp_len == 0:
+        return 0
+
+    nmax = max_order if max_order < hyp_len else <int>hyp_len
+    if table_prepare(t, hyp_len * nmax) < 0:
+        return ERR_NOMEM
+    # distinct hypothesis n-grams; one holding an OOV token can never match, nor can any longer
+    # n-gram from the same start
+    for i in range(hyp_len):
+        h = 0
+        for n in range(1, max_order + 1):
+            if i + n > hyp_len or hyp[i + n - 1] == OOV_ID:
+                break
+            h = ngram_step(h, hyp[i + n - 1])
+            slot = table_probe(t, hyp, hyp + i, n, h)
+            e = t.slots[slot]
+            if e >= 0:
+                t.entries[e].hyp_count += 1
+            else:
+                e = t.n
+                t.n += 1
+                en = &t.entries[e]
+                en.h = h
+                en.pos = i
+                en.slot = slot
+                en.order = n
+                en.hyp_count = 1
+                en.ref_max = 0
+                en.ref_count = 0
+                t.slots[slot] = e
+    # clip: max count over the references, only for n-grams the hypothesis has; a reference n-gram
+    # missing from the table means every longer one from the same start is missing too
+    for i in range(r0, r1):
+        ref = ref_ids + ref_off[i]
+        rlen = ref_off[i + 1] - ref_off[i]
+        t.ntouched = 0
+        for j in range(rlen):
+            h = 0
+            for n in range(1, max_order + 1):
+                if j + n > rlen:
+                    break
+                h = ngram_step(h, ref[j + n - 1])
+                e = t.slots[table_probe(t, hyp, ref + j, n, h)]
+                if e < 0:
+                    break
+                en = &t.entries[e]
+                if en.ref_count == 0:
+                    t.touched[t.ntouched] = e
+                    t.ntouched += 1
+                en.ref_count += 1
+        for m in range(t.ntouched):
+            en = &t.entries[t.touched[m]]
+            if en.ref_count > en.ref_max:
+                en.ref_max = en.ref_count
+            en.ref_count = 0
+    for e in range(t.n):
+        en = &t.entries[e]
+        correct[en.order - 1] += en.hyp_count if en.hyp_count < en.ref_max else en.ref_max
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# float math of sacrebleu's BLEU.compute_bleu, for batch sentence scores
+
+cdef inline double builtin_sum(const double* x, int n) noexcept nogil:
+    """sum(list_of_floats) as the running interpreter computes it."""
+    cdef double s, t, c = 0.0
+    cdef int i
+    if n == 0:
+        return 0.0
+    s = x[0]
+    if not _NEUMAIER_SUM:
+        for i in range(1, n):
+            s = s + x[i]
+        return s
+    for i in range(1, n):
+        t = s + x[i]
+        if fabs(s) >= fabs(x[i]):
+            c += (s - t) + x[i]
+        else:
+            c += (x[i] - t) + s
+        s = t
+    if c != 0.0 and isfinite(c):
+        s += c
+    return s
+
+
+cdef double bleu_from_stats(const int64_t* st, int max_order, int method, double smooth_value,
+                            bint effective_order, double* logs) noexcept nogil:
+    # Valid for finite smooth values in (0, 1e300] and max_order <= 256 (the caller checks): then a
+    # zero precision (my_log = -9999999999) always drives the score to exactly 0.0.
+    cdef int64_t sys_len = st[0], ref_len = st[1]
+    cdef const int64_t* correct = st + 2
+    cdef const int64_t* total = st + 2 + max_order
+    cdef double bp = 1.0, smooth_mteval = 1.0, c, t, p
+    cdef int n, eff_order = max_order, k
+    cdef bint any_match = False, zero = False
+    if sys_len < ref_len:
+        bp = exp(1.0 - <double>ref_len / <double>sys_len) if sys_len > 0 else 0.0
+    for n in range(max_order):
+        if correct[n] != 0:
+            any_match = True
+            break
+    if not any_match:
+        return 0.0
+    for n in range(1, max_order + 1):
+        c = <double>correct[n - 1]
+        t = <double>total[n - 1]
+        if method == SMOOTH_ADDK and n > 1:
+            c = c + smooth_value
+            t = t + smooth_value
+        if t == 0.0:
+            # later orders keep precision 0.0
+            for k in range(n, max_order + 1):
+                logs[k - 1] = 0.0
+            if not effective_order:
+                zero = True
+            break
+        if effective_order:
+            eff_order = n
+        p = 0.0
+        if c == 0.0:
+            if method == SMOOTH_EXP:
+                smooth_mteval *= 2
+                p = 100.0 / (smooth_mteval * t)
+            elif method == SMOOTH_FLOOR:
+                p = 100.0 * smooth_value / t
+        else:
+            p = 100.0 * c / t
+        if p == 0.0:
+            zero = True
+        logs[n - 1] = log(p) if p != 0.0 else 0.0
+    if zero:
+        return bp * 0.0
+    return bp * exp(builtin_sum(logs, eff_order) / eff_order)
+
+
+def bleu_scores_from_stats(stats, int max_order, str smooth_method, smooth_value,
+                           bint effective_order):
+    """Sentence BLEU of every row of `stats` (a flat int64 sequence of rows
+    [hyp_len, ref_len, correct_1..N, total_1..N]), as BLEU.compute_bleu(...).score would give."""
+    cdef const int64_t[::1] st = stats
+    cdef int width = 2 + 2 * max_order
+    cdef Py_ssize_t nseg = st.shape[0] // width, i
+    cdef array out = clone(array("d"), nseg, False)
+    cdef double* res = out.data.as_doubles
+    cdef double sv = 0.0
+    cdef double[256] logs
+    cdef int method = _SMOOTHERS[smooth_method]
+    if max_order < 1 or max_order > 256:
+        raise ValueError("max_order must be in 1..256 for batch scoring")
+    if method == SMOOTH_FLOOR or method == SMOOTH_ADDK:
+        if smooth_value is None:
+            sv = 0.1 if method == SMOOTH_FLOOR else 1.0
+        else:
+            sv = smooth_value
+            if not (isfinite(sv) and 0.0 < sv <= 1e300):
+                raise ValueError("smooth_value must be finite and in (0, 1e300] for batch scoring")
+    with nogil:
+        for i in range(nseg):
+            res[i] = bleu_from_stats(&st[i * width], max_order, method, sv, effective_order, logs)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# public: a tokenized, interned reference set
+
+cdef class RefSet:
+    """References of a corpus, tokenized and interned once; scores any number of hypothesis
+    streams against them.
+
+    refs: one sequence of reference strings per segment (None entries already removed).
+    """
+
+    def __cinit__(self):
+        memset(&self.vocab, 0, sizeof(Vocab))
+        memset(&self.ids, 0, sizeof(U32Buf))
+        memset(&self.ref_off, 0, sizeof(I64Buf))
+        memset(&self.seg_ref, 0, sizeof(I64Buf))
+
+    def __dealloc__(self):
+        vocab_free(&self.vocab)
+        PyMem_RawFree(self.ids.data)
+        PyMem_RawFree(self.ref_off.data)
+        PyMem_RawFree(self.seg_ref.data)
+
+    def __init__(self, refs, str tokenize="13a", bint lowercase=False, int max_order=4):
+        cdef Py_ssize_t start, stop, k = 0
+        cdef int rc = 0
+        cdef _Workspace ws = _Workspace()
+        if tokenize not in _TOKENIZERS:
+            raise ValueError(f"the core has no tokenizer {tokenize!r}")
+        if max_order < 1:
+            raise ValueError("max_order must be at least 1")
+        self.tok_mode = _TOKENIZERS[tokenize]
+        self.tokenize = tokenize
+        self.lowercase = lowercase
+        self.max_order = max_order
+        flat = []
+        if i64_push(&self.seg_ref, 0) < 0 or i64_push(&self.ref_off, 0) < 0:
+            raise MemoryError()
+        for seg in refs:
+            flat.extend(seg)
+            if i64_push(&self.seg_ref, len(flat)) < 0:
+                raise MemoryError()
+        start = 0
+        while start < len(flat):
+            stop = ws.load_chunk(flat, start, lowercase)
+            with nogil:
+                for k in range(stop - start):
+                    rc = line_to_ids(ws, k, self.tok_mode, &self.vocab, True, &self.ids)
+                    if rc < 0:
+                        break
+                    rc = i64_push(&self.ref_off, self.ids.size)
+                    if rc < 0:
+                        break
+            _check(rc, start + k)
+            start = stop
+
+    @property
+    def num_segments(self):
+        return self.seg_ref.size - 1
+
+    @property
+    def vocab_size(self):
+        return self.vocab.n
+
+    cdef int _run(self, hyps, int64_t* totals, I64Buf* rows) except -1:
+        cdef Py_ssize_t nseg = self.seg_ref.size - 1, start = 0, stop, k, s, w
+        cdef int width = 2 + 2 * self.max_order
+        cdef int rc = 0
+        cdef _Workspace ws = _Workspace()
+        k = 0
+        if len(hyps) != nseg:
+            raise ValueError(f"{len(hyps)} hypotheses for {nseg} reference segments")
+        if i64_reserve(&ws.stats, width) < 0:
+            raise MemoryError()
+        if rows != NULL and i64_reserve(rows, nseg * width) < 0:
+            raise MemoryError()
+        memset(totals, 0, width * sizeof(int64_t))
+        while start < nseg:
+            stop = ws.load_chunk(hyps, start, self.lowercase)
+            with nogil:
+                for k in range(stop - start):
+                    s = start + k
+                    ws.ids.size = 0
+                    rc = line_to_ids(ws, k, self.tok_mode, &self.vocab, False, &ws.ids)
+                    if rc < 0:
+                        break
+                    rc = segment_stats(&ws.table, ws.ids.data, ws.ids.size, self.ids.data,
+                                       self.ref_off.data, self.seg_ref.data[s],
+                                       self.seg_ref.data[s + 1], self.max_order, ws.stats.data)
+                    if rc < 0:
+                        break
+                    for w in range(width):
+                        totals[w] += ws.stats.data[w]
+                    if rows != NULL:
+                        memcpy(rows.data + rows.size, ws.stats.data, width * sizeof(int64_t))
+                        rows.size += width
+            _check(rc, start + k)
+            start = stop
+        return 0
+
+    def corpus_stats(self, hyps):
+        """[sys_len, ref_len, correct_1..N, total_1..N] summed over the corpus."""
+        cdef int width = 2 + 2 * self.max_order
+        cdef I64Buf tot
+        memset(&tot, 0, sizeof(I64Buf))
+        try:
+            if i64_reserve(&tot, width) < 0:
+                raise MemoryError()
+            self._run(hyps, tot.data, NULL)
+            return [tot.data[w] for w in range(width)]
+        finally:
+            PyMem_RawFree(tot.data)
+
+    def segment_stats(self, hyps):
+        """One [hyp_len, ref_len, correct_1..N, total_1..N] list per segment."""
+        cdef int width = 2 + 2 * self.max_order
+        cdef Py_ssize_t i
+        cdef I64Buf rows
+        cdef I64Buf tot
+        memset(&rows, 0, sizeof(I64Buf))
+        memset(&tot, 0, sizeof(I64Buf))
+        try:
+            if i64_reserve(&tot, width) < 0:
+                raise MemoryError()
+            self._run(hyps, tot.data, &rows)
+            return [[rows.data[i + w] for w in range(width)] for i in range(0, rows.size, width)]
+        finally:
+            PyMem_RawFree(rows.data)
+            PyMem_RawFree(tot.data)
+
+    def sentence_scores(self, hyps, str smooth_method="exp", smooth_value=None,
+                        bint effective_order=True):
+        """Sentence BLEU of every hypothesis against its segment's references (array of doubles)."""
+        cdef int width = 2 + 2 * self.max_order
+        cdef I64Buf rows
+        cdef I64Buf tot
+        cdef int64_t[::1] view
+        memset(&rows, 0, sizeof(I64Buf))
+        memset(&tot, 0, sizeof(I64Buf))
+        if smooth_method not in _SMOOTHERS:
+            raise ValueError(f"unknown smooth_method {smooth_method!r}")
+        try:
+            if i64_reserve(&tot, width) < 0:
+                raise MemoryError()
+            self._run(hyps, tot.data, &rows)
+            if rows.size == 0:
+                return array("d")
+            view = <int64_t[:rows.size]>rows.data
+            return bleu_scores_from_stats(view, self.max_order, smooth_method, smooth_value,
+                                          effective_order)
+        finally:
+            PyMem_RawFree(rows.data)
+            PyMem_RawFree(tot.data)
+
+
+cdef int _check(int rc, Py_ssize_t where) except -1:
+    if rc == ERR_NOMEM:
+        raise MemoryError()
+    if rc == ERR_NO_REFS:
+        raise TypeError(f"BLEU: segment {where} has no reference (all None) "
+                        "but a non-empty hypothesis")
+    if rc == ERR_TOO_MANY:
+        raise OverflowError("more than 2**31 - 2 distinct tokens")
+    return 0
+
+
+def tokenize_13a(str line):
+    """sacrebleu's Tokenizer13a()(line): the tokens joined by single spaces."""
+    cdef _Workspace ws = _Workspace()
+    cdef Py_ssize_t n = PyUnicode_GET_LENGTH(line), t, t0 = 0, j = 0
+    cdef int rc
+    if u32_reserve(&ws.text, n + 1) < 0:
+        raise MemoryError()
+    if n:
+        PyUnicode_AsUCS4(line, <Py_UCS4*>ws.text.data, n, 0)
+    with nogil:
+        rc = split_tokens(ws.text.data, n, TOK_13A, &ws.a, &ws.b, &ws.tok_chars, &ws.tok_ends)
+        if rc == 0:
+            rc = u32_reserve(&ws.b, ws.tok_chars.size + ws.tok_ends.size)
+        if rc == 0:
+            for t in range(ws.tok_ends.size):
+                if t:
+                    ws.b.data[j] = 0x20
+                    j += 1
+                memcpy(ws.b.data + j, ws.tok_chars.data + t0,
+                       (ws.tok_ends.data[t] - t0) * sizeof(uint32_t))
+                j += ws.tok_ends.data[t] - t0
+                t0 = ws.tok_ends.data[t]
+    _check(rc, 0)
+    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, ws.b.data, j)

@@ -1,0 +1,12 @@
+from .._backend import core
+from .tokenizer_base import BaseTokenizer
+
+
+class Tokenizer13a(BaseTokenizer):
+    """mteval-v13a's tokenization, as sacreBLEU's `13a` (the default). No cache: nothing grows."""
+
+    def signature(self):
+        return "13a"
+
+    def __call__(self, line):
+        return core.tokenize_13a(line)

@@ -1,0 +1,11 @@
+from .tokenizer_base import BaseTokenizer
+
+
+class NoneTokenizer(BaseTokenizer):
+    """No tokenization: BLEU splits the line on whitespace."""
+
+    def signature(self):
+        return "none"
+
+    def __call__(self, line):
+        return line

@@ -1,0 +1,17 @@
+from .._core_py import _RULES_13A
+from .tokenizer_base import BaseTokenizer
+
+
+class TokenizerRegexp(BaseTokenizer):
+    """The language-dependent regular expressions 13a applies after its entity handling."""
+
+    def signature(self):
+        return "re"
+
+    def __init__(self):
+        self._re = list(_RULES_13A)
+
+    def __call__(self, line):
+        for pattern, repl in self._re:
+            line = pattern.sub(repl, line)
+        return " ".join(line.split())
