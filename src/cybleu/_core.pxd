@@ -22,17 +22,19 @@ cdef struct I64Buf:
     Py_ssize_t size
     Py_ssize_t cap
 
-# Token interning: open addressing; a slot holds an entry index and 32 bits of the token's hash, so
-# most probes never touch the entries. An entry's ID is its index. Keys are the exact code point
-# sequences (stored in `chars`), compared in full on every hash match.
+# Token interning, one segment at a time: the segment's reference tokens get IDs 0, 1, ...; a
+# hypothesis token is looked up (OOV_ID when absent). The table stays small enough for L1 cache,
+# whatever the corpus. A slot holds an entry index and 32 bits of the hash, so most probes never
+# touch the entries; keys are the exact code point sequences, compared in full on every hash match.
 cdef struct VocabSlot:
     uint32_t tag
     int32_t entry
 
 cdef struct VocabEntry:
     hash_t h
-    int64_t start
-    int64_t length
+    const uint32_t* chars
+    Py_ssize_t length
+    Py_ssize_t slot
 
 cdef struct Vocab:
     VocabSlot* slots
@@ -40,7 +42,6 @@ cdef struct Vocab:
     VocabEntry* entries
     Py_ssize_t n
     Py_ssize_t ecap
-    U32Buf chars
 
 # One distinct hypothesis n-gram: where it first occurs in the hypothesis IDs (the exact key) and
 # its counts.
@@ -65,9 +66,11 @@ cdef struct NgramTable:
 
 
 cdef class RefSet:
-    cdef Vocab vocab
-    cdef U32Buf ids           # reference token IDs, all references back to back
-    cdef I64Buf ref_off       # reference r spans ids[ref_off[r]:ref_off[r+1]]
+    # every reference token, back to back; token t is chars[tok_end[t-1]:tok_end[t]]
+    cdef U32Buf chars
+    cdef I64Buf tok_end
+    cdef I64Buf tok_hash
+    cdef I64Buf ref_tok       # reference r owns tokens ref_tok[r]..ref_tok[r+1]-1
     cdef I64Buf seg_ref       # segment s owns references seg_ref[s]..seg_ref[s+1]-1
     cdef readonly int max_order
     cdef readonly str tokenize

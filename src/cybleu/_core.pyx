@@ -35,7 +35,6 @@ cdef enum:
 cdef enum:
     ERR_NOMEM = -1
     ERR_NO_REFS = -2
-    ERR_TOO_MANY = -3
 
 _TOKENIZERS = {"none": TOK_NONE, "13a": TOK_13A}
 _SMOOTHERS = {"none": SMOOTH_NONE, "floor": SMOOTH_FLOOR, "add-k": SMOOTH_ADDK, "exp": SMOOTH_EXP}
@@ -116,38 +115,48 @@ cdef inline hash_t fmix64(hash_t k) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # vocabulary: exact code point sequences -> uint32 IDs
 
-cdef inline hash_t hash_chars(const uint32_t* s, Py_ssize_t n) noexcept nogil:
-    cdef hash_t h = 0xcbf29ce484222325ULL
+cdef inline bint same_u32(const uint32_t* a, const uint32_t* b, Py_ssize_t n) noexcept nogil:
+    # keys are a few elements long: a loop beats a call to memcmp
     cdef Py_ssize_t i
     for i in range(n):
-        h = (h ^ s[i]) * 0x100000001b3ULL
-    return h ^ <hash_t>n
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+cdef inline hash_t hash_step(hash_t h, uint32_t c) noexcept nogil:
+    return (h ^ c) * 0x100000001b3ULL
 
 
 cdef void vocab_free(Vocab* v) noexcept nogil:
     PyMem_RawFree(v.slots)
     PyMem_RawFree(v.entries)
-    PyMem_RawFree(v.chars.data)
     memset(v, 0, sizeof(Vocab))
 
 
-cdef int vocab_rehash(Vocab* v, Py_ssize_t nslots) noexcept nogil:
-    cdef VocabSlot* slots = <VocabSlot*>PyMem_RawMalloc(<size_t>nslots * sizeof(VocabSlot))
-    cdef Py_ssize_t mask = nslots - 1, e, i
-    cdef hash_t m
-    if slots == NULL:
-        return ERR_NOMEM
-    memset(slots, 0xff, <size_t>nslots * sizeof(VocabSlot))
-    for e in range(v.n):
-        m = fmix64(v.entries[e].h)
-        i = <Py_ssize_t>(m & <hash_t>mask)
-        while slots[i].entry >= 0:
-            i = (i + 1) & mask
-        slots[i].entry = <int32_t>e
-        slots[i].tag = <uint32_t>(m >> 32)
-    PyMem_RawFree(v.slots)
-    v.slots = slots
-    v.mask = mask
+cdef int vocab_reset(Vocab* v, Py_ssize_t max_entries) noexcept nogil:
+    """Empty the table and make room for max_entries tokens."""
+    cdef Py_ssize_t nslots = 64, e
+    cdef void* p
+    while nslots < 2 * max_entries:
+        nslots *= 2
+    if max_entries > v.ecap:
+        p = PyMem_RawRealloc(v.entries, <size_t>max_entries * sizeof(VocabEntry))
+        if p == NULL:
+            return ERR_NOMEM
+        v.entries = <VocabEntry*>p
+        v.ecap = max_entries
+    if nslots > v.mask + 1:
+        p = PyMem_RawRealloc(v.slots, <size_t>nslots * sizeof(VocabSlot))
+        if p == NULL:
+            return ERR_NOMEM
+        v.slots = <VocabSlot*>p
+        v.mask = nslots - 1
+        memset(v.slots, 0xff, <size_t>nslots * sizeof(VocabSlot))
+    else:
+        for e in range(v.n):
+            v.slots[v.entries[e].slot].entry = -1
+    v.n = 0
     return 0
 
 
@@ -164,49 +173,33 @@ cdef inline Py_ssize_t vocab_probe(const Vocab* v, const uint32_t* s, Py_ssize_t
             return i
         if v.slots[i].tag == tag:
             en = &v.entries[e]
-            if (en.h == h and en.length == n
-                    and memcmp(v.chars.data + en.start, s, <size_t>n * sizeof(uint32_t)) == 0):
+            if en.h == h and en.length == n and same_u32(en.chars, s, n):
                 return i
         i = (i + 1) & v.mask
 
 
-cdef inline int64_t vocab_lookup(const Vocab* v, const uint32_t* s, Py_ssize_t n) noexcept nogil:
-    if v.n == 0:
-        return OOV_ID
-    cdef int32_t e = v.slots[vocab_probe(v, s, n, hash_chars(s, n))].entry
-    return OOV_ID if e < 0 else e
+cdef inline uint32_t vocab_lookup(const Vocab* v, const uint32_t* s, Py_ssize_t n, hash_t h) noexcept nogil:
+    cdef int32_t e = v.slots[vocab_probe(v, s, n, h)].entry
+    return OOV_ID if e < 0 else <uint32_t>e
 
 
-cdef int64_t vocab_intern(Vocab* v, const uint32_t* s, Py_ssize_t n) noexcept nogil:
-    """ID of the token, added if new; negative error code on failure."""
-    cdef hash_t h = hash_chars(s, n)
-    cdef Py_ssize_t i
-    cdef int32_t e
-    if (v.n + 1) * 2 > v.mask + 1:
-        if vocab_rehash(v, 1024 if v.mask == 0 else (v.mask + 1) * 2) < 0:
-            return ERR_NOMEM
-    i = vocab_probe(v, s, n, h)
-    e = v.slots[i].entry
+cdef inline uint32_t vocab_intern(Vocab* v, const uint32_t* s, Py_ssize_t n, hash_t h) noexcept nogil:
+    """ID of the token, added if new. The caller reserved room (vocab_reset) and keeps `s` alive."""
+    cdef Py_ssize_t i = vocab_probe(v, s, n, h)
+    cdef int32_t e = v.slots[i].entry
+    cdef VocabEntry* en
     if e >= 0:
-        return e
-    if v.n >= 0x7FFFFFFE:
-        return ERR_TOO_MANY
-    if v.n == v.ecap:
-        if not _grow(<void**>&v.entries, 256 if v.ecap == 0 else v.ecap * 2, sizeof(VocabEntry)):
-            return ERR_NOMEM
-        v.ecap = 256 if v.ecap == 0 else v.ecap * 2
-    if u32_reserve(&v.chars, v.chars.size + n) < 0:
-        return ERR_NOMEM
-    memcpy(v.chars.data + v.chars.size, s, <size_t>n * sizeof(uint32_t))
+        return <uint32_t>e
     e = <int32_t>v.n
-    v.entries[e].h = h
-    v.entries[e].start = v.chars.size
-    v.entries[e].length = n
-    v.chars.size += n
+    en = &v.entries[e]
+    en.h = h
+    en.chars = s
+    en.length = n
+    en.slot = i
     v.slots[i].entry = e
     v.slots[i].tag = <uint32_t>(fmix64(h) >> 32)
     v.n += 1
-    return e
+    return <uint32_t>e
 
 
 cdef inline bint _grow(void** p, Py_ssize_t n, size_t item) noexcept nogil:
@@ -259,6 +252,8 @@ cdef enum:
     C_DIGIT = 2         # [0-9]
     C_PERIOD_COMMA = 4  # [\.,]
     C_DASH = 8          # -
+    C_ACTIVE = 14       # a character rules 2-4 react to: digit, period, comma, dash
+    C_RARE = 16         # < & and newline: 13a's language-independent part may change the line
 
 cdef unsigned char[128] ASCII_CLASS
 cdef int _c
@@ -273,6 +268,8 @@ for _c in range(128):
         ASCII_CLASS[_c] |= C_PERIOD_COMMA
     if _c == 0x2D:
         ASCII_CLASS[_c] |= C_DASH
+    if _c == 0x3C or _c == 0x26 or _c == 0x0A:
+        ASCII_CLASS[_c] |= C_RARE
 
 cdef inline unsigned char char_class(uint32_t c) noexcept nogil:
     return ASCII_CLASS[c] if c < 128 else 0
@@ -283,151 +280,244 @@ cdef enum:
 
 
 # The regex passes of 13a are 2-character rewrites applied left to right without overlap, so each is
-# a transducer with one pending character; chaining them (rule 2 -> 3 -> 4 -> whitespace splitter)
-# reads the line once and builds no intermediate strings. A pass that fails to match at the pending
-# character emits it and keeps the new one pending, which is exactly re.sub's scan.
-cdef struct Splitter:
-    U32Buf* chars        # token characters, tokens back to back
-    I64Buf* ends         # token k ends at chars[ends[k]]
+# a transducer with one pending character; chaining them (rule 1 -> 2 -> 3 -> 4 -> whitespace
+# splitter) reads the line once and builds no intermediate strings. A rule that fails to match at the
+# pending character emits it and keeps the new one pending, which is exactly re.sub's scan. Each rule
+# writes at most 4 characters to `out` and returns how many.
+
+cdef inline int rule1(uint32_t c, uint32_t* out) noexcept nogil:
+    # symbol -> ' \1 '
+    if char_class(c) & C_SYMBOL:
+        out[0] = 0x20
+        out[1] = c
+        out[2] = 0x20
+        return 3
+    out[0] = c
+    return 1
+
+
+cdef inline int rule2(uint32_t* pending, uint32_t c, uint32_t* out) noexcept nogil:
+    # ([^0-9])([\.,]) -> '\1 \2 '
+    cdef uint32_t prev = pending[0]
+    if prev == NO_CHAR:
+        pending[0] = c
+        return 0
+    if not (char_class(prev) & C_DIGIT) and (char_class(c) & C_PERIOD_COMMA):
+        out[0] = prev
+        out[1] = 0x20
+        out[2] = c
+        out[3] = 0x20
+        pending[0] = NO_CHAR
+        return 4
+    out[0] = prev
+    pending[0] = c
+    return 1
+
+
+cdef inline int rule3(uint32_t* pending, uint32_t c, uint32_t* out) noexcept nogil:
+    # ([\.,])([^0-9]) -> ' \1 \2'
+    cdef uint32_t prev = pending[0]
+    if prev == NO_CHAR:
+        pending[0] = c
+        return 0
+    if (char_class(prev) & C_PERIOD_COMMA) and not (char_class(c) & C_DIGIT):
+        out[0] = 0x20
+        out[1] = prev
+        out[2] = 0x20
+        out[3] = c
+        pending[0] = NO_CHAR
+        return 4
+    out[0] = prev
+    pending[0] = c
+    return 1
+
+
+cdef inline int rule4(uint32_t* pending, uint32_t c, uint32_t* out) noexcept nogil:
+    # ([0-9])(-) -> '\1 \2 '
+    cdef uint32_t prev = pending[0]
+    if prev == NO_CHAR:
+        pending[0] = c
+        return 0
+    if (char_class(prev) & C_DIGIT) and c == 0x2D:
+        out[0] = prev
+        out[1] = 0x20
+        out[2] = c
+        out[3] = 0x20
+        pending[0] = NO_CHAR
+        return 4
+    out[0] = prev
+    pending[0] = c
+    return 1
+
+
+cdef struct Chain:
+    uint32_t p2, p3, p4     # pending character of rules 2, 3, 4 (NO_CHAR: none)
+    uint32_t* out           # token characters (room reserved by the caller)
+    Py_ssize_t nc
+    int64_t* end            # token ends and hashes
+    int64_t* hs
+    Py_ssize_t nt
+    hash_t h
     bint in_token
-    int err
-    uint32_t p2, p3, p4  # pending character of rules 2, 3, 4
 
 
-cdef inline void sink(Splitter* st, uint32_t c) noexcept nogil:
+cdef inline void chain_sink(Chain* st, uint32_t c) noexcept nogil:
+    """str.split(): whitespace ends a token, anything else extends it."""
     if Py_UNICODE_ISSPACE(c):
         if st.in_token:
             st.in_token = False
-            if i64_push(st.ends, st.chars.size) < 0:
-                st.err = ERR_NOMEM
+            st.end[st.nt] = st.nc
+            st.hs[st.nt] = <int64_t>st.h
+            st.nt += 1
     else:
-        st.in_token = True
-        if u32_push(st.chars, c) < 0:
-            st.err = ERR_NOMEM
+        if not st.in_token:
+            st.in_token = True
+            st.h = 0xcbf29ce484222325ULL
+        st.h = hash_step(st.h, c)
+        st.out[st.nc] = c
+        st.nc += 1
 
 
-cdef inline void sink_flush(Splitter* st) noexcept nogil:
-    sink(st, 0x20)
+cdef void chain_push(Chain* st, uint32_t c) noexcept nogil:
+    """One character through rules 1-4 into the splitter."""
+    cdef uint32_t[4] o1, o2, o3, o4
+    cdef int n1, n2, n3, n4, j1, j2, j3, j4
+    n1 = rule1(c, o1)
+    for j1 in range(n1):
+        n2 = rule2(&st.p2, o1[j1], o2)
+        for j2 in range(n2):
+            n3 = rule3(&st.p3, o2[j2], o3)
+            for j3 in range(n3):
+                n4 = rule4(&st.p4, o3[j3], o4)
+                for j4 in range(n4):
+                    chain_sink(st, o4[j4])
 
 
-cdef inline void rule4(Splitter* st, uint32_t c) noexcept nogil:
-    # ([0-9])(-) -> '\1 \2 '
-    cdef uint32_t prev = st.p4
-    if prev == NO_CHAR:
-        st.p4 = c
-    elif (char_class(prev) & C_DIGIT) and c == 0x2D:
-        sink(st, prev)
-        sink(st, 0x20)
-        sink(st, c)
-        sink(st, 0x20)
-        st.p4 = NO_CHAR
-    else:
-        sink(st, prev)
-        st.p4 = c
-
-
-cdef inline void rule3(Splitter* st, uint32_t c) noexcept nogil:
-    # ([\.,])([^0-9]) -> ' \1 \2'
-    cdef uint32_t prev = st.p3
-    if prev == NO_CHAR:
-        st.p3 = c
-    elif (char_class(prev) & C_PERIOD_COMMA) and not (char_class(c) & C_DIGIT):
-        rule4(st, 0x20)
-        rule4(st, prev)
-        rule4(st, 0x20)
-        rule4(st, c)
-        st.p3 = NO_CHAR
-    else:
-        rule4(st, prev)
-        st.p3 = c
-
-
-cdef inline void rule2(Splitter* st, uint32_t c) noexcept nogil:
-    # ([^0-9])([\.,]) -> '\1 \2 '
-    cdef uint32_t prev = st.p2
-    if prev == NO_CHAR:
-        st.p2 = c
-    elif not (char_class(prev) & C_DIGIT) and (char_class(c) & C_PERIOD_COMMA):
-        rule3(st, prev)
-        rule3(st, 0x20)
-        rule3(st, c)
-        rule3(st, 0x20)
-        st.p2 = NO_CHAR
-    else:
-        rule3(st, prev)
-        st.p2 = c
-
-
-cdef inline void rule1(Splitter* st, uint32_t c) noexcept nogil:
-    # symbol -> ' \1 '
-    if char_class(c) & C_SYMBOL:
-        rule2(st, 0x20)
-        rule2(st, c)
-        rule2(st, 0x20)
-    else:
-        rule2(st, c)
-
-
-cdef void rules_flush(Splitter* st) noexcept nogil:
+cdef void chain_flush(Chain* st) noexcept nogil:
+    """End of line: drain the pending characters, rule 2's first (its output goes on to 3, 4)."""
+    cdef uint32_t[4] o3, o4
+    cdef int n3, n4, j3, j4
+    cdef uint32_t c
     if st.p2 != NO_CHAR:
-        rule3(st, st.p2)
+        c = st.p2
         st.p2 = NO_CHAR
+        n3 = rule3(&st.p3, c, o3)
+        for j3 in range(n3):
+            n4 = rule4(&st.p4, o3[j3], o4)
+            for j4 in range(n4):
+                chain_sink(st, o4[j4])
     if st.p3 != NO_CHAR:
-        rule4(st, st.p3)
+        c = st.p3
         st.p3 = NO_CHAR
+        n4 = rule4(&st.p4, c, o4)
+        for j4 in range(n4):
+            chain_sink(st, o4[j4])
     if st.p4 != NO_CHAR:
-        sink(st, st.p4)
+        chain_sink(st, st.p4)
         st.p4 = NO_CHAR
-    sink_flush(st)
+    chain_sink(st, 0x20)
+
+
+cdef inline int is_active(uint32_t c) noexcept nogil:
+    return c == NO_CHAR or (c < 128 and (ASCII_CLASS[c] & C_ACTIVE) != 0)
+
+
+cdef inline int active_pending(const Chain* st) noexcept nogil:
+    """How many pending characters rules 2-4 may react to (NO_CHAR counts: the fast path needs
+    three real characters pending)."""
+    return is_active(st.p2) + is_active(st.p3) + is_active(st.p4)
+
+
+cdef int replace_13a_entities(const uint32_t* s, Py_ssize_t n, U32Buf* a, U32Buf* b) noexcept nogil:
+    """13a's language-independent part (<skipped>, -\\n, \\n, entities); the result is in b."""
+    cdef Py_ssize_t i
+    if replace_pass(s, n, PAT_SKIPPED, 9, NULL, 0, a) < 0:
+        return ERR_NOMEM
+    if replace_pass(a.data, a.size, PAT_DASH_NL, 2, NULL, 0, b) < 0:
+        return ERR_NOMEM
+    for i in range(b.size):
+        if b.data[i] == 0x0A:
+            b.data[i] = 0x20
+    # sequential, as in sacrebleu: '&amp;lt;' becomes '<'
+    if (replace_pass(b.data, b.size, PAT_QUOT, 6, REP_QUOT, 1, a) < 0
+            or replace_pass(a.data, a.size, PAT_AMP, 5, REP_AMP, 1, b) < 0
+            or replace_pass(b.data, b.size, PAT_LT, 4, REP_LT, 1, a) < 0
+            or replace_pass(a.data, a.size, PAT_GT, 4, REP_GT, 1, b) < 0):
+        return ERR_NOMEM
+    return 0
 
 
 cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, U32Buf* b,
-                      U32Buf* chars, I64Buf* ends) noexcept nogil:
-    """Tokenize s as sacrebleu's tokenizer `tok_mode` followed by str.split(): the tokens go to
-    `chars` back to back and their end offsets to `ends` (both emptied first)."""
-    cdef Splitter st
+                      U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil:
+    """Tokenize s as sacrebleu's tokenizer `tok_mode` followed by str.split(), appending: the
+    tokens' characters to `chars`, their end offsets to `ends`, their hashes to `hashes`."""
     cdef Py_ssize_t i
-    cdef bint rare = False
-    st.chars = chars
-    st.ends = ends
-    st.in_token = False
-    st.err = 0
-    st.p2 = st.p3 = st.p4 = NO_CHAR
-    chars.size = 0
-    ends.size = 0
-    if tok_mode == TOK_NONE:
-        for i in range(n):
-            sink(&st, s[i])
-        sink_flush(&st)
-        return st.err
-    # 13a's language-independent part only touches lines with '<', '&' or a newline
-    for i in range(n):
-        if s[i] == 0x3C or s[i] == 0x26 or s[i] == 0x0A:
-            rare = True
+    cdef uint32_t c
+    cdef unsigned char cls
+    cdef Chain st
+    cdef int active
+    cdef bint replaced = tok_mode != TOK_13A, restart
+    while True:
+        # the rules only insert spaces: a line yields at most n token characters and n tokens
+        if (u32_reserve(chars, chars.size + n) < 0 or i64_reserve(ends, ends.size + n + 1) < 0
+                or i64_reserve(hashes, hashes.size + n + 1) < 0):
+            return ERR_NOMEM
+        st.p2 = st.p3 = st.p4 = NO_CHAR
+        st.out = chars.data
+        st.nc = chars.size
+        st.end = ends.data
+        st.hs = hashes.data
+        st.nt = ends.size
+        st.h = 0
+        st.in_token = False
+        if tok_mode == TOK_NONE:
+            for i in range(n):
+                chain_sink(&st, s[i])
+            chain_sink(&st, 0x20)
             break
-    if rare:
-        if replace_pass(s, n, PAT_SKIPPED, 9, NULL, 0, a) < 0:
-            return ERR_NOMEM
-        if replace_pass(a.data, a.size, PAT_DASH_NL, 2, NULL, 0, b) < 0:
-            return ERR_NOMEM
-        for i in range(b.size):
-            if b.data[i] == 0x0A:
-                b.data[i] = 0x20
-        # sequential, as in sacrebleu: '&amp;lt;' becomes '<'
-        if (replace_pass(b.data, b.size, PAT_QUOT, 6, REP_QUOT, 1, a) < 0
-                or replace_pass(a.data, a.size, PAT_AMP, 5, REP_AMP, 1, b) < 0
-                or replace_pass(b.data, b.size, PAT_LT, 4, REP_LT, 1, a) < 0
-                or replace_pass(a.data, a.size, PAT_GT, 4, REP_GT, 1, b) < 0):
-            return ERR_NOMEM
-        s = b.data
-        n = b.size
-    # f' {line} ', then the four rules
-    rule1(&st, 0x20)
-    for i in range(n):
-        rule1(&st, s[i])
-    rule1(&st, 0x20)
-    rules_flush(&st)
-    return st.err
+        restart = False
+        chain_push(&st, 0x20)   # f' {line} '
+        active = active_pending(&st)
+        for i in range(n):
+            c = s[i]
+            cls = ASCII_CLASS[c] if c < 128 else 0
+            if cls & C_RARE and not replaced:
+                # the line needs 13a's language-independent part first: undo, rewrite, redo
+                restart = True
+                break
+            if active == 0 and not (cls & C_ACTIVE):
+                # no rule can fire: the pending characters shift and the oldest goes to the
+                # splitter, exactly as the chain would do it
+                if cls & C_SYMBOL:
+                    # rule 1 made it ' ', c, ' ': three shifts
+                    chain_sink(&st, st.p4)
+                    chain_sink(&st, st.p3)
+                    chain_sink(&st, st.p2)
+                    st.p4 = 0x20
+                    st.p3 = c
+                    st.p2 = 0x20
+                else:
+                    chain_sink(&st, st.p4)
+                    st.p4 = st.p3
+                    st.p3 = st.p2
+                    st.p2 = c
+            else:
+                chain_push(&st, c)
+                active = active_pending(&st)
+        if restart:
+            if replace_13a_entities(s, n, a, b) < 0:
+                return ERR_NOMEM
+            s = b.data
+            n = b.size
+            replaced = True
+            continue
+        chain_push(&st, 0x20)
+        chain_flush(&st)
+        break
+    chars.size = st.nc
+    ends.size = st.nt
+    hashes.size = st.nt
+    return 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -437,10 +527,14 @@ cdef class _Workspace:
     cdef U32Buf text        # code points of the current chunk of lines
     cdef I64Buf line_off    # line k of the chunk spans text[line_off[k]:line_off[k+1]]
     cdef U32Buf a, b        # 13a's rare whole-line replacements
-    cdef U32Buf tok_chars   # tokens of the current line, back to back
+    cdef U32Buf tok_chars   # tokens of the current hypothesis, back to back
     cdef I64Buf tok_ends    # token k ends at tok_chars[tok_ends[k]]
-    cdef U32Buf ids         # token IDs of the current segment
+    cdef I64Buf tok_hash    # hash of token k
+    cdef U32Buf ids         # token IDs of the current hypothesis
+    cdef U32Buf ref_ids     # token IDs of the current segment's references, back to back
+    cdef I64Buf ref_off     # reference r of the segment spans ref_ids[ref_off[r]:ref_off[r+1]]
     cdef I64Buf stats       # statistics of the current segment
+    cdef Vocab vocab
     cdef NgramTable table
 
     def __dealloc__(self):
@@ -450,7 +544,11 @@ cdef class _Workspace:
         PyMem_RawFree(self.b.data)
         PyMem_RawFree(self.tok_chars.data)
         PyMem_RawFree(self.tok_ends.data)
+        PyMem_RawFree(self.tok_hash.data)
         PyMem_RawFree(self.ids.data)
+        PyMem_RawFree(self.ref_ids.data)
+        PyMem_RawFree(self.ref_off.data)
+        vocab_free(&self.vocab)
         PyMem_RawFree(self.stats.data)
         PyMem_RawFree(self.table.slots)
         PyMem_RawFree(self.table.entries)
@@ -487,29 +585,42 @@ cdef inline Py_ssize_t rstrip_len(const uint32_t* s, Py_ssize_t n) noexcept nogi
     return n
 
 
-cdef int line_to_ids(_Workspace ws, Py_ssize_t k, int tok_mode, Vocab* vocab, bint intern,
-                     U32Buf* out) noexcept nogil:
-    """Tokenize line k of the loaded chunk as sacrebleu does (rstrip, tokenizer, split) and append
-    its token IDs to out: interned when `intern`, else looked up (OOV_ID when absent)."""
+cdef inline int tokenize_line(_Workspace ws, Py_ssize_t k, int tok_mode, U32Buf* chars,
+                              I64Buf* ends, I64Buf* hashes) noexcept nogil:
+    """Line k of the loaded chunk as sacrebleu tokenizes it (rstrip, tokenizer, split), appended."""
     cdef const uint32_t* s = ws.text.data + ws.line_off.data[k]
     cdef Py_ssize_t n = rstrip_len(s, ws.line_off.data[k + 1] - ws.line_off.data[k])
-    cdef Py_ssize_t t, t0 = 0
-    cdef int64_t tid
-    cdef int rc = split_tokens(s, n, tok_mode, &ws.a, &ws.b, &ws.tok_chars, &ws.tok_ends)
-    if rc < 0:
-        return rc
-    if u32_reserve(out, out.size + ws.tok_ends.size) < 0:
+    return split_tokens(s, n, tok_mode, &ws.a, &ws.b, chars, ends, hashes)
+
+
+cdef int segment_ids(_Workspace ws, RefSet refs, Py_ssize_t seg) noexcept nogil:
+    """Intern the segment's reference tokens (IDs 0, 1, ...) into ws.ref_ids / ws.ref_off, then
+    look the hypothesis tokens in ws.tok_* up into ws.ids."""
+    cdef Py_ssize_t r0 = refs.seg_ref.data[seg], r1 = refs.seg_ref.data[seg + 1]
+    cdef Py_ssize_t t0 = refs.ref_tok.data[r0], t1 = refs.ref_tok.data[r1], t, r, start
+    cdef const int64_t* tok_end = refs.tok_end.data
+    ws.ref_ids.size = 0
+    ws.ref_off.size = 0
+    ws.ids.size = 0
+    if (vocab_reset(&ws.vocab, t1 - t0) < 0 or u32_reserve(&ws.ref_ids, t1 - t0) < 0
+            or i64_reserve(&ws.ref_off, r1 - r0 + 1) < 0
+            or u32_reserve(&ws.ids, ws.tok_ends.size) < 0):
         return ERR_NOMEM
+    ws.ref_off.data[0] = 0
+    for r in range(r0, r1):
+        for t in range(refs.ref_tok.data[r], refs.ref_tok.data[r + 1]):
+            start = tok_end[t - 1] if t > 0 else 0
+            ws.ref_ids.data[t - t0] = vocab_intern(&ws.vocab, refs.chars.data + start,
+                                                   tok_end[t] - start, <hash_t>refs.tok_hash.data[t])
+        ws.ref_off.data[r - r0 + 1] = refs.ref_tok.data[r + 1] - t0
+    ws.ref_ids.size = t1 - t0
+    ws.ref_off.size = r1 - r0 + 1
+    start = 0
     for t in range(ws.tok_ends.size):
-        if intern:
-            tid = vocab_intern(vocab, ws.tok_chars.data + t0, ws.tok_ends.data[t] - t0)
-            if tid < 0:
-                return <int>tid
-        else:
-            tid = vocab_lookup(vocab, ws.tok_chars.data + t0, ws.tok_ends.data[t] - t0)
-        out.data[out.size] = <uint32_t>tid
-        out.size += 1
-        t0 = ws.tok_ends.data[t]
+        ws.ids.data[t] = vocab_lookup(&ws.vocab, ws.tok_chars.data + start,
+                                      ws.tok_ends.data[t] - start, <hash_t>ws.tok_hash.data[t])
+        start = ws.tok_ends.data[t]
+    ws.ids.size = ws.tok_ends.size
     return 0
 
 
@@ -562,8 +673,7 @@ cdef inline Py_ssize_t table_probe(const NgramTable* t, const uint32_t* hyp, con
         if e < 0:
             return i
         en = &t.entries[e]
-        if (en.h == h and en.order == order
-                and memcmp(hyp + en.pos, key, <size_t>order * sizeof(uint32_t)) == 0):
+        if en.h == h and en.order == order and same_u32(hyp + en.pos, key, order):
             return i
         i = (i + 1) & t.mask
 
@@ -772,15 +882,17 @@ cdef class RefSet:
     """
 
     def __cinit__(self):
-        memset(&self.vocab, 0, sizeof(Vocab))
-        memset(&self.ids, 0, sizeof(U32Buf))
-        memset(&self.ref_off, 0, sizeof(I64Buf))
+        memset(&self.chars, 0, sizeof(U32Buf))
+        memset(&self.tok_end, 0, sizeof(I64Buf))
+        memset(&self.tok_hash, 0, sizeof(I64Buf))
+        memset(&self.ref_tok, 0, sizeof(I64Buf))
         memset(&self.seg_ref, 0, sizeof(I64Buf))
 
     def __dealloc__(self):
-        vocab_free(&self.vocab)
-        PyMem_RawFree(self.ids.data)
-        PyMem_RawFree(self.ref_off.data)
+        PyMem_RawFree(self.chars.data)
+        PyMem_RawFree(self.tok_end.data)
+        PyMem_RawFree(self.tok_hash.data)
+        PyMem_RawFree(self.ref_tok.data)
         PyMem_RawFree(self.seg_ref.data)
 
     def __init__(self, refs, str tokenize="13a", bint lowercase=False, int max_order=4):
@@ -796,7 +908,7 @@ cdef class RefSet:
         self.lowercase = lowercase
         self.max_order = max_order
         flat = []
-        if i64_push(&self.seg_ref, 0) < 0 or i64_push(&self.ref_off, 0) < 0:
+        if i64_push(&self.seg_ref, 0) < 0 or i64_push(&self.ref_tok, 0) < 0:
             raise MemoryError()
         for seg in refs:
             flat.extend(seg)
@@ -807,10 +919,11 @@ cdef class RefSet:
             stop = ws.load_chunk(flat, start, lowercase)
             with nogil:
                 for k in range(stop - start):
-                    rc = line_to_ids(ws, k, self.tok_mode, &self.vocab, True, &self.ids)
+                    rc = tokenize_line(ws, k, self.tok_mode, &self.chars, &self.tok_end,
+                                       &self.tok_hash)
                     if rc < 0:
                         break
-                    rc = i64_push(&self.ref_off, self.ids.size)
+                    rc = i64_push(&self.ref_tok, self.tok_end.size)
                     if rc < 0:
                         break
             _check(rc, start + k)
@@ -819,10 +932,6 @@ cdef class RefSet:
     @property
     def num_segments(self):
         return self.seg_ref.size - 1
-
-    @property
-    def vocab_size(self):
-        return self.vocab.n
 
     cdef int _run(self, hyps, int64_t* totals, I64Buf* rows) except -1:
         cdef Py_ssize_t nseg = self.seg_ref.size - 1, start = 0, stop, k, s, w
@@ -842,13 +951,17 @@ cdef class RefSet:
             with nogil:
                 for k in range(stop - start):
                     s = start + k
-                    ws.ids.size = 0
-                    rc = line_to_ids(ws, k, self.tok_mode, &self.vocab, False, &ws.ids)
+                    ws.tok_chars.size = ws.tok_ends.size = ws.tok_hash.size = 0
+                    rc = tokenize_line(ws, k, self.tok_mode, &ws.tok_chars, &ws.tok_ends,
+                                       &ws.tok_hash)
                     if rc < 0:
                         break
-                    rc = segment_stats(&ws.table, ws.ids.data, ws.ids.size, self.ids.data,
-                                       self.ref_off.data, self.seg_ref.data[s],
-                                       self.seg_ref.data[s + 1], self.max_order, ws.stats.data)
+                    rc = segment_ids(ws, self, s)
+                    if rc < 0:
+                        break
+                    rc = segment_stats(&ws.table, ws.ids.data, ws.ids.size, ws.ref_ids.data,
+                                       ws.ref_off.data, 0, ws.ref_off.size - 1, self.max_order,
+                                       ws.stats.data)
                     if rc < 0:
                         break
                     for w in range(width):
@@ -921,8 +1034,6 @@ cdef int _check(int rc, Py_ssize_t where) except -1:
     if rc == ERR_NO_REFS:
         raise TypeError(f"BLEU: segment {where} has no reference (all None) "
                         "but a non-empty hypothesis")
-    if rc == ERR_TOO_MANY:
-        raise OverflowError("more than 2**31 - 2 distinct tokens")
     return 0
 
 
@@ -936,7 +1047,8 @@ def tokenize_13a(str line):
     if n:
         PyUnicode_AsUCS4(line, <Py_UCS4*>ws.text.data, n, 0)
     with nogil:
-        rc = split_tokens(ws.text.data, n, TOK_13A, &ws.a, &ws.b, &ws.tok_chars, &ws.tok_ends)
+        rc = split_tokens(ws.text.data, n, TOK_13A, &ws.a, &ws.b, &ws.tok_chars, &ws.tok_ends,
+                          &ws.tok_hash)
         if rc == 0:
             rc = u32_reserve(&ws.b, ws.tok_chars.size + ws.tok_ends.size)
         if rc == 0:

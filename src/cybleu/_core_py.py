@@ -90,10 +90,6 @@ class RefSet:
     def num_segments(self):
         return len(self._segments)
 
-    @property
-    def vocab_size(self):
-        return len({gram for ngrams, _ in self._segments for gram in ngrams if len(gram) == 1})
-
     def segment_stats(self, hyps):
         """One [hyp_len, ref_len, correct_1..N, total_1..N] list per segment."""
         if len(hyps) != len(self._segments):

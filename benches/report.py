@@ -1,0 +1,205 @@
+#!/usr/bin/env python
+"""Run the benchmarks and print the README's markdown: medians per group, ratios vs sacrebleu,
+memory, machine.
+
+    python benches/report.py                      # runs `pytest benches` + memory.py (~2-3 min on 2 cores)
+    python benches/report.py --json bench.json    # report an existing --benchmark-json file
+    python benches/report.py --json bench.json --memory-json mem.json   # both from files
+    python benches/report.py --no-memory          # skip the memory measurement
+
+Ratio column: sacrebleu's median / this row's median, within the group (the sacrebleu row marked as
+baseline: `corpus_bleu` for corpus-13a, one reused `BLEU(effective_order=True)` for sentence-batch).
+Above 1 means faster than sacrebleu. A row timed on a slice of the workload (fast-bleu) is scaled to the
+full workload and marked "extrapolated". pytest's output goes to stderr, the markdown to stdout.
+"""
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from _common import REPO, machine, versions  # noqa: E402
+
+GROUP_ORDER = ["corpus-13a", "sentence-batch"]
+GROUP_TITLES = {
+    "corpus-13a": "Corpus BLEU, WMT22 en-de, all 8 systems vs reference A (16,296 segments per round)",
+    "sentence-batch": "Sentence BLEU of every segment, 2 WMT22 en-de systems vs reference A (4,074 pairs per round)",
+}
+UNIT = {"corpus-13a": ("segments", "segments"), "sentence-batch": ("pairs", "pairs")}
+
+
+def run_pytest(json_path, extra_args):
+    cmd = [sys.executable, "-m", "pytest", "benches", "-q", f"--benchmark-json={json_path}", *extra_args]
+    print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
+    proc = subprocess.run(cmd, cwd=REPO, stdout=sys.stderr, stderr=sys.stderr)
+    return proc.returncode
+
+
+def run_memory(json_path):
+    cmd = [sys.executable, str(HERE / "memory.py"), "--json", str(json_path)]
+    print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
+    proc = subprocess.run(cmd, cwd=REPO, stdout=sys.stderr, stderr=sys.stderr)
+    return proc.returncode
+
+
+def fmt_time(s):
+    if s >= 1.0:
+        return f"{s:.2f} s"
+    if s >= 1e-3:
+        return f"{s * 1e3:.1f} ms"
+    return f"{s * 1e6:.0f} µs"
+
+
+def fmt_ratio(r):
+    if r >= 10:
+        return f"{r:.0f}x"
+    if r >= 1:
+        return f"{r:.1f}x"
+    return f"{r:.2f}x"
+
+
+def group_rows(bench):
+    """Benchmarks grouped, each row with its full-workload median."""
+    groups = {}
+    for b in bench["benchmarks"]:
+        info = b.get("extra_info", {})
+        st = b["stats"]
+        scale = 1.0
+        if info.get("pairs") and info.get("full_pairs") and info["pairs"] != info["full_pairs"]:
+            scale = info["full_pairs"] / info["pairs"]
+        groups.setdefault(b.get("group") or "(no group)", []).append({
+            "name": b["name"], "label": info.get("label", b["name"]), "impl": info.get("impl", b["name"]),
+            "baseline": bool(info.get("baseline")), "info": info, "scale": scale,
+            "median": st["median"] * scale, "min": st["min"] * scale, "rounds": st["rounds"],
+            "raw_median": st["median"],
+        })
+    return groups
+
+
+def group_table(name, rows):
+    base = next((r for r in rows if r["baseline"]), None)
+    rows = sorted(rows, key=lambda r: r["median"])
+    unit, _ = UNIT.get(name, ("items", "items"))
+    out = [f"### {GROUP_TITLES.get(name, name)}", "",
+           f"| Implementation | median | min | rounds | {unit}/s | sacrebleu time / this |",
+           "|---|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        info = r["info"]
+        n_full = info.get("full_pairs") or info.get("segments")
+        rate = f"{n_full / r['median']:,.0f}" if n_full else ""
+        label = r["label"]
+        if r["scale"] != 1.0:
+            label += f" — *extrapolated ×{r['scale']:.2f} from {info['pairs']} pairs ({fmt_time(r['raw_median'])})*"
+        if r["baseline"]:
+            label += " (baseline)"
+        if r["impl"] == "cybleu":
+            label = f"**{label}**"
+        ratio = fmt_ratio(base["median"] / r["median"]) if base else "n/a"
+        if r["impl"] == "cybleu":
+            ratio = f"**{ratio}**"
+        out.append(f"| {label} | {fmt_time(r['median'])} | {fmt_time(r['min'])} | {r['rounds']} | {rate} | {ratio} |")
+    return "\n".join(out), base
+
+
+def markdown(bench, mem=None, pytest_rc=0, memory_rc=0):
+    meta = bench.get("cybleu_bench", {})
+    m = meta.get("machine") or machine()
+    v = meta.get("versions") or versions()
+    groups = group_rows(bench)
+    lines = ["## Benchmarks", ""]
+    lines.append(f"Machine: {m['cpu']}, {m.get('usable_cores', m.get('logical_cores'))} cores "
+                 f"({m.get('logical_cores')} logical), {m['python']}, {m.get('os', '')}"
+                 + (f", OMP_NUM_THREADS={m['omp_num_threads']}" if m.get("omp_num_threads") else "") + ".")
+    la = m.get("loadavg_at_start") or m.get("loadavg")
+    if la:
+        lines.append(f"Load average (1/5/15 min) when the run started: {la[0]} / {la[1]} / {la[2]}"
+                     + (f", at the end: {m['loadavg_at_end'][0]} / {m['loadavg_at_end'][1]} / "
+                        f"{m['loadavg_at_end'][2]}" if m.get("loadavg_at_end") else "")
+                     + " (other processes competing for the cores slow the multithreaded peers most).")
+    vs = ", ".join(f"{k} {val}" for k, val in v.items() if val and k != "cybleu_backend")
+    lines.append(f"Versions: {vs}; cybleu backend: {v.get('cybleu_backend')}.")
+    if meta:
+        lines.append(f"pytest-benchmark, one call per round, one untimed warm-up; "
+                     f"{meta.get('slow_rounds')} rounds for the slow peers, {meta.get('fast_rounds')} for the fast ones. "
+                     "Times are per round; ratios are sacrebleu's median / the row's median.")
+    if not bench.get("benchmarks"):
+        lines.append("\n**No benchmark ran (all skipped?); see pytest's output.**")
+    if pytest_rc:
+        lines.append(f"\n**WARNING: the benchmark run failed (pytest exit {pytest_rc}); see its output.**")
+    lines.append("")
+    headline = []
+    for name in GROUP_ORDER + sorted(set(groups) - set(GROUP_ORDER)):
+        if name not in groups:
+            continue
+        table, base = group_table(name, groups[name])
+        lines += [table, ""]
+        cy = [r for r in groups[name] if r["impl"] == "cybleu"]
+        if base and cy:
+            headline.append(f"{name}: **{fmt_ratio(base['median'] / cy[0]['median'])}** faster than sacrebleu")
+    if mem and mem.get("skipped"):
+        lines += ["### Memory", "", f"Skipped: {mem['skipped']}", ""]
+    elif mem:
+        from memory import markdown as mem_markdown
+        lines += ["### Memory", "", mem_markdown(mem), ""]
+        headline.append(f"memory: **{fmt_ratio(mem['tracemalloc_ratio'])}** smaller tracemalloc peak")
+    elif memory_rc:
+        lines += ["### Memory", "", f"**memory.py failed (exit {memory_rc}); see its output.**", ""]
+    notes = [
+        "Notes:",
+        "- Every cybleu benchmark asserts its scores equal sacrebleu's bit for bit; bleuscore is checked to "
+        "within 1e-9 BLEU of sacrebleu, nltk corpus within 0.05 BLEU (nltk counts a segment shorter than n as "
+        "1 in the n-gram denominator, sacrebleu as 0), fast-bleu within 1e-12 of nltk method1.",
+        "- nltk and fast-bleu take token lists only: they get sacrebleu's 13a tokens prepared beforehand, so "
+        "their times exclude tokenization (which cybleu, sacrebleu and bleuscore pay).",
+        "- nltk/fast-bleu sentence scores use method1 smoothing, not sacrebleu's exp smoothing; bleuscore has no "
+        "sentence mode and fast-bleu no corpus mode.",
+        "- fast-bleu scores many hypotheses against one shared reference set, so per-segment references "
+        "need one `fast_bleu.BLEU([ref])` per pair; its OpenMP construction dominates and is very noisy with "
+        "default OpenMP settings (much faster with OMP_NUM_THREADS=1).",
+    ]
+    if headline:
+        lines.insert(2, "cybleu vs sacrebleu: " + "; ".join(headline) + ".\n")
+    lines += notes
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--json", help="existing pytest-benchmark JSON (default: run `pytest benches`)")
+    ap.add_argument("--memory-json", help="existing memory.py --json output (default: run memory.py)")
+    ap.add_argument("--no-memory", action="store_true", help="skip the memory measurement")
+    ap.add_argument("--save-json", help="keep the benchmark JSON of this run here")
+    ap.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
+    args = ap.parse_args(argv)
+
+    pytest_rc = memory_rc = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.json:
+            bench_path = Path(args.json)
+        else:
+            bench_path = Path(args.save_json) if args.save_json else Path(tmp) / "bench.json"
+            pytest_rc = run_pytest(bench_path.resolve(), args.pytest_args)
+            if not bench_path.exists():
+                from _common import missing_data_reason, wmt22_ende_dir
+                if wmt22_ende_dir() is None:
+                    print(f"## Benchmarks\n\nSkipped: {missing_data_reason()}")
+                    sys.exit(0)
+                sys.exit(f"report.py: pytest wrote no benchmark JSON (exit {pytest_rc})")
+        bench = json.loads(bench_path.read_text())
+        mem = None
+        if args.memory_json:
+            mem = json.loads(Path(args.memory_json).read_text())
+        elif not args.no_memory:
+            mem_path = Path(tmp) / "memory.json"
+            memory_rc = run_memory(mem_path)
+            if memory_rc == 0:
+                mem = json.loads(mem_path.read_text())
+    print(markdown(bench, mem, pytest_rc, memory_rc))
+    sys.exit(1 if (pytest_rc or memory_rc) else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""Shared fixtures: the real data in ../shared/data, and both backends side by side."""
+import os
+from pathlib import Path
+
+import pytest
+
+import cybleu
+from cybleu import _core_py
+
+try:
+    from cybleu import _core as _core_c
+except ImportError:  # a pure-Python install: parity tests skip, everything else still runs
+    _core_c = None
+
+SHARED_DATA = Path(os.environ.get("CYBLEU_SHARED_DATA")
+                   or Path(__file__).resolve().parents[1].parent / "shared" / "data")
+
+
+def data_path(*parts):
+    """A path under ../shared/data, or a skip saying why when the data is absent."""
+    path = SHARED_DATA.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"{path} is absent: the shared evaluation data is not on this machine "
+                    "(set CYBLEU_SHARED_DATA to its folder)")
+    return path
+
+
+def read_lines(path):
+    """One string per line, newline removed (the files are line-aligned UTF-8)."""
+    with open(path, encoding="utf-8") as f:
+        return f.read().split("\n")[:-1]
+
+
+def both_cores():
+    if _core_c is None:
+        pytest.skip("the compiled core is not built in this install")
+    return _core_c, _core_py
+
+
+def parity(call):
+    """call(core) on both cores: equal results (or the same exception type and message)."""
+    compiled, python = both_cores()
+    results = []
+    for core in (compiled, python):
+        try:
+            results.append(("ok", call(core)))
+        except Exception as err:  # noqa: BLE001 - the comparison is the point
+            results.append(("error", (type(err), str(err))))
+    assert results[0] == results[1], f"compiled {results[0]!r} != python {results[1]!r}"
+    if results[0][0] == "error":
+        raise results[0][1][0](results[0][1][1])
+    return results[0][1]
+
+
+def pytest_report_header(config):
+    return f"cybleu {cybleu.__version__}, backend: {cybleu.BACKEND}, shared data: {SHARED_DATA}"

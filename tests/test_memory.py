@@ -1,0 +1,66 @@
+"""The core owns its memory: repeated calls, and calls that fail half way, leave traced memory at
+its baseline. The compiled core allocates through PyMem_Raw*, which tracemalloc sees."""
+import gc
+import tracemalloc
+
+import pytest
+
+import cybleu
+import cybleu.metrics.bleu as bleu_module
+from cybleu import _core_py
+from conftest import _core_c
+
+CORES = [pytest.param(_core_py, id="python")] + (
+    [pytest.param(_core_c, id="cython")] if _core_c is not None else [])
+# slack for interpreter-level caches; a leak of 16 bytes per call over 10**5 calls is 1.6 MB
+SLACK = 256 * 1024
+
+
+@pytest.fixture(params=CORES)
+def api(request, monkeypatch):
+    monkeypatch.setattr(bleu_module, "core", request.param)
+    return cybleu
+
+
+def traced_growth(fn, calls):
+    fn()  # warm up caches
+    gc.collect()
+    tracemalloc.start()
+    try:
+        gc.collect()
+        base = tracemalloc.get_traced_memory()[0]
+        for _ in range(calls):
+            fn()
+        gc.collect()
+        return tracemalloc.get_traced_memory()[0] - base
+    finally:
+        tracemalloc.stop()
+
+
+def calls(api, compiled_calls):
+    # the twin owns no C memory, and under tracemalloc it is ~50x slower: fewer rounds suffice
+    return compiled_calls if bleu_module.core is _core_c else compiled_calls // 50
+
+
+def test_100k_sentence_calls_leak_nothing(api):
+    hyp, refs = "The quick brown fox jumps over the lazy dog .", ["A quick brown fox jumped.", "x"]
+    assert traced_growth(lambda: api.sentence_bleu(hyp, refs), calls(api, 100_000)) < SLACK
+
+
+def test_failing_calls_leak_nothing(api):
+    hyps = ["a b c d"] * 50 + [7] + ["e f"] * 10
+    refs = [["a b c"] * 61]
+
+    def fail():
+        with pytest.raises(TypeError):
+            api.corpus_bleu(hyps, refs)
+
+    assert traced_growth(fail, calls(api, 5_000)) < SLACK
+
+
+def test_corpus_calls_leak_nothing(api):
+    # no tokenized periods: a logged warning would be kept by pytest's log capture
+    hyps = [f"segment {i} with words {i % 7} and {i % 13}." for i in range(2000)]
+    refs = [[f"segment {i} has words {i % 5} and {i % 13}" for i in range(2000)]]
+    assert traced_growth(lambda: api.corpus_bleu(hyps, refs), calls(api, 100)) < SLACK
+    assert traced_growth(lambda: api.batch_sentence_bleu(hyps, refs), calls(api, 100)) < SLACK
