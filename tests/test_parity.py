@@ -61,6 +61,11 @@ def test_segment_stats_match_sacrebleu(data, tokenize, lowercase, max_order):
     segments = [[r for r in refs if r is not None] for _, refs in data]
     rows = parity(lambda core: core.RefSet(segments, tokenize, lowercase, max_order)
                   .segment_stats(hyps))
+    # references streamed with the hypotheses give the same rows as cached ones
+    assert parity(lambda core: core.segment_stats(hyps, segments, tokenize, lowercase,
+                                                  max_order)) == rows
+    assert parity(lambda core: core.corpus_stats(hyps, segments, tokenize, lowercase,
+                                                 max_order)) == [sum(c) for c in zip(*rows)]
     oracle = SacreBLEU(tokenize=tokenize, lowercase=lowercase, max_ngram_order=max_order)
     # one sacrebleu call per segment: its streams cannot hold a varying number of references
     # unless padded with None, which is what it does per segment anyway
@@ -78,6 +83,8 @@ def test_sentence_scores_match_sacrebleu(data, method, value, eff, max_order):
     segments = [[r for r in refs if r is not None] for _, refs in data]
     scores = parity(lambda core: list(core.RefSet(segments, "13a", False, max_order)
                                       .sentence_scores(hyps, method, value, eff)))
+    assert parity(lambda core: list(core.sentence_scores(
+        hyps, segments, "13a", False, max_order, method, value, eff))) == scores
     oracle = SacreBLEU(smooth_method=method, smooth_value=value, effective_order=eff,
                        max_ngram_order=max_order)
     logging.getLogger("sacrebleu").setLevel(logging.ERROR)
@@ -156,3 +163,24 @@ def test_bleu_from_stats_mutates_like_sacrebleu_for_add_k():
 def test_backend_is_reported():
     assert cybleu.BACKEND in ("cython", "python")
     assert _core_py.RefSet is not None
+
+
+def test_float_path_on_random_rows_including_inconsistent_ones():
+    """Statistics no corpus produces (matches without n-grams, ref_len -1) still score exactly as
+    sacreBLEU's compute_bleu would, whatever the smoothing and effective order."""
+    import array
+    import random
+    rng = random.Random(2026)
+    for _ in range(20_000):
+        n = rng.randint(1, 6)
+        total = [rng.randint(0, 6) for _ in range(n)]
+        correct = [rng.randint(0, t) if rng.random() < 0.8 else rng.randint(0, 6) for t in total]
+        row = [rng.randint(0, 8), rng.randint(-1, 8)] + correct + total
+        method = rng.choice(["none", "floor", "add-k", "exp"])
+        value = rng.choice([None, 0.1, 0.5, 1, 2])
+        eff = rng.random() < 0.5
+        got = parity(lambda core: list(core.bleu_scores_from_stats(
+            array.array("q", row), n, method, value, eff)))
+        want = SacreBLEU.compute_bleu(list(correct), list(total), row[0], row[1], method, value,
+                                      eff, n).score
+        assert [bits(x) for x in got] == [bits(want)], (row, n, method, value, eff)

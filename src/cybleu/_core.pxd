@@ -77,4 +77,3 @@ cdef class RefSet:
     cdef readonly bint lowercase
     cdef int tok_mode
 
-    cdef int _run(self, hyps, int64_t* totals, I64Buf* rows) except -1

@@ -19,7 +19,8 @@ cdef extern from "Python.h":
     object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
     int PyUnicode_4BYTE_KIND
 
-__all__ = ["RefSet", "tokenize_13a", "bleu_scores_from_stats"]
+__all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "tokenize_13a",
+           "bleu_scores_from_stats"]
 
 cdef enum:
     TOK_NONE = 0
@@ -378,19 +379,25 @@ cdef inline void chain_sink(Chain* st, uint32_t c) noexcept nogil:
         st.nc += 1
 
 
+cdef void chain_push2(Chain* st, uint32_t c) noexcept nogil:
+    """One character (already through rule 1) through rules 2-4 into the splitter."""
+    cdef uint32_t[4] o2, o3, o4
+    cdef int n2, n3, n4, j2, j3, j4
+    n2 = rule2(&st.p2, c, o2)
+    for j2 in range(n2):
+        n3 = rule3(&st.p3, o2[j2], o3)
+        for j3 in range(n3):
+            n4 = rule4(&st.p4, o3[j3], o4)
+            for j4 in range(n4):
+                chain_sink(st, o4[j4])
+
+
 cdef void chain_push(Chain* st, uint32_t c) noexcept nogil:
     """One character through rules 1-4 into the splitter."""
-    cdef uint32_t[4] o1, o2, o3, o4
-    cdef int n1, n2, n3, n4, j1, j2, j3, j4
-    n1 = rule1(c, o1)
+    cdef uint32_t[4] o1
+    cdef int n1 = rule1(c, o1), j1
     for j1 in range(n1):
-        n2 = rule2(&st.p2, o1[j1], o2)
-        for j2 in range(n2):
-            n3 = rule3(&st.p3, o2[j2], o3)
-            for j3 in range(n3):
-                n4 = rule4(&st.p4, o3[j3], o4)
-                for j4 in range(n4):
-                    chain_sink(st, o4[j4])
+        chain_push2(st, o1[j1])
 
 
 cdef void chain_flush(Chain* st) noexcept nogil:
@@ -451,32 +458,59 @@ cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, 
                       U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil:
     """Tokenize s as sacrebleu's tokenizer `tok_mode` followed by str.split(), appending: the
     tokens' characters to `chars`, their end offsets to `ends`, their hashes to `hashes`."""
-    cdef Py_ssize_t i
-    cdef uint32_t c
+    cdef Py_ssize_t i, j, k, nc, nt
+    cdef uint32_t c, x, p2, p3, p4
+    cdef uint32_t[3] q
     cdef unsigned char cls
     cdef Chain st
     cdef int active
-    cdef bint replaced = tok_mode != TOK_13A, restart
+    cdef hash_t h
+    cdef bint in_token, replaced = tok_mode != TOK_13A, restart
+    cdef uint32_t* out
+    cdef int64_t* end
+    cdef int64_t* hs
     while True:
         # the rules only insert spaces: a line yields at most n token characters and n tokens
         if (u32_reserve(chars, chars.size + n) < 0 or i64_reserve(ends, ends.size + n + 1) < 0
                 or i64_reserve(hashes, hashes.size + n + 1) < 0):
             return ERR_NOMEM
-        st.p2 = st.p3 = st.p4 = NO_CHAR
-        st.out = chars.data
-        st.nc = chars.size
-        st.end = ends.data
-        st.hs = hashes.data
-        st.nt = ends.size
-        st.h = 0
-        st.in_token = False
+        # the hot loops work on locals (the build has no strict aliasing, so struct fields would be
+        # reloaded after every store); the Chain struct carries them through the rare slow steps
+        out = chars.data
+        end = ends.data
+        hs = hashes.data
+        nc = chars.size
+        nt = ends.size
+        h = 0
+        in_token = False
         if tok_mode == TOK_NONE:
-            for i in range(n):
-                chain_sink(&st, s[i])
-            chain_sink(&st, 0x20)
+            for i in range(n + 1):
+                x = s[i] if i < n else 0x20
+                if Py_UNICODE_ISSPACE(x):
+                    if in_token:
+                        in_token = False
+                        end[nt] = nc
+                        hs[nt] = <int64_t>h
+                        nt += 1
+                else:
+                    if not in_token:
+                        in_token = True
+                        h = 0xcbf29ce484222325ULL
+                    h = hash_step(h, x)
+                    out[nc] = x
+                    nc += 1
             break
+        st.p2 = st.p3 = st.p4 = NO_CHAR
+        st.out = out
+        st.end = end
+        st.hs = hs
+        st.nc = nc
+        st.nt = nt
+        st.h = h
+        st.in_token = in_token
         restart = False
         chain_push(&st, 0x20)   # f' {line} '
+        p2, p3, p4, nc, nt, h, in_token = st.p2, st.p3, st.p4, st.nc, st.nt, st.h, st.in_token
         active = active_pending(&st)
         for i in range(n):
             c = s[i]
@@ -486,23 +520,43 @@ cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, 
                 restart = True
                 break
             if active == 0 and not (cls & C_ACTIVE):
-                # no rule can fire: the pending characters shift and the oldest goes to the
+                # Rules 2-4 only react to digits, '.', ',' and '-': with none of them pending or
+                # arriving, no rule fires, the pending characters shift and the oldest goes to the
                 # splitter, exactly as the chain would do it
                 if cls & C_SYMBOL:
                     # rule 1 made it ' ', c, ' ': three shifts
-                    chain_sink(&st, st.p4)
-                    chain_sink(&st, st.p3)
-                    chain_sink(&st, st.p2)
-                    st.p4 = 0x20
-                    st.p3 = c
-                    st.p2 = 0x20
+                    q[0] = p4
+                    q[1] = p3
+                    q[2] = p2
+                    k = 3
+                    p4 = 0x20
+                    p3 = c
+                    p2 = 0x20
                 else:
-                    chain_sink(&st, st.p4)
-                    st.p4 = st.p3
-                    st.p3 = st.p2
-                    st.p2 = c
+                    q[0] = p4
+                    k = 1
+                    p4 = p3
+                    p3 = p2
+                    p2 = c
+                for j in range(k):
+                    x = q[j]
+                    if Py_UNICODE_ISSPACE(x):
+                        if in_token:
+                            in_token = False
+                            end[nt] = nc
+                            hs[nt] = <int64_t>h
+                            nt += 1
+                    else:
+                        if not in_token:
+                            in_token = True
+                            h = 0xcbf29ce484222325ULL
+                        h = hash_step(h, x)
+                        out[nc] = x
+                        nc += 1
             else:
+                st.p2, st.p3, st.p4, st.nc, st.nt, st.h, st.in_token = p2, p3, p4, nc, nt, h, in_token
                 chain_push(&st, c)
+                p2, p3, p4, nc, nt, h, in_token = st.p2, st.p3, st.p4, st.nc, st.nt, st.h, st.in_token
                 active = active_pending(&st)
         if restart:
             if replace_13a_entities(s, n, a, b) < 0:
@@ -511,12 +565,14 @@ cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, 
             n = b.size
             replaced = True
             continue
+        st.p2, st.p3, st.p4, st.nc, st.nt, st.h, st.in_token = p2, p3, p4, nc, nt, h, in_token
         chain_push(&st, 0x20)
         chain_flush(&st)
+        nc, nt = st.nc, st.nt
         break
-    chars.size = st.nc
-    ends.size = st.nt
-    hashes.size = st.nt
+    chars.size = nc
+    ends.size = nt
+    hashes.size = nt
     return 0
 
 
@@ -524,12 +580,19 @@ cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, 
 # per-call scratch space: one per call, so concurrent calls on one RefSet never share buffers
 
 cdef class _Workspace:
-    cdef U32Buf text        # code points of the current chunk of lines
-    cdef I64Buf line_off    # line k of the chunk spans text[line_off[k]:line_off[k+1]]
+    cdef U32Buf text        # code points of the current chunk of hypotheses
+    cdef I64Buf line_off    # hypothesis k of the chunk spans text[line_off[k]:line_off[k+1]]
+    cdef U32Buf rtext       # code points of the chunk's references (when they are not cached)
+    cdef I64Buf rline_off   # reference line j spans rtext[rline_off[j]:rline_off[j+1]]
+    cdef I64Buf rseg        # segment k of the chunk owns reference lines rseg[k]..rseg[k+1]-1
     cdef U32Buf a, b        # 13a's rare whole-line replacements
     cdef U32Buf tok_chars   # tokens of the current hypothesis, back to back
     cdef I64Buf tok_ends    # token k ends at tok_chars[tok_ends[k]]
     cdef I64Buf tok_hash    # hash of token k
+    cdef U32Buf rchars      # tokens of the current segment's references (when not cached)
+    cdef I64Buf rends
+    cdef I64Buf rhash
+    cdef I64Buf rref        # reference r owns tokens rref[r]..rref[r+1]-1
     cdef U32Buf ids         # token IDs of the current hypothesis
     cdef U32Buf ref_ids     # token IDs of the current segment's references, back to back
     cdef I64Buf ref_off     # reference r of the segment spans ref_ids[ref_off[r]:ref_off[r+1]]
@@ -539,44 +602,91 @@ cdef class _Workspace:
 
     def __dealloc__(self):
         PyMem_RawFree(self.text.data)
-        PyMem_RawFree(self.line_off.data)
+        PyMem_RawFree(self.rtext.data)
         PyMem_RawFree(self.a.data)
         PyMem_RawFree(self.b.data)
         PyMem_RawFree(self.tok_chars.data)
-        PyMem_RawFree(self.tok_ends.data)
-        PyMem_RawFree(self.tok_hash.data)
+        PyMem_RawFree(self.rchars.data)
         PyMem_RawFree(self.ids.data)
         PyMem_RawFree(self.ref_ids.data)
+        PyMem_RawFree(self.line_off.data)
+        PyMem_RawFree(self.rline_off.data)
+        PyMem_RawFree(self.rseg.data)
+        PyMem_RawFree(self.tok_ends.data)
+        PyMem_RawFree(self.tok_hash.data)
+        PyMem_RawFree(self.rends.data)
+        PyMem_RawFree(self.rhash.data)
+        PyMem_RawFree(self.rref.data)
         PyMem_RawFree(self.ref_off.data)
-        vocab_free(&self.vocab)
         PyMem_RawFree(self.stats.data)
+        vocab_free(&self.vocab)
         PyMem_RawFree(self.table.slots)
         PyMem_RawFree(self.table.entries)
         PyMem_RawFree(self.table.touched)
 
-    cdef Py_ssize_t load_chunk(self, seq, Py_ssize_t start, bint lowercase) except -1:
-        """Copy lines seq[start:...] into self.text; returns the index after the last line copied."""
-        cdef Py_ssize_t n = len(seq), i = start, ln
-        self.text.size = 0
-        self.line_off.size = 0
-        if i64_push(&self.line_off, 0) < 0:
-            raise MemoryError()
-        while i < n and (i == start or (i - start < CHUNK_LINES and self.text.size < CHUNK_CHARS)):
+    cdef size_t nbytes(self):
+        return (4 * (self.text.cap + self.rtext.cap + self.a.cap + self.b.cap + self.tok_chars.cap
+                     + self.rchars.cap + self.ids.cap + self.ref_ids.cap)
+                + 8 * (self.line_off.cap + self.rline_off.cap + self.rseg.cap + self.tok_ends.cap
+                       + self.tok_hash.cap + self.rends.cap + self.rhash.cap + self.rref.cap
+                       + self.ref_off.cap + self.stats.cap)
+                + self.vocab.ecap * sizeof(VocabEntry) + (self.vocab.mask + 1) * sizeof(VocabSlot)
+                + self.table.ecap * (sizeof(NgramEntry) + sizeof(Py_ssize_t))
+                + (self.table.mask + 1) * sizeof(Py_ssize_t))
+
+    cdef Py_ssize_t chunk_end(self, seq, Py_ssize_t start) except -1:
+        """Where the chunk of lines starting at `start` ends: a bounded number of lines and
+        characters, so the GIL is held only for the copy and memory stays bounded."""
+        cdef Py_ssize_t n = len(seq), i = start, chars = 0
+        while i < n and (i == start or (i - start < CHUNK_LINES and chars < CHUNK_CHARS)):
             line = seq[i]
-            if not PyUnicode_Check(line):
-                raise TypeError(f"line {i} is {type(line).__name__}, not str")
-            if lowercase:
-                line = line.lower()
-            ln = PyUnicode_GET_LENGTH(line)
-            if u32_reserve(&self.text, self.text.size + ln + 1) < 0:
-                raise MemoryError()
-            if ln:
-                PyUnicode_AsUCS4(line, <Py_UCS4*>(self.text.data + self.text.size), ln, 0)
-            self.text.size += ln
-            if i64_push(&self.line_off, self.text.size) < 0:
-                raise MemoryError()
+            if PyUnicode_Check(line):
+                chars += PyUnicode_GET_LENGTH(line)
             i += 1
         return i
+
+
+cdef int load_lines(lines, Py_ssize_t first_index, bint lowercase, U32Buf* text,
+                    I64Buf* off) except -1:
+    """Copy the strings of `lines` into text as code points; line j spans text[off[j]:off[j+1]]."""
+    cdef Py_ssize_t ln, j = 0
+    text.size = 0
+    off.size = 0
+    if i64_push(off, 0) < 0:
+        raise MemoryError()
+    for line in lines:
+        if not PyUnicode_Check(line):
+            raise TypeError(f"line {first_index + j} is {type(line).__name__}, not str")
+        if lowercase:
+            line = line.lower()
+        ln = PyUnicode_GET_LENGTH(line)
+        if u32_reserve(text, text.size + ln + 1) < 0:
+            raise MemoryError()
+        if ln:
+            PyUnicode_AsUCS4(line, <Py_UCS4*>(text.data + text.size), ln, 0)
+        text.size += ln
+        if i64_push(off, text.size) < 0:
+            raise MemoryError()
+        j += 1
+    return 0
+
+
+# Workspaces are reused across calls (taken and returned under the GIL): fresh buffers would cost
+# page faults on every call. Only a few small ones are kept.
+cdef list _POOL = []
+cdef Py_ssize_t POOL_SIZE = 4
+cdef size_t POOL_MAX_BYTES = 16 << 20
+
+
+cdef _Workspace acquire_workspace():
+    if _POOL:
+        return <_Workspace>_POOL.pop()
+    return _Workspace()
+
+
+cdef void release_workspace(_Workspace ws):
+    if len(_POOL) < POOL_SIZE and ws.nbytes() <= POOL_MAX_BYTES:
+        _POOL.append(ws)
 
 
 cdef inline Py_ssize_t rstrip_len(const uint32_t* s, Py_ssize_t n) noexcept nogil:
@@ -585,20 +695,21 @@ cdef inline Py_ssize_t rstrip_len(const uint32_t* s, Py_ssize_t n) noexcept nogi
     return n
 
 
-cdef inline int tokenize_line(_Workspace ws, Py_ssize_t k, int tok_mode, U32Buf* chars,
-                              I64Buf* ends, I64Buf* hashes) noexcept nogil:
-    """Line k of the loaded chunk as sacrebleu tokenizes it (rstrip, tokenizer, split), appended."""
-    cdef const uint32_t* s = ws.text.data + ws.line_off.data[k]
-    cdef Py_ssize_t n = rstrip_len(s, ws.line_off.data[k + 1] - ws.line_off.data[k])
+cdef inline int tokenize_line(_Workspace ws, const U32Buf* text, const I64Buf* off, Py_ssize_t k,
+                              int tok_mode, U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil:
+    """Line k of a loaded chunk as sacrebleu tokenizes it (rstrip, tokenizer, split), appended."""
+    cdef const uint32_t* s = text.data + off.data[k]
+    cdef Py_ssize_t n = rstrip_len(s, off.data[k + 1] - off.data[k])
     return split_tokens(s, n, tok_mode, &ws.a, &ws.b, chars, ends, hashes)
 
 
-cdef int segment_ids(_Workspace ws, RefSet refs, Py_ssize_t seg) noexcept nogil:
-    """Intern the segment's reference tokens (IDs 0, 1, ...) into ws.ref_ids / ws.ref_off, then
-    look the hypothesis tokens in ws.tok_* up into ws.ids."""
-    cdef Py_ssize_t r0 = refs.seg_ref.data[seg], r1 = refs.seg_ref.data[seg + 1]
-    cdef Py_ssize_t t0 = refs.ref_tok.data[r0], t1 = refs.ref_tok.data[r1], t, r, start
-    cdef const int64_t* tok_end = refs.tok_end.data
+cdef int segment_ids(_Workspace ws, const uint32_t* chars, const int64_t* tok_end,
+                     const int64_t* tok_hash, const int64_t* ref_tok, Py_ssize_t r0,
+                     Py_ssize_t r1) noexcept nogil:
+    """Intern the tokens of references r0..r1-1 (IDs 0, 1, ...) into ws.ref_ids / ws.ref_off, then
+    look the hypothesis tokens in ws.tok_* up into ws.ids. Reference r owns tokens
+    ref_tok[r]..ref_tok[r+1]-1; token t is chars[tok_end[t-1]:tok_end[t]] (from 0 for t == 0)."""
+    cdef Py_ssize_t t0 = ref_tok[r0], t1 = ref_tok[r1], t, r, start
     ws.ref_ids.size = 0
     ws.ref_off.size = 0
     ws.ids.size = 0
@@ -608,11 +719,11 @@ cdef int segment_ids(_Workspace ws, RefSet refs, Py_ssize_t seg) noexcept nogil:
         return ERR_NOMEM
     ws.ref_off.data[0] = 0
     for r in range(r0, r1):
-        for t in range(refs.ref_tok.data[r], refs.ref_tok.data[r + 1]):
+        for t in range(ref_tok[r], ref_tok[r + 1]):
             start = tok_end[t - 1] if t > 0 else 0
-            ws.ref_ids.data[t - t0] = vocab_intern(&ws.vocab, refs.chars.data + start,
-                                                   tok_end[t] - start, <hash_t>refs.tok_hash.data[t])
-        ws.ref_off.data[r - r0 + 1] = refs.ref_tok.data[r + 1] - t0
+            ws.ref_ids.data[t - t0] = vocab_intern(&ws.vocab, chars + start, tok_end[t] - start,
+                                                   <hash_t>tok_hash[t])
+        ws.ref_off.data[r - r0 + 1] = ref_tok[r + 1] - t0
     ws.ref_ids.size = t1 - t0
     ws.ref_off.size = r1 - r0 + 1
     start = 0
@@ -678,7 +789,7 @@ cdef inline Py_ssize_t table_probe(const NgramTable* t, const uint32_t* hyp, con
         i = (i + 1) & t.mask
 
 
-cdef int segment_stats(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
+cdef int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
                        const uint32_t* ref_ids, const int64_t* ref_off, Py_ssize_t r0, Py_ssize_t r1,
                        int max_order, int64_t* out) noexcept nogil:
     """out = [hyp_len, ref_len, correct_1..N, total_1..N] (sacrebleu's segment statistics)."""
@@ -819,10 +930,11 @@ cdef double bleu_from_stats(const int64_t* st, int max_order, int method, double
             c = c + smooth_value
             t = t + smooth_value
         if t == 0.0:
-            # later orders keep precision 0.0
+            # Orders from n on keep precision 0.0. They count unless effective order already
+            # moved eff_order below n, which it cannot have done when n is the first order.
             for k in range(n, max_order + 1):
                 logs[k - 1] = 0.0
-            if not effective_order:
+            if not effective_order or n == 1:
                 zero = True
             break
         if effective_order:
@@ -872,11 +984,159 @@ def bleu_scores_from_stats(stats, int max_order, str smooth_method, smooth_value
 
 
 # ---------------------------------------------------------------------------------------------
-# public: a tokenized, interned reference set
+# drivers: hypotheses in chunks, references cached (RefSet) or streamed with them
+
+cdef int _SOURCE_CACHED = 0
+cdef int _SOURCE_STREAM = 1
+
+
+cdef int run_stats(RefSet cached, segments, hyps, int tok_mode, bint lowercase, int max_order,
+                   int64_t* totals, I64Buf* rows) except -1:
+    """Statistics of every segment: summed into totals, and appended to rows unless NULL. The
+    references come from `cached` when it is not None, else from `segments` (one sequence of
+    reference strings per segment), tokenized a chunk at a time alongside the hypotheses."""
+    cdef Py_ssize_t nseg = len(hyps), start = 0, stop, k = 0, s, w, r, nref
+    cdef int width = 2 + 2 * max_order
+    cdef int rc = 0
+    cdef bint streamed = cached is None
+    cdef _Workspace ws = acquire_workspace()
+    try:
+        if i64_reserve(&ws.stats, width) < 0:
+            raise MemoryError()
+        if rows != NULL and i64_reserve(rows, rows.size + nseg * width) < 0:
+            raise MemoryError()
+        memset(totals, 0, width * sizeof(int64_t))
+        while start < nseg:
+            stop = ws.chunk_end(hyps, start)
+            load_lines(hyps[start:stop], start, lowercase, &ws.text, &ws.line_off)
+            if streamed:
+                flat = []
+                ws.rseg.size = 0
+                if i64_push(&ws.rseg, 0) < 0:
+                    raise MemoryError()
+                for seg in segments[start:stop]:
+                    flat.extend(seg)
+                    if i64_push(&ws.rseg, len(flat)) < 0:
+                        raise MemoryError()
+                try:
+                    load_lines(flat, 0, lowercase, &ws.rtext, &ws.rline_off)
+                except TypeError:
+                    raise TypeError("a reference is not a str") from None
+            with nogil:
+                for k in range(stop - start):
+                    s = start + k
+                    ws.tok_chars.size = ws.tok_ends.size = ws.tok_hash.size = 0
+                    rc = tokenize_line(ws, &ws.text, &ws.line_off, k, tok_mode, &ws.tok_chars,
+                                       &ws.tok_ends, &ws.tok_hash)
+                    if rc < 0:
+                        break
+                    if streamed:
+                        ws.rchars.size = ws.rends.size = ws.rhash.size = ws.rref.size = 0
+                        nref = ws.rseg.data[k + 1] - ws.rseg.data[k]
+                        rc = i64_push(&ws.rref, 0)
+                        for r in range(ws.rseg.data[k], ws.rseg.data[k + 1]):
+                            if rc < 0:
+                                break
+                            rc = tokenize_line(ws, &ws.rtext, &ws.rline_off, r, tok_mode,
+                                               &ws.rchars, &ws.rends, &ws.rhash)
+                            if rc == 0:
+                                rc = i64_push(&ws.rref, ws.rends.size)
+                        if rc < 0:
+                            break
+                        rc = segment_ids(ws, ws.rchars.data, ws.rends.data, ws.rhash.data,
+                                         ws.rref.data, 0, nref)
+                    else:
+                        rc = segment_ids(ws, cached.chars.data, cached.tok_end.data,
+                                         cached.tok_hash.data, cached.ref_tok.data,
+                                         cached.seg_ref.data[s], cached.seg_ref.data[s + 1])
+                    if rc < 0:
+                        break
+                    rc = count_segment(&ws.table, ws.ids.data, ws.ids.size, ws.ref_ids.data,
+                                       ws.ref_off.data, 0, ws.ref_off.size - 1, max_order,
+                                       ws.stats.data)
+                    if rc < 0:
+                        break
+                    for w in range(width):
+                        totals[w] += ws.stats.data[w]
+                    if rows != NULL:
+                        memcpy(rows.data + rows.size, ws.stats.data, width * sizeof(int64_t))
+                        rows.size += width
+            _check(rc, start + k)
+            start = stop
+    finally:
+        release_workspace(ws)
+    return 0
+
+
+cdef int check_args(str tokenize, int max_order) except -1:
+    if tokenize not in _TOKENIZERS:
+        raise ValueError(f"the core has no tokenizer {tokenize!r}")
+    if max_order < 1:
+        raise ValueError("max_order must be at least 1")
+    return 0
+
+
+cdef object collect(RefSet cached, segments, hyps, str tokenize, bint lowercase, int max_order,
+                    int what, str smooth_method=None, smooth_value=None,
+                    bint effective_order=True):
+    """what: 0 corpus totals, 1 per-segment rows, 2 sentence scores."""
+    cdef int width = 2 + 2 * max_order
+    cdef Py_ssize_t i
+    cdef I64Buf rows
+    cdef I64Buf tot
+    cdef int64_t[::1] view
+    check_args(tokenize, max_order)
+    if what == 2 and smooth_method not in _SMOOTHERS:
+        raise ValueError(f"unknown smooth_method {smooth_method!r}")
+    memset(&rows, 0, sizeof(I64Buf))
+    memset(&tot, 0, sizeof(I64Buf))
+    try:
+        if i64_reserve(&tot, width) < 0:
+            raise MemoryError()
+        run_stats(cached, segments, hyps, _TOKENIZERS[tokenize], lowercase, max_order, tot.data,
+                  &rows if what else NULL)
+        if what == 0:
+            return [tot.data[w] for w in range(width)]
+        if what == 1:
+            return [[rows.data[i + w] for w in range(width)] for i in range(0, rows.size, width)]
+        if rows.size == 0:
+            return array("d")
+        view = <int64_t[:rows.size]>rows.data
+        return bleu_scores_from_stats(view, max_order, smooth_method, smooth_value,
+                                      effective_order)
+    finally:
+        PyMem_RawFree(rows.data)
+        PyMem_RawFree(tot.data)
+
+
+def _check_lengths(hyps, segments):
+    if len(hyps) != len(segments):
+        raise ValueError(f"{len(hyps)} hypotheses for {len(segments)} reference segments")
+
+
+def corpus_stats(hyps, refs, str tokenize="13a", bint lowercase=False, int max_order=4):
+    """[sys_len, ref_len, correct_1..N, total_1..N] summed over the corpus; refs holds one sequence
+    of reference strings per segment (None entries already removed)."""
+    _check_lengths(hyps, refs)
+    return collect(None, refs, hyps, tokenize, lowercase, max_order, 0)
+
+
+def segment_stats(hyps, refs, str tokenize="13a", bint lowercase=False, int max_order=4):
+    """One [hyp_len, ref_len, correct_1..N, total_1..N] list per segment."""
+    _check_lengths(hyps, refs)
+    return collect(None, refs, hyps, tokenize, lowercase, max_order, 1)
+
+
+def sentence_scores(hyps, refs, str tokenize="13a", bint lowercase=False, int max_order=4,
+                    str smooth_method="exp", smooth_value=None, bint effective_order=True):
+    """Sentence BLEU of every hypothesis against its segment's references (array of doubles)."""
+    _check_lengths(hyps, refs)
+    return collect(None, refs, hyps, tokenize, lowercase, max_order, 2, smooth_method,
+                   smooth_value, effective_order)
+
 
 cdef class RefSet:
-    """References of a corpus, tokenized and interned once; scores any number of hypothesis
-    streams against them.
+    """References of a corpus, tokenized once; scores any number of hypothesis streams.
 
     refs: one sequence of reference strings per segment (None entries already removed).
     """
@@ -898,11 +1158,8 @@ cdef class RefSet:
     def __init__(self, refs, str tokenize="13a", bint lowercase=False, int max_order=4):
         cdef Py_ssize_t start, stop, k = 0
         cdef int rc = 0
-        cdef _Workspace ws = _Workspace()
-        if tokenize not in _TOKENIZERS:
-            raise ValueError(f"the core has no tokenizer {tokenize!r}")
-        if max_order < 1:
-            raise ValueError("max_order must be at least 1")
+        cdef _Workspace ws
+        check_args(tokenize, max_order)
         self.tok_mode = _TOKENIZERS[tokenize]
         self.tokenize = tokenize
         self.lowercase = lowercase
@@ -914,118 +1171,50 @@ cdef class RefSet:
             flat.extend(seg)
             if i64_push(&self.seg_ref, len(flat)) < 0:
                 raise MemoryError()
-        start = 0
-        while start < len(flat):
-            stop = ws.load_chunk(flat, start, lowercase)
-            with nogil:
-                for k in range(stop - start):
-                    rc = tokenize_line(ws, k, self.tok_mode, &self.chars, &self.tok_end,
-                                       &self.tok_hash)
-                    if rc < 0:
-                        break
-                    rc = i64_push(&self.ref_tok, self.tok_end.size)
-                    if rc < 0:
-                        break
-            _check(rc, start + k)
-            start = stop
+        ws = acquire_workspace()
+        try:
+            start = 0
+            while start < len(flat):
+                stop = ws.chunk_end(flat, start)
+                load_lines(flat[start:stop], start, lowercase, &ws.text, &ws.line_off)
+                with nogil:
+                    for k in range(stop - start):
+                        rc = tokenize_line(ws, &ws.text, &ws.line_off, k, self.tok_mode,
+                                           &self.chars, &self.tok_end, &self.tok_hash)
+                        if rc < 0:
+                            break
+                        rc = i64_push(&self.ref_tok, self.tok_end.size)
+                        if rc < 0:
+                            break
+                _check(rc, start + k)
+                start = stop
+        finally:
+            release_workspace(ws)
 
     @property
     def num_segments(self):
         return self.seg_ref.size - 1
 
-    cdef int _run(self, hyps, int64_t* totals, I64Buf* rows) except -1:
-        cdef Py_ssize_t nseg = self.seg_ref.size - 1, start = 0, stop, k, s, w
-        cdef int width = 2 + 2 * self.max_order
-        cdef int rc = 0
-        cdef _Workspace ws = _Workspace()
-        k = 0
-        if len(hyps) != nseg:
-            raise ValueError(f"{len(hyps)} hypotheses for {nseg} reference segments")
-        if i64_reserve(&ws.stats, width) < 0:
-            raise MemoryError()
-        if rows != NULL and i64_reserve(rows, nseg * width) < 0:
-            raise MemoryError()
-        memset(totals, 0, width * sizeof(int64_t))
-        while start < nseg:
-            stop = ws.load_chunk(hyps, start, self.lowercase)
-            with nogil:
-                for k in range(stop - start):
-                    s = start + k
-                    ws.tok_chars.size = ws.tok_ends.size = ws.tok_hash.size = 0
-                    rc = tokenize_line(ws, k, self.tok_mode, &ws.tok_chars, &ws.tok_ends,
-                                       &ws.tok_hash)
-                    if rc < 0:
-                        break
-                    rc = segment_ids(ws, self, s)
-                    if rc < 0:
-                        break
-                    rc = segment_stats(&ws.table, ws.ids.data, ws.ids.size, ws.ref_ids.data,
-                                       ws.ref_off.data, 0, ws.ref_off.size - 1, self.max_order,
-                                       ws.stats.data)
-                    if rc < 0:
-                        break
-                    for w in range(width):
-                        totals[w] += ws.stats.data[w]
-                    if rows != NULL:
-                        memcpy(rows.data + rows.size, ws.stats.data, width * sizeof(int64_t))
-                        rows.size += width
-            _check(rc, start + k)
-            start = stop
-        return 0
+    def _hyps(self, hyps):
+        if len(hyps) != self.seg_ref.size - 1:
+            raise ValueError(f"{len(hyps)} hypotheses for {self.seg_ref.size - 1} reference segments")
+        return hyps
 
     def corpus_stats(self, hyps):
         """[sys_len, ref_len, correct_1..N, total_1..N] summed over the corpus."""
-        cdef int width = 2 + 2 * self.max_order
-        cdef I64Buf tot
-        memset(&tot, 0, sizeof(I64Buf))
-        try:
-            if i64_reserve(&tot, width) < 0:
-                raise MemoryError()
-            self._run(hyps, tot.data, NULL)
-            return [tot.data[w] for w in range(width)]
-        finally:
-            PyMem_RawFree(tot.data)
+        return collect(self, None, self._hyps(hyps), self.tokenize, self.lowercase,
+                       self.max_order, 0)
 
     def segment_stats(self, hyps):
         """One [hyp_len, ref_len, correct_1..N, total_1..N] list per segment."""
-        cdef int width = 2 + 2 * self.max_order
-        cdef Py_ssize_t i
-        cdef I64Buf rows
-        cdef I64Buf tot
-        memset(&rows, 0, sizeof(I64Buf))
-        memset(&tot, 0, sizeof(I64Buf))
-        try:
-            if i64_reserve(&tot, width) < 0:
-                raise MemoryError()
-            self._run(hyps, tot.data, &rows)
-            return [[rows.data[i + w] for w in range(width)] for i in range(0, rows.size, width)]
-        finally:
-            PyMem_RawFree(rows.data)
-            PyMem_RawFree(tot.data)
+        return collect(self, None, self._hyps(hyps), self.tokenize, self.lowercase,
+                       self.max_order, 1)
 
     def sentence_scores(self, hyps, str smooth_method="exp", smooth_value=None,
                         bint effective_order=True):
         """Sentence BLEU of every hypothesis against its segment's references (array of doubles)."""
-        cdef int width = 2 + 2 * self.max_order
-        cdef I64Buf rows
-        cdef I64Buf tot
-        cdef int64_t[::1] view
-        memset(&rows, 0, sizeof(I64Buf))
-        memset(&tot, 0, sizeof(I64Buf))
-        if smooth_method not in _SMOOTHERS:
-            raise ValueError(f"unknown smooth_method {smooth_method!r}")
-        try:
-            if i64_reserve(&tot, width) < 0:
-                raise MemoryError()
-            self._run(hyps, tot.data, &rows)
-            if rows.size == 0:
-                return array("d")
-            view = <int64_t[:rows.size]>rows.data
-            return bleu_scores_from_stats(view, self.max_order, smooth_method, smooth_value,
-                                          effective_order)
-        finally:
-            PyMem_RawFree(rows.data)
-            PyMem_RawFree(tot.data)
+        return collect(self, None, self._hyps(hyps), self.tokenize, self.lowercase,
+                       self.max_order, 2, smooth_method, smooth_value, effective_order)
 
 
 cdef int _check(int rc, Py_ssize_t where) except -1:

@@ -13,7 +13,8 @@ from collections import Counter
 
 from ._math import bleu_from_stats
 
-__all__ = ["RefSet", "tokenize_13a", "bleu_scores_from_stats"]
+__all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "tokenize_13a",
+           "bleu_scores_from_stats"]
 
 _SMOOTHERS = ("none", "floor", "add-k", "exp")
 
@@ -119,6 +120,32 @@ class RefSet:
         rows = self.segment_stats(hyps)
         return bleu_scores_from_stats([v for row in rows for v in row], self.max_order,
                                       smooth_method, smooth_value, effective_order)
+
+
+def _check_lengths(hyps, segments):
+    if len(hyps) != len(segments):
+        raise ValueError(f"{len(hyps)} hypotheses for {len(segments)} reference segments")
+
+
+def corpus_stats(hyps, refs, tokenize="13a", lowercase=False, max_order=4):
+    """[sys_len, ref_len, correct_1..N, total_1..N] summed over the corpus; refs holds one sequence
+    of reference strings per segment (None entries already removed)."""
+    _check_lengths(hyps, refs)
+    return RefSet(refs, tokenize, lowercase, max_order).corpus_stats(hyps)
+
+
+def segment_stats(hyps, refs, tokenize="13a", lowercase=False, max_order=4):
+    """One [hyp_len, ref_len, correct_1..N, total_1..N] list per segment."""
+    _check_lengths(hyps, refs)
+    return RefSet(refs, tokenize, lowercase, max_order).segment_stats(hyps)
+
+
+def sentence_scores(hyps, refs, tokenize="13a", lowercase=False, max_order=4,
+                    smooth_method="exp", smooth_value=None, effective_order=True):
+    """Sentence BLEU of every hypothesis against its segment's references (array of doubles)."""
+    _check_lengths(hyps, refs)
+    return RefSet(refs, tokenize, lowercase, max_order).sentence_scores(
+        hyps, smooth_method, smooth_value, effective_order)
 
 
 def bleu_scores_from_stats(stats, max_order, smooth_method, smooth_value, effective_order):

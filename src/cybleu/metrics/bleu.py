@@ -5,7 +5,6 @@ core turns text into integer statistics; `_math.bleu_from_stats` turns statistic
 """
 import logging
 import os
-import re
 from collections.abc import Sequence
 
 from .. import _math
@@ -15,10 +14,6 @@ from ..tokenizers.tokenizer_none import NoneTokenizer
 from .base import Score, Signature
 
 logger = logging.getLogger("cybleu")
-
-# segments tokenized at a time when references are not cached
-_CHUNK = 1024
-_NO_REFS = re.compile(r"BLEU: segment (\d+) has no reference")
 
 MAX_NGRAM_ORDER = _math.MAX_NGRAM_ORDER
 
@@ -194,35 +189,27 @@ class BLEU:
             raise
 
     def _run_core(self, method, hypotheses, references, *args):
-        """refset.<method>(hyps, *args) for each chunk of segments: one call on the cached
-        references, or on references tokenized a chunk at a time, so that memory stays bounded
-        and the working set stays in cache whatever the corpus size."""
-        if references is None:
-            if self._ref_cache is None:
-                raise RuntimeError("No references provided and the cache is empty.")
-            if self._ref_cache.num_segments != len(hypotheses):
-                raise ValueError(f"BLEU: {len(hypotheses)} hypotheses but the cached references "
-                                 f"have {self._ref_cache.num_segments} segments.")
-            chunks = [(0, self._ref_cache, hypotheses)]
-        else:
-            segments, self.num_refs = _segments_from_streams(references, len(hypotheses))
-            chunks = ((i, None, hypotheses[i:i + _CHUNK]) for i in range(0, len(segments), _CHUNK))
-        results = []
-        for start, refset, hyps in chunks:
-            try:
-                if refset is None:
-                    refset = core.RefSet(segments[start:start + _CHUNK], self._tokenize,
-                                         self.lowercase, self.max_ngram_order)
-                results.append(getattr(refset, method)(hyps, *args))
-            except TypeError as err:
-                no_refs = _NO_REFS.match(str(err))
-                if no_refs:
-                    raise TypeError(f"BLEU: segment {start + int(no_refs[1])} has no reference "
-                                    "(all None) but a non-empty hypothesis.") from None
+        """core.<method>(hyps, segments, ...) on references given now (tokenized a chunk at a
+        time with the hypotheses, so memory stays bounded), or RefSet.<method>(hyps, ...) on the
+        cached ones."""
+        try:
+            if references is not None:
+                segments, self.num_refs = _segments_from_streams(references, len(hypotheses))
+                result = getattr(core, method)(hypotheses, segments, self._tokenize,
+                                               self.lowercase, self.max_ngram_order, *args)
+            else:
+                if self._ref_cache is None:
+                    raise RuntimeError("No references provided and the cache is empty.")
+                if self._ref_cache.num_segments != len(hypotheses):
+                    raise ValueError(f"BLEU: {len(hypotheses)} hypotheses but the cached "
+                                     f"references have {self._ref_cache.num_segments} segments.")
+                result = getattr(self._ref_cache, method)(hypotheses, *args)
+        except TypeError as err:
+            if "has no reference" not in str(err):
                 _explain_type_error(hypotheses, references)
-                raise
+            raise
         self._warn_if_tokenized(hypotheses)
-        return results
+        return result
 
     def _warn_if_tokenized(self, hypotheses):
         if self._force:
@@ -236,8 +223,7 @@ class BLEU:
 
     def _extract_corpus_statistics(self, hypotheses, references):
         """Per-segment statistics [hyp_len, ref_len, correct_1..N, total_1..N]."""
-        return [row for rows in self._run_core("segment_stats", hypotheses, references)
-                for row in rows]
+        return self._run_core("segment_stats", hypotheses, references)
 
     def _compute_score_from_stats(self, stats):
         N = self.max_ngram_order
@@ -273,9 +259,8 @@ class BLEU:
             self.seed, samples = self._bootstrap_resample(stats, n_bootstrap)
             score.estimate_ci(samples)
             return score
-        chunks = self._run_core("corpus_stats", hypotheses, references)
-        stats = chunks[0] if len(chunks) == 1 else [sum(col) for col in zip(*chunks)]
-        return self._compute_score_from_stats(stats)
+        return self._compute_score_from_stats(
+            self._run_core("corpus_stats", hypotheses, references))
 
     def _bootstrap_resample(self, stats, n_samples):
         # sacreBLEU's procedure and RNG calls, float32 statistics included, so intervals match.
@@ -319,9 +304,9 @@ class BLEU:
         N = self.max_ngram_order
         sv = self.smooth_value
         if N <= 256 and (self.smooth_method in ("none", "exp") or sv is None or _plain(sv)):
-            chunks = self._run_core("sentence_scores", hypotheses, references,
+            scores = self._run_core("sentence_scores", hypotheses, references,
                                     self.smooth_method, sv, self.effective_order)
-            return np.concatenate([np.frombuffer(c, dtype=np.float64) for c in chunks])
+            return np.frombuffer(scores, dtype=np.float64)
         rows = self._extract_corpus_statistics(hypotheses, references)
         return np.array([self._compute_score_from_stats(row).score for row in rows],
                         dtype=np.float64)
