@@ -255,6 +255,7 @@ cdef enum:
     C_DASH = 8          # -
     C_ACTIVE = 14       # a character rules 2-4 react to: digit, period, comma, dash
     C_RARE = 16         # < & and newline: 13a's language-independent part may change the line
+    C_PADDED = 32       # a symbol other than the space: rule 1 puts spaces around it
 
 cdef unsigned char[128] ASCII_CLASS
 cdef int _c
@@ -263,6 +264,8 @@ for _c in range(128):
     if ((0x7B <= _c <= 0x7E) or (0x5B <= _c <= 0x60) or (0x20 <= _c <= 0x26)
             or (0x28 <= _c <= 0x2B) or (0x3A <= _c <= 0x40) or _c == 0x2F):
         ASCII_CLASS[_c] |= C_SYMBOL
+        if _c != 0x20:
+            ASCII_CLASS[_c] |= C_PADDED
     if 0x30 <= _c <= 0x39:
         ASCII_CLASS[_c] |= C_DIGIT
     if _c == 0x2E or _c == 0x2C:
@@ -484,6 +487,7 @@ cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, 
         h = 0
         in_token = False
         if tok_mode == TOK_NONE:
+            # the splitter, as in the 13a fast path below (written out in both hot loops)
             for i in range(n + 1):
                 x = s[i] if i < n else 0x20
                 if Py_UNICODE_ISSPACE(x):
@@ -522,9 +526,10 @@ cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, 
             if active == 0 and not (cls & C_ACTIVE):
                 # Rules 2-4 only react to digits, '.', ',' and '-': with none of them pending or
                 # arriving, no rule fires, the pending characters shift and the oldest goes to the
-                # splitter, exactly as the chain would do it
-                if cls & C_SYMBOL:
-                    # rule 1 made it ' ', c, ' ': three shifts
+                # splitter, exactly as the chain would do it. Rule 1 pads a symbol with spaces
+                # (three shifts); the spaces it puts around a space change nothing here, since
+                # they only shift more neutral characters through.
+                if cls & C_PADDED:
                     q[0] = p4
                     q[1] = p3
                     q[2] = p2
