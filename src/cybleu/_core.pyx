@@ -382,25 +382,23 @@ cdef inline void chain_sink(Chain* st, uint32_t c) noexcept nogil:
         st.nc += 1
 
 
-cdef void chain_push2(Chain* st, uint32_t c) noexcept nogil:
-    """One character (already through rule 1) through rules 2-4 into the splitter."""
-    cdef uint32_t[4] o2, o3, o4
-    cdef int n2, n3, n4, j2, j3, j4
-    n2 = rule2(&st.p2, c, o2)
-    for j2 in range(n2):
-        n3 = rule3(&st.p3, o2[j2], o3)
-        for j3 in range(n3):
-            n4 = rule4(&st.p4, o3[j3], o4)
-            for j4 in range(n4):
-                chain_sink(st, o4[j4])
-
-
-cdef void chain_push(Chain* st, uint32_t c) noexcept nogil:
+cdef void chain_push(Chain* chain, uint32_t c) noexcept nogil:
     """One character through rules 1-4 into the splitter."""
-    cdef uint32_t[4] o1
-    cdef int n1 = rule1(c, o1), j1
+    cdef uint32_t[4] o1, o2, o3, o4
+    cdef int n1, n2, n3, n4, j1, j2, j3, j4
+    # work on a local copy: through the pointer, every store of a token character would force
+    # the fields to be reloaded (the build has no strict aliasing)
+    cdef Chain st = chain[0]
+    n1 = rule1(c, o1)
     for j1 in range(n1):
-        chain_push2(st, o1[j1])
+        n2 = rule2(&st.p2, o1[j1], o2)
+        for j2 in range(n2):
+            n3 = rule3(&st.p3, o2[j2], o3)
+            for j3 in range(n3):
+                n4 = rule4(&st.p4, o3[j3], o4)
+                for j4 in range(n4):
+                    chain_sink(&st, o4[j4])
+    chain[0] = st
 
 
 cdef void chain_flush(Chain* st) noexcept nogil:
@@ -430,6 +428,25 @@ cdef void chain_flush(Chain* st) noexcept nogil:
 
 cdef inline int is_active(uint32_t c) noexcept nogil:
     return c == NO_CHAR or (c < 128 and (ASCII_CLASS[c] & C_ACTIVE) != 0)
+
+
+cdef inline bint is_digit(uint32_t c) noexcept nogil:
+    return c < 128 and (ASCII_CLASS[c] & C_DIGIT) != 0
+
+
+cdef inline bint is_period_comma(uint32_t c) noexcept nogil:
+    return c < 128 and (ASCII_CLASS[c] & C_PERIOD_COMMA) != 0
+
+
+cdef inline bint no_rule_fires(uint32_t p2, uint32_t p3, uint32_t p4, uint32_t x) noexcept nogil:
+    """Pushing x (after rule 1) into rules 2-4 with these pending characters fires no rule: rule 2
+    would need p2 non-digit and x in [.,]; it then passes p2 to rule 3, which would need p3 in [.,]
+    and p2 non-digit; that passes p3 to rule 4, which would need p4 a digit and p3 == '-'."""
+    if p2 == NO_CHAR or p3 == NO_CHAR or p4 == NO_CHAR:
+        return False
+    if not is_digit(p2) and (is_period_comma(x) or is_period_comma(p3)):
+        return False
+    return not (p3 == 0x2D and is_digit(p4))
 
 
 cdef inline int active_pending(const Chain* st) noexcept nogil:
@@ -523,12 +540,14 @@ cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, 
                 # the line needs 13a's language-independent part first: undo, rewrite, redo
                 restart = True
                 break
-            if active == 0 and not (cls & C_ACTIVE):
-                # Rules 2-4 only react to digits, '.', ',' and '-': with none of them pending or
-                # arriving, no rule fires, the pending characters shift and the oldest goes to the
-                # splitter, exactly as the chain would do it. Rule 1 pads a symbol with spaces
-                # (three shifts); the spaces it puts around a space change nothing here, since
-                # they only shift more neutral characters through.
+            if (active == 0 and not (cls & C_ACTIVE)) or (
+                    not (cls & C_SYMBOL) and no_rule_fires(p2, p3, p4, c)):
+                # No rule fires (rules 2-4 only react to digits, '.', ',' and '-', so with none
+                # of them pending or arriving none can; else no_rule_fires checks the three
+                # patterns): the pending characters shift and the oldest goes to the splitter,
+                # exactly as the chain would do it. Rule 1 pads a symbol with spaces (three
+                # shifts); the spaces it puts around a space change nothing when nothing is
+                # pending that rules 2-4 react to, since they only shift neutral characters.
                 if cls & C_PADDED:
                     q[0] = p4
                     q[1] = p3
@@ -543,6 +562,9 @@ cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, 
                     p4 = p3
                     p3 = p2
                     p2 = c
+                if active or cls & C_ACTIVE:
+                    # the slower test above let it through: recount what is pending
+                    active = is_active(p2) + is_active(p3) + is_active(p4)
                 for j in range(k):
                     x = q[j]
                     if Py_UNICODE_ISSPACE(x):
