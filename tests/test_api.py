@@ -49,7 +49,8 @@ def test_module_paths_match_sacrebleu():
     from cybleu.metrics.bleu import BLEU as B2, BLEUScore, BLEUSignature  # noqa: F401
     from cybleu.tokenizers.tokenizer_13a import Tokenizer13a
     from cybleu.tokenizers.tokenizer_none import NoneTokenizer
-    assert Tokenizer13a()("a,b.") == sacrebleu.tokenizers.tokenizer_13a.Tokenizer13a()("a,b.")
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as SacreTokenizer13a
+    assert Tokenizer13a()("a,b.") == SacreTokenizer13a()("a,b.")
     assert NoneTokenizer().signature() == "none"
 
 
@@ -173,3 +174,11 @@ def test_error_mid_corpus_keeps_the_cache_usable(api):
     with pytest.raises(TypeError):
         metric.corpus_score(HYPS[:3] + [b"bytes"] + HYPS[4:], None)
     same(metric.corpus_score(HYPS, None), SacreBLEU(references=[REFS_A]).corpus_score(HYPS, None))
+
+
+def test_trg_lang_warning_matches_sacrebleu(api, caplog):
+    with caplog.at_level(logging.WARNING, logger="cybleu"):
+        api.BLEU(tokenize="13a", trg_lang="zh")
+    assert "Consider using the 'zh' or 'spm' tokenizer for Chinese." in caplog.text
+    with pytest.raises(ValueError, match="'ja-mecab' is not available"):
+        api.BLEU(trg_lang="ja")

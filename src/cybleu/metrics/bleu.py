@@ -17,11 +17,12 @@ logger = logging.getLogger("cybleu")
 
 MAX_NGRAM_ORDER = _math.MAX_NGRAM_ORDER
 
-# name -> (tokenizer class, the core's built-in tokenization of the same name)
+# name -> tokenizer class; the core implements each of these itself under the same name
 _TOKENIZERS = {
     "none": NoneTokenizer,
     "13a": Tokenizer13a,
 }
+_LANGUAGE_NAMES = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
 # sacreBLEU tokenizers cybleu does not provide yet
 _PLANNED_TOKENIZERS = ("zh", "intl", "char", "ja-mecab", "ko-mecab", "spm", "flores101",
                        "flores200", "spBLEU-1K")
@@ -161,11 +162,9 @@ class BLEU:
         self.effective_order = effective_order
         if tokenize is None:
             tokenize = self._TOKENIZER_MAP.get(trg_lang, self.TOKENIZER_DEFAULT)
-        else:
-            for lang, name in (("zh", "zh"), ("ja", "ja-mecab"), ("ko", "ko-mecab")):
-                if trg_lang == lang and tokenize != name:
-                    logger.warning(f"Consider using the {name!r} or 'spm' tokenizer for "
-                                   f"{ {'zh': 'Chinese', 'ja': 'Japanese', 'ko': 'Korean'}[lang] }.")
+        elif trg_lang in self._TOKENIZER_MAP and tokenize != self._TOKENIZER_MAP[trg_lang]:
+            logger.warning(f"Consider using the {self._TOKENIZER_MAP[trg_lang]!r} or 'spm' "
+                           f"tokenizer for {_LANGUAGE_NAMES[trg_lang]}.")
         if tokenize not in _TOKENIZERS:
             if tokenize in _PLANNED_TOKENIZERS:
                 raise ValueError(f"The tokenizer {tokenize!r} is not available in cybleu yet; "
