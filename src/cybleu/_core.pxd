@@ -39,6 +39,7 @@ cdef struct VocabEntry:
 cdef struct Vocab:
     VocabSlot* slots
     Py_ssize_t mask
+    int shift                 # 64 - log2(number of slots)
     VocabEntry* entries
     Py_ssize_t n
     Py_ssize_t ecap
@@ -58,6 +59,7 @@ cdef struct NgramEntry:
 cdef struct NgramTable:
     Py_ssize_t* slots
     Py_ssize_t mask
+    int shift                 # 64 - log2(number of slots)
     NgramEntry* entries
     Py_ssize_t n
     Py_ssize_t ecap

@@ -103,14 +103,18 @@ cdef inline int i64_push(I64Buf* b, int64_t v) noexcept nogil:
     return 0
 
 
-cdef inline hash_t fmix64(hash_t k) noexcept nogil:
-    # Interned IDs are small and sequential: mix before masking or they cluster in the table.
-    k ^= k >> 33
-    k *= 0xff51afd7ed558ccdULL
-    k ^= k >> 33
-    k *= 0xc4ceb9fe1a85ec53ULL
-    k ^= k >> 33
-    return k
+cdef inline Py_ssize_t slot_of(hash_t h, int shift) noexcept nogil:
+    # Fibonacci hashing: multiply, keep the high bits. Interned IDs and code points are small and
+    # sequential, so a key must be mixed before it picks a slot or the keys cluster; the multiply
+    # carries every bit of h into the high bits, at the cost of one instruction.
+    return <Py_ssize_t>((h * 0x9E3779B97F4A7C15ULL) >> shift)
+
+
+cdef inline int slot_shift(Py_ssize_t nslots) noexcept nogil:
+    cdef int bits = 0
+    while (<Py_ssize_t>1 << bits) < nslots:
+        bits += 1
+    return 64 - bits
 
 
 # ---------------------------------------------------------------------------------------------
@@ -153,6 +157,7 @@ cdef int vocab_reset(Vocab* v, Py_ssize_t max_entries) noexcept nogil:
             return ERR_NOMEM
         v.slots = <VocabSlot*>p
         v.mask = nslots - 1
+        v.shift = slot_shift(nslots)
         memset(v.slots, 0xff, <size_t>nslots * sizeof(VocabSlot))
     else:
         for e in range(v.n):
@@ -163,9 +168,8 @@ cdef int vocab_reset(Vocab* v, Py_ssize_t max_entries) noexcept nogil:
 
 cdef inline Py_ssize_t vocab_probe(const Vocab* v, const uint32_t* s, Py_ssize_t n, hash_t h) noexcept nogil:
     """The slot holding this token, or the empty slot where it would go."""
-    cdef hash_t m = fmix64(h)
-    cdef uint32_t tag = <uint32_t>(m >> 32)
-    cdef Py_ssize_t i = <Py_ssize_t>(m & <hash_t>v.mask)
+    cdef uint32_t tag = <uint32_t>h ^ <uint32_t>(h >> 32)
+    cdef Py_ssize_t i = slot_of(h, v.shift)
     cdef int32_t e
     cdef const VocabEntry* en
     while True:
@@ -198,7 +202,7 @@ cdef inline uint32_t vocab_intern(Vocab* v, const uint32_t* s, Py_ssize_t n, has
     en.length = n
     en.slot = i
     v.slots[i].entry = e
-    v.slots[i].tag = <uint32_t>(fmix64(h) >> 32)
+    v.slots[i].tag = <uint32_t>h ^ <uint32_t>(h >> 32)
     v.n += 1
     return <uint32_t>e
 
@@ -256,6 +260,7 @@ cdef enum:
     C_ACTIVE = 14       # a character rules 2-4 react to: digit, period, comma, dash
     C_RARE = 16         # < & and newline: 13a's language-independent part may change the line
     C_PADDED = 32       # a symbol other than the space: rule 1 puts spaces around it
+    C_SPACE = 64        # ASCII whitespace (str.split's)
 
 cdef unsigned char[128] ASCII_CLASS
 cdef int _c
@@ -274,6 +279,15 @@ for _c in range(128):
         ASCII_CLASS[_c] |= C_DASH
     if _c == 0x3C or _c == 0x26 or _c == 0x0A:
         ASCII_CLASS[_c] |= C_RARE
+    if Py_UNICODE_ISSPACE(_c):
+        ASCII_CLASS[_c] |= C_SPACE
+
+cdef inline bint is_space(uint32_t c) noexcept nogil:
+    """str.split's whitespace (Py_UNICODE_ISSPACE), with the ASCII case from our own table."""
+    if c < 128:
+        return (ASCII_CLASS[c] & C_SPACE) != 0
+    return Py_UNICODE_ISSPACE(c)
+
 
 cdef inline unsigned char char_class(uint32_t c) noexcept nogil:
     return ASCII_CLASS[c] if c < 128 else 0
@@ -367,7 +381,7 @@ cdef struct Chain:
 
 cdef inline void chain_sink(Chain* st, uint32_t c) noexcept nogil:
     """str.split(): whitespace ends a token, anything else extends it."""
-    if Py_UNICODE_ISSPACE(c):
+    if is_space(c):
         if st.in_token:
             st.in_token = False
             st.end[st.nt] = st.nc
@@ -507,7 +521,7 @@ cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, 
             # the splitter, as in the 13a fast path below (written out in both hot loops)
             for i in range(n + 1):
                 x = s[i] if i < n else 0x20
-                if Py_UNICODE_ISSPACE(x):
+                if is_space(x):
                     if in_token:
                         in_token = False
                         end[nt] = nc
@@ -548,26 +562,38 @@ cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, 
                 # exactly as the chain would do it. Rule 1 pads a symbol with spaces (three
                 # shifts); the spaces it puts around a space change nothing when nothing is
                 # pending that rules 2-4 react to, since they only shift neutral characters.
-                if cls & C_PADDED:
-                    q[0] = p4
-                    q[1] = p3
-                    q[2] = p2
-                    k = 3
-                    p4 = 0x20
-                    p3 = c
-                    p2 = 0x20
-                else:
-                    q[0] = p4
-                    k = 1
+                if not (cls & C_PADDED):
+                    # one shift: the common case, written out straight
+                    x = p4
                     p4 = p3
                     p3 = p2
                     p2 = c
-                if active or cls & C_ACTIVE:
-                    # the slower test above let it through: recount what is pending
-                    active = is_active(p2) + is_active(p3) + is_active(p4)
-                for j in range(k):
+                    if active or cls & C_ACTIVE:
+                        # the slower test above let it through: recount what is pending
+                        active = is_active(p2) + is_active(p3) + is_active(p4)
+                    if is_space(x):
+                        if in_token:
+                            in_token = False
+                            end[nt] = nc
+                            hs[nt] = <int64_t>h
+                            nt += 1
+                    else:
+                        if not in_token:
+                            in_token = True
+                            h = 0xcbf29ce484222325ULL
+                        h = hash_step(h, x)
+                        out[nc] = x
+                        nc += 1
+                    continue
+                q[0] = p4
+                q[1] = p3
+                q[2] = p2
+                p4 = 0x20
+                p3 = c
+                p2 = 0x20
+                for j in range(3):
                     x = q[j]
-                    if Py_UNICODE_ISSPACE(x):
+                    if is_space(x):
                         if in_token:
                             in_token = False
                             end[nt] = nc
@@ -792,6 +818,7 @@ cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil:
             return ERR_NOMEM
         t.slots = <Py_ssize_t*>p
         t.mask = nslots - 1
+        t.shift = slot_shift(nslots)
         memset(t.slots, 0xff, <size_t>nslots * sizeof(Py_ssize_t))
     else:
         for e in range(t.n):
@@ -803,7 +830,7 @@ cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil:
 
 cdef inline Py_ssize_t table_probe(const NgramTable* t, const uint32_t* hyp, const uint32_t* key,
                                    int order, hash_t h) noexcept nogil:
-    cdef Py_ssize_t i = <Py_ssize_t>(fmix64(h) & <hash_t>t.mask)
+    cdef Py_ssize_t i = slot_of(h, t.shift)
     cdef Py_ssize_t e
     cdef const NgramEntry* en
     while True:
