@@ -247,3 +247,35 @@ def test_threads_and_concurrent_callers_give_identical_results():
     for t in threads:
         t.join()
     assert results == [(want, pair_want)] * 6
+
+
+@SETTINGS
+@given(st.lists(st.tuples(SEQ, st.lists(SEQ, min_size=1, max_size=2)), min_size=1, max_size=4),
+       st.lists(st.sampled_from([0.1, 0.25, 0.5, 1.0, 3.0]), min_size=4, max_size=4), SMOOTH,
+       st.booleans())
+def test_weights_follow_sacrebleu_precisions(data, weights, smooth, effective):
+    import math
+    hyps = [h for h, _ in data]
+    refs = [r for _, r in data]
+    got = ids.sentence_bleu(hyps, refs, weights=weights, smooth_method=smooth[0],
+                            smooth_value=smooth[1], effective_order=effective)
+    bleu = SacreBLEU(tokenize="none", smooth_method=smooth[0], smooth_value=smooth[1],
+                     effective_order=effective)
+    want = []
+    for h, r in zip(hyps, refs):
+        s = bleu.sentence_score(joined(h), [joined(x) for x in r])
+        used = next((n for n in range(4) if s.totals[n] == 0), 4) if effective else 4
+        if s.score == 0.0 or used == 0 or 0.0 in s.precisions[:used] or len(set(weights)) == 1:
+            want.append(s.score if len(set(weights)) == 1 else 0.0 * s.bp)
+            continue
+        want.append(s.bp * math.exp(sum([w * math.log(p) for w, p in
+                                          zip(weights, s.precisions[:used])])
+                                     / sum(weights[:used])))
+    assert bits(got) == bits(want)
+
+
+@pytest.mark.parametrize("weights, error", [([1, 2], ValueError), ([1, 1, 1, -1], ValueError),
+                                             (["a"] * 4, TypeError), (5, TypeError)])
+def test_bad_weights(weights, error):
+    with pytest.raises(error, match="weights"):
+        ids.sentence_bleu([[1]], [[1]], weights=weights)

@@ -14,8 +14,11 @@ uint32 or non-negative int32 and nothing is trimmed; or `Ragged(flat, offsets)`.
 hypothesis in any of those forms, a 3-D array (batch, n_refs, length), a list holding a list of
 references per hypothesis, or `Ragged(flat, offsets, groups)`.
 """
+import math
+
 import numpy as np
 
+from . import _math
 from ._backend import core
 from ._ragged import UINT32_MAX
 from .metrics.bleu import BLEU, _plain
@@ -333,14 +336,54 @@ def _scores(rows, bleu):
                     dtype=np.float64)
 
 
+def _check_weights(weights, max_order):
+    """None for uniform weights (sacreBLEU's formula), else the weights as floats."""
+    if weights is None:
+        return None
+    try:
+        weights = [float(w) for w in weights]
+    except (TypeError, ValueError):
+        raise TypeError(f"weights must be a sequence of {max_order} numbers") from None
+    if len(weights) != max_order:
+        raise ValueError(f"weights must have max_order ({max_order}) entries, got {len(weights)}")
+    if not all(math.isfinite(w) and w > 0 for w in weights):
+        raise ValueError(f"weights must be finite and positive, got {weights}")
+    return None if len(set(weights)) == 1 else weights
+
+
+def _weighted_score(row, bleu, weights):
+    """bp * exp(sum(w_n * log p_n) / sum(w_n)) over the orders sacreBLEU would use, with its
+    precisions, smoothing, brevity penalty and effective order; 0 if any of them is 0."""
+    N = bleu.max_ngram_order
+    correct, total = list(row[2:2 + N]), list(row[2 + N:])
+    score, correct, total, precisions, bp = _math.bleu_from_stats(
+        correct, total, int(row[0]), int(row[1]), bleu.smooth_method, bleu.smooth_value,
+        bleu.effective_order, N)
+    used = N
+    if bleu.effective_order:
+        used = next((n for n in range(N) if total[n] == 0), N)
+    if score == 0.0 or used == 0 or any(p == 0.0 for p in precisions[:used]):
+        return 0.0 * bp
+    return bp * math.exp(sum([w * math.log(p) for w, p in zip(weights, precisions[:used])])
+                         / sum(weights[:used]))
+
+
 def sentence_bleu(hyps, refs, *, max_order=4, smooth_method="exp", smooth_value=None,
-                  effective_order=True, pad_id=None, eos_id=None, n_threads=1):
+                  effective_order=True, weights=None, pad_id=None, eos_id=None, n_threads=1):
     """Sentence BLEU of every hypothesis against its own references: a float64 array equal to
     sacreBLEU's `BLEU(tokenize='none', ...).sentence_score(hyp, refs).score` per row (defaults:
-    exp smoothing and effective order, as `sacrebleu.sentence_bleu`)."""
+    exp smoothing and effective order, as `sacrebleu.sentence_bleu`).
+
+    weights: one positive weight per order (an extension: sacreBLEU has uniform weights only);
+    equal weights give sacreBLEU's numbers, bit for bit."""
     bleu = _bleu(max_order, smooth_method, smooth_value, effective_order)
-    return _scores(segment_stats(hyps, refs, max_order=max_order, pad_id=pad_id, eos_id=eos_id,
-                                 n_threads=n_threads), bleu)
+    weights = _check_weights(weights, max_order)
+    rows = segment_stats(hyps, refs, max_order=max_order, pad_id=pad_id, eos_id=eos_id,
+                         n_threads=n_threads)
+    if weights is not None:
+        return np.array([_weighted_score(row.tolist(), bleu, weights) for row in rows],
+                        dtype=np.float64)
+    return _scores(rows, bleu)
 
 
 def corpus_bleu(hyps, refs, *, max_order=4, smooth_method="exp", smooth_value=None,
