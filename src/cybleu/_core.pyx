@@ -795,10 +795,22 @@ cdef inline hash_t ngram_step(hash_t h, uint32_t tid) noexcept nogil:
     return (h ^ tid) * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL
 
 
+# A slot holds -1 (empty) or the entry index in its low 32 bits and 31 bits of the n-gram's hash
+# above them, so a probe that meets another n-gram rarely has to read that entry (a cache miss).
+cdef inline Py_ssize_t slot_entry(Py_ssize_t v) noexcept nogil:
+    return v if v < 0 else (v & ((<Py_ssize_t>1 << 32) - 1))
+
+
+cdef inline Py_ssize_t slot_value(Py_ssize_t e, hash_t h) noexcept nogil:
+    return <Py_ssize_t>((h >> 33) << 32) | e
+
+
 cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil:
     """Empty the table and make room for max_entries n-grams."""
     cdef Py_ssize_t nslots, e
     cdef void* p
+    if max_entries >= (<Py_ssize_t>1 << 31):
+        return ERR_NOMEM        # entry indices must fit the slots' low 32 bits
     if max_entries > t.ecap:
         p = PyMem_RawRealloc(t.entries, <size_t>max_entries * sizeof(NgramEntry))
         if p == NULL:
@@ -831,15 +843,16 @@ cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil:
 cdef inline Py_ssize_t table_probe(const NgramTable* t, const uint32_t* hyp, const uint32_t* key,
                                    int order, hash_t h) noexcept nogil:
     cdef Py_ssize_t i = slot_of(h, t.shift)
-    cdef Py_ssize_t e
+    cdef Py_ssize_t v, tag = slot_value(0, h)
     cdef const NgramEntry* en
     while True:
-        e = t.slots[i]
-        if e < 0:
+        v = t.slots[i]
+        if v < 0:
             return i
-        en = &t.entries[e]
-        if en.h == h and en.order == order and same_u32(hyp + en.pos, key, order):
-            return i
+        if (v & ~((<Py_ssize_t>1 << 32) - 1)) == tag:
+            en = &t.entries[v & ((<Py_ssize_t>1 << 32) - 1)]
+            if en.h == h and en.order == order and same_u32(hyp + en.pos, key, order):
+                return i
         i = (i + 1) & t.mask
 
 
@@ -889,7 +902,7 @@ cdef int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
                 break
             h = ngram_step(h, hyp[i + n - 1])
             slot = table_probe(t, hyp, hyp + i, n, h)
-            e = t.slots[slot]
+            e = slot_entry(t.slots[slot])
             if e >= 0:
                 t.entries[e].hyp_count += 1
             else:
@@ -903,7 +916,7 @@ cdef int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
                 en.hyp_count = 1
                 en.ref_max = 0
                 en.ref_count = 0
-                t.slots[slot] = e
+                t.slots[slot] = slot_value(e, h)
     # clip: max count over the references, only for n-grams the hypothesis has; a reference n-gram
     # missing from the table means every longer one from the same start is missing too
     for i in range(r0, r1):
@@ -916,7 +929,7 @@ cdef int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
                 if j + n > rlen:
                     break
                 h = ngram_step(h, ref[j + n - 1])
-                e = t.slots[table_probe(t, hyp, ref + j, n, h)]
+                e = slot_entry(t.slots[table_probe(t, hyp, ref + j, n, h)])
                 if e < 0:
                     break
                 en = &t.entries[e]
@@ -1466,7 +1479,7 @@ cdef class _NgramIndex:
                         break
                     h = ngram_step(h, seq[i + n - 1])
                     slot = table_probe(&self.table, ids, seq + i, n, h)
-                    e = self.table.slots[slot]
+                    e = slot_entry(self.table.slots[slot])
                     if e < 0:
                         e = self.table.n
                         self.table.n += 1
@@ -1476,7 +1489,7 @@ cdef class _NgramIndex:
                         en.slot = slot
                         en.order = n
                         en.hyp_count = -1     # the last sentence that had it
-                        self.table.slots[slot] = e
+                        self.table.slots[slot] = slot_value(e, h)
                     en = &self.table.entries[e]
                     if en.hyp_count != s:
                         en.hyp_count = s
