@@ -832,6 +832,9 @@ cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil:
         t.mask = nslots - 1
         t.shift = slot_shift(nslots)
         memset(t.slots, 0xff, <size_t>nslots * sizeof(Py_ssize_t))
+    elif t.n * 16 > t.mask:
+        # a well-filled table (long rows): one sequential pass beats a random write per entry
+        memset(t.slots, 0xff, <size_t>(t.mask + 1) * sizeof(Py_ssize_t))
     else:
         for e in range(t.n):
             t.slots[t.entries[e].slot] = -1
