@@ -1,9 +1,11 @@
 # Stub of the compiled core; kept equal to the signatures of the pure-Python twin (_core_py.py).
 from array import array
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
+
+import numpy as np
 
 __all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "tokenize_13a",
-           "bleu_scores_from_stats"]
+           "bleu_scores_from_stats", "ids_segment_stats"]
 
 class RefSet:
     max_order: int
@@ -28,3 +30,5 @@ def sentence_scores(hyps: Sequence[str], refs: Sequence[Sequence[str]], tokenize
 def tokenize_13a(line: str) -> str: ...
 def bleu_scores_from_stats(stats: Sequence[int], max_order: int, smooth_method: str,
                            smooth_value: Optional[float], effective_order: bool) -> array: ...
+def ids_segment_stats(hyp_flat: Any, hyp_offsets: Any, ref_flat: Any, ref_offsets: Any,
+                      seg_ref_offsets: Any, max_order: int = ..., n_threads: int = ...) -> np.ndarray: ...

@@ -20,7 +20,7 @@ cdef extern from "Python.h":
     int PyUnicode_4BYTE_KIND
 
 __all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "tokenize_13a",
-           "bleu_scores_from_stats"]
+           "bleu_scores_from_stats", "ids_segment_stats"]
 
 cdef enum:
     TOK_NONE = 0
@@ -845,8 +845,10 @@ cdef inline Py_ssize_t table_probe(const NgramTable* t, const uint32_t* hyp, con
 
 cdef int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
                        const uint32_t* ref_ids, const int64_t* ref_off, Py_ssize_t r0, Py_ssize_t r1,
-                       int max_order, int64_t* out) noexcept nogil:
-    """out = [hyp_len, ref_len, correct_1..N, total_1..N] (sacrebleu's segment statistics)."""
+                       int max_order, bint oov_ends, int64_t* out) noexcept nogil:
+    """out = [hyp_len, ref_len, correct_1..N, total_1..N] (sacrebleu's segment statistics).
+    oov_ends: OOV_ID is the interning's never-matching token (string path); raw token IDs
+    (ids_segment_stats) use the whole uint32 range, so there it is an ordinary ID."""
     cdef int64_t* correct = out + 2
     cdef int64_t* total = out + 2 + max_order
     cdef Py_ssize_t i, j, e, slot, rlen, m, diff, best_diff = -1
@@ -883,7 +885,7 @@ cdef int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
     for i in range(hyp_len):
         h = 0
         for n in range(1, max_order + 1):
-            if i + n > hyp_len or hyp[i + n - 1] == OOV_ID:
+            if i + n > hyp_len or (oov_ends and hyp[i + n - 1] == OOV_ID):
                 break
             h = ngram_step(h, hyp[i + n - 1])
             slot = table_probe(t, hyp, hyp + i, n, h)
@@ -1107,7 +1109,7 @@ cdef int run_stats(RefSet cached, segments, hyps, int tok_mode, bint lowercase, 
                         break
                     rc = count_segment(&ws.table, ws.ids.data, ws.ids.size, ws.ref_ids.data,
                                        ws.ref_off.data, 0, ws.ref_off.size - 1, max_order,
-                                       ws.stats.data)
+                                       True, ws.stats.data)
                     if rc < 0:
                         break
                     for w in range(width):
@@ -1305,3 +1307,105 @@ def tokenize_13a(str line):
                 t0 = ws.tok_ends.data[t]
     _check(rc, 0)
     return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, ws.b.data, j)
+
+
+# ---------------------------------------------------------------------------------------------
+# token-ID batches: no tokenizer, no interning; the IDs are the keys
+
+cdef int ids_rows(NgramTable* t, const uint32_t* hyp, const int64_t* hoff, const uint32_t* ref,
+                  const int64_t* roff, const int64_t* soff, Py_ssize_t s0, Py_ssize_t s1,
+                  int max_order, int64_t* out, Py_ssize_t* failed) noexcept nogil:
+    """Rows s0..s1-1 of ids_segment_stats into out (row s at out + s * width)."""
+    cdef int width = 2 + 2 * max_order
+    cdef int rc
+    cdef Py_ssize_t s
+    for s in range(s0, s1):
+        rc = count_segment(t, hyp + hoff[s], hoff[s + 1] - hoff[s], ref, roff, soff[s],
+                           soff[s + 1], max_order, False, out + s * width)
+        if rc < 0:
+            failed[0] = s
+            return rc
+    return 0
+
+
+cdef class _IdsChunk:
+    """One thread's share of ids_segment_stats: its own workspace, a range of segments."""
+    cdef Py_ssize_t s0, s1, failed
+    cdef int rc
+    cdef _Workspace ws
+
+    def run(self, const uint32_t[::1] hyp, const int64_t[::1] hoff, const uint32_t[::1] ref,
+            const int64_t[::1] roff, const int64_t[::1] soff, int max_order, int64_t[:, ::1] out):
+        cdef const uint32_t* hp = &hyp[0] if hyp.shape[0] else NULL
+        cdef const uint32_t* rp = &ref[0] if ref.shape[0] else NULL
+        with nogil:
+            self.rc = ids_rows(&self.ws.table, hp, &hoff[0], rp, &roff[0], &soff[0], self.s0,
+                               self.s1, max_order, &out[0, 0], &self.failed)
+
+
+def ids_segment_stats(hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets,
+                      max_order=4, n_threads=1):
+    """Per-segment statistics of token-ID sequences: an int64 array of shape
+    (n_segments, 2 + 2 * max_order), rows [hyp_len, ref_len, correct_1..N, total_1..N] as
+    sacreBLEU computes them for the whitespace-joined IDs (ref_len: the closest reference length,
+    ties to the shorter; -1 for a segment without references and an empty hypothesis).
+
+    Hypothesis i is hyp_flat[hyp_offsets[i]:hyp_offsets[i + 1]]; reference r is
+    ref_flat[ref_offsets[r]:ref_offsets[r + 1]]; segment i owns references
+    seg_ref_offsets[i]..seg_ref_offsets[i + 1] - 1. IDs are exact uint32 values. The result is
+    the same for every n_threads (the compiled core splits the segments across that many threads).
+    """
+    import threading
+    import numpy as np
+    from ._ragged import check_layout, no_reference_error
+    cdef Py_ssize_t nseg, k, s, nchunks
+    cdef const int64_t[::1] hoff, roff, soff
+    cdef int64_t work, share, acc
+    cdef _IdsChunk chunk
+    hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets, max_order, n_threads = \
+        check_layout(hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets, max_order,
+                     n_threads)
+    nseg = hyp_offsets.shape[0] - 1
+    out = np.zeros((nseg, 2 + 2 * max_order), dtype=np.int64)
+    if nseg == 0:
+        return out
+    hoff, roff, soff = hyp_offsets, ref_offsets, seg_ref_offsets
+    # contiguous chunks of about equal work (hypothesis + reference tokens); the rows do not
+    # depend on how the segments are split
+    nchunks = min(n_threads, nseg)
+    work = (hoff[nseg] - hoff[0]) + (roff[soff[nseg]] - roff[soff[0]]) + nseg
+    chunks = []
+    s = 0
+    acc = 0
+    for k in range(nchunks):
+        chunk = _IdsChunk()
+        chunk.s0 = s
+        if k == nchunks - 1:
+            s = nseg
+        else:
+            share = work * (k + 1) // nchunks
+            while s < nseg - (nchunks - 1 - k) and (s == chunk.s0 or acc < share):
+                acc += (hoff[s + 1] - hoff[s]) + (roff[soff[s + 1]] - roff[soff[s]]) + 1
+                s += 1
+        chunk.s1 = s
+        chunk.ws = acquire_workspace()
+        chunks.append(chunk)
+    args = (hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets, max_order, out)
+    try:
+        threads = [threading.Thread(target=c.run, args=args) for c in chunks[1:]]
+        for th in threads:
+            th.start()
+        try:
+            (<_IdsChunk>chunks[0]).run(*args)
+        finally:
+            for th in threads:
+                th.join()
+        for chunk in chunks:
+            if chunk.rc == ERR_NOMEM:
+                raise MemoryError()
+            if chunk.rc == ERR_NO_REFS:
+                raise no_reference_error(chunk.failed)
+    finally:
+        for chunk in chunks:
+            release_workspace(chunk.ws)
+    return out

@@ -14,7 +14,7 @@ from collections import Counter
 from ._math import bleu_from_stats
 
 __all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "tokenize_13a",
-           "bleu_scores_from_stats"]
+           "bleu_scores_from_stats", "ids_segment_stats"]
 
 _SMOOTHERS = ("none", "floor", "add-k", "exp")
 
@@ -162,4 +162,43 @@ def bleu_scores_from_stats(stats, max_order, smooth_method, smooth_value, effect
         row = [int(v) for v in stats[i:i + width]]
         out.append(bleu_from_stats(row[2:2 + max_order], row[2 + max_order:], row[0], row[1],
                                    smooth_method, smooth_value, effective_order, max_order)[0])
+    return out
+
+
+def ids_segment_stats(hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets,
+                      max_order=4, n_threads=1):
+    """Per-segment statistics of token-ID sequences: an int64 array of shape
+    (n_segments, 2 + 2 * max_order), rows [hyp_len, ref_len, correct_1..N, total_1..N] as
+    sacreBLEU computes them for the whitespace-joined IDs (ref_len: the closest reference length,
+    ties to the shorter; -1 for a segment without references and an empty hypothesis).
+
+    Hypothesis i is hyp_flat[hyp_offsets[i]:hyp_offsets[i + 1]]; reference r is
+    ref_flat[ref_offsets[r]:ref_offsets[r + 1]]; segment i owns references
+    seg_ref_offsets[i]..seg_ref_offsets[i + 1] - 1. IDs are exact uint32 values. The result is
+    the same for every n_threads (the compiled core splits the segments across that many threads).
+    """
+    import numpy as np
+    from ._ragged import check_layout, no_reference_error
+    hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets, max_order, n_threads = \
+        check_layout(hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets, max_order,
+                     n_threads)
+    hyp_flat, ref_flat = hyp_flat.tolist(), ref_flat.tolist()
+    ref_offsets = ref_offsets.tolist()
+    nseg = hyp_offsets.size - 1
+    out = np.zeros((nseg, 2 + 2 * max_order), dtype=np.int64)
+    for s in range(nseg):
+        hyp = hyp_flat[hyp_offsets[s]:hyp_offsets[s + 1]]
+        refs = [ref_flat[ref_offsets[r]:ref_offsets[r + 1]]
+                for r in range(seg_ref_offsets[s], seg_ref_offsets[s + 1])]
+        if hyp and not refs:
+            raise no_reference_error(s)
+        ref_ngrams = Counter()
+        for ref in refs:
+            ref_ngrams |= _ngrams(ref, max_order)
+        correct = [0] * max_order
+        total = [0] * max_order
+        for gram, count in _ngrams(hyp, max_order).items():
+            total[len(gram) - 1] += count
+            correct[len(gram) - 1] += min(count, ref_ngrams[gram])
+        out[s] = [len(hyp), _closest_ref_len(len(hyp), [len(r) for r in refs])] + correct + total
     return out

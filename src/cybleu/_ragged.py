@@ -1,0 +1,67 @@
+"""The ragged layout of token-ID batches (flat IDs + offsets), checked once for both cores.
+
+Both `_core.ids_segment_stats` and its twin call `check_layout` first, so they accept the same
+inputs and raise the same errors; the compiled loops then trust the offsets.
+"""
+import numpy as np
+
+UINT32_MAX = 2**32 - 1
+
+
+def as_ids(flat, what):
+    """`flat` as a contiguous 1-D uint32 array, without copying when it already is one."""
+    arr = np.asarray(flat)
+    if arr.ndim != 1:
+        raise ValueError(f"{what} must be 1-D, got {arr.ndim} dimensions")
+    if arr.size == 0:
+        return np.zeros(0, dtype=np.uint32)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"{what} must hold integer token IDs, got dtype {arr.dtype}")
+    if arr.dtype != np.uint32:
+        if arr.dtype.kind == "i" and int(arr.min()) < 0:
+            raise ValueError(f"{what} holds a negative token ID ({int(arr.min())})")
+        if arr.dtype.itemsize > 4 and int(arr.max()) > UINT32_MAX:
+            raise ValueError(f"{what} holds a token ID above 2**32-1 ({int(arr.max())})")
+    return np.ascontiguousarray(arr, dtype=np.uint32)
+
+
+def as_offsets(offsets, size, what):
+    """`offsets` as a contiguous int64 array of at least one non-decreasing entry in 0..size."""
+    arr = np.asarray(offsets)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"{what} must be a 1-D sequence with at least one entry")
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"{what} must hold integers, got dtype {arr.dtype}")
+    if arr.dtype.kind == "u" and arr.dtype.itemsize == 8 and int(arr.max()) > size:
+        raise ValueError(f"{what} points past the end ({int(arr.max())} > {size})")
+    arr = np.ascontiguousarray(arr, dtype=np.int64)
+    if int(arr[0]) < 0 or int(arr[-1]) > size:
+        raise ValueError(f"{what} must stay within 0..{size}, got {int(arr[0])}..{int(arr[-1])}")
+    if arr.size > 1 and bool((arr[1:] < arr[:-1]).any()):
+        raise ValueError(f"{what} must be non-decreasing")
+    return arr
+
+
+def check_layout(hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets, max_order,
+                 n_threads):
+    """The five arrays of ids_segment_stats, checked and converted (uint32 IDs, int64 offsets)."""
+    if isinstance(max_order, bool) or not isinstance(max_order, (int, np.integer)) \
+            or max_order < 1:
+        raise ValueError(f"max_order must be an integer of at least 1, got {max_order!r}")
+    if isinstance(n_threads, bool) or not isinstance(n_threads, (int, np.integer)) \
+            or n_threads < 1:
+        raise ValueError(f"n_threads must be an integer of at least 1, got {n_threads!r}")
+    hyp_flat = as_ids(hyp_flat, "hyp_flat")
+    ref_flat = as_ids(ref_flat, "ref_flat")
+    hyp_offsets = as_offsets(hyp_offsets, hyp_flat.size, "hyp_offsets")
+    ref_offsets = as_offsets(ref_offsets, ref_flat.size, "ref_offsets")
+    seg_ref_offsets = as_offsets(seg_ref_offsets, ref_offsets.size - 1, "seg_ref_offsets")
+    if seg_ref_offsets.size != hyp_offsets.size:
+        raise ValueError(f"{hyp_offsets.size - 1} hypotheses but seg_ref_offsets describes "
+                         f"{seg_ref_offsets.size - 1} segments")
+    return hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets, int(max_order), \
+        int(n_threads)
+
+
+def no_reference_error(segment):
+    return ValueError(f"segment {segment} has a non-empty hypothesis but no reference")
