@@ -3,9 +3,15 @@ behind `cybleu.nltk` (nltk 3.10.4's `corpus_bleu` before any Fraction or float i
 
 Same public names and signatures as the compiled module (a test compares them).
 """
+import math
 from collections import Counter
 
-__all__ = ["corpus_counts"]
+from ._nltk_math import NO_SMOOTHING, smoothed_precisions
+
+__all__ = ["corpus_counts", "sentence_score"]
+
+#: math.exp overflows above ~709.78; beyond this the caller takes nltk's own path (which raises)
+EXP_LIMIT = 709.0
 
 
 def _ngram_counts(tokens, n):
@@ -44,3 +50,30 @@ def corpus_counts(list_of_references, hypotheses, max_order):
         hyp_lengths += hyp_len
         ref_lengths += min((len(r) for r in refs), key=lambda r: (abs(r - hyp_len), r))
     return hyp_lengths, ref_lengths, numerators, denominators
+
+
+def sentence_score(references, hypothesis, weights, mode, param, reweigh):
+    """nltk's sentence_bleu(references, hypothesis, weights, SmoothingFunction(...).method<mode>)
+    for a tuple of float weights and mode 0-4 (param: method1's epsilon or method4's k, a float).
+    reweigh: auto_reweigh was asked for and weights are nltk's default (0.25,) * 4.
+
+    Returns the float score; int 0 when no unigram matches; (score, mask) when method0 must warn
+    (bit n-1 of mask: order n has no match); None when this path does not apply (no references,
+    or a score math.exp would overflow) and the caller must take nltk's general path.
+    """
+    if not len(references):
+        return None
+    hyp_len, ref_len, nums, dens = corpus_counts([references], [hypothesis], len(weights))
+    if nums[0] == 0:
+        return 0
+    p_n, zero_orders = smoothed_precisions(nums, dens, hyp_len, mode, param)
+    if reweigh and hyp_len < 4:
+        weights = (1 / hyp_len,) * hyp_len
+    s = math.fsum(w_i * math.log(p_i) for w_i, p_i in zip(weights, p_n) if p_i > 0)
+    if s > EXP_LIMIT:
+        return None
+    bp = 1.0 if hyp_len > ref_len else math.exp(1 - ref_len / hyp_len)
+    score = bp * math.exp(s)
+    if mode == NO_SMOOTHING and zero_orders:
+        return score, sum(1 << (order - 1) for order in zero_orders)
+    return score

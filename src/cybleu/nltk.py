@@ -17,7 +17,10 @@ import warnings
 from collections import Counter
 from fractions import Fraction as _Fraction
 
+from types import MethodType
+
 from ._backend import BACKEND
+from ._nltk_math import ADD_ONE, EPSILON, LOG_LENGTH, NIST, NO_SMOOTHING, smoothed_precisions
 
 if BACKEND == "cython":
     from . import _nltk_core as _core
@@ -28,6 +31,7 @@ __all__ = ["Fraction", "SmoothingFunction", "brevity_penalty", "closest_ref_leng
            "modified_precision", "sentence_bleu"]
 
 _DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
+_last_weights, _last_c_weights = _DEFAULT_WEIGHTS, _DEFAULT_WEIGHTS
 _METHOD0_WARNING = ("\nThe hypothesis contains 0 counts of {}-gram overlaps.\n"
                     "Therefore the BLEU score evaluates to 0, independently of\n"
                     "how many N-gram overlaps of lower order it contains.\n"
@@ -188,45 +192,47 @@ class SmoothingFunction:
         return p_n
 
 
-def _fast_precisions(smoothing_function, nums, dens, hyp_lengths):
-    """The precisions nltk's smoothing would give, as values equal to nltk's (floats where nltk
-    keeps a Fraction num/den: float(Fraction(a, b)) == a / b, both correctly rounded), or None
-    when the smoothing is not one this shortcut reproduces."""
+_MODES = {SmoothingFunction.method0: NO_SMOOTHING, SmoothingFunction.method1: EPSILON,
+          SmoothingFunction.method2: ADD_ONE, SmoothingFunction.method3: NIST,
+          SmoothingFunction.method4: LOG_LENGTH}
+
+
+def _smoothing_mode(smoothing_function):
+    """(mode, parameter) when smoothing_function is None or one of methods 0-4 of a (not
+    subclassed) SmoothingFunction, which `_nltk_math` reproduces; None otherwise."""
     if smoothing_function is None:
-        method, owner = SmoothingFunction.method0, None
-    else:
-        method = getattr(smoothing_function, "__func__", None)
-        owner = getattr(smoothing_function, "__self__", None)
-        if type(owner) is not SmoothingFunction:
-            return None
-    if method is SmoothingFunction.method0:
-        for i, num in enumerate(nums):
-            if num == 0:
-                _warn_zero_order(i + 1)
-        return [num / den if num else sys.float_info.min for num, den in zip(nums, dens)]
-    if method is SmoothingFunction.method1:
-        epsilon = owner.epsilon
-        return [num / den if num else (num + epsilon) / den for num, den in zip(nums, dens)]
-    if method is SmoothingFunction.method2:
-        return [nums[0] / dens[0]] + [(num + 1) / (den + 1) for num, den in zip(nums[1:], dens[1:])]
-    if method is SmoothingFunction.method3:
-        p_n, incvnt = [], 1
-        for num, den in zip(nums, dens):
-            if num:
-                p_n.append(num / den)
-            else:
-                p_n.append(1 / (2**incvnt * den))
-                incvnt += 1
-        return p_n
-    if method is SmoothingFunction.method4:
-        p_n, incvnt = [], 1
-        for num, den in zip(nums, dens):
-            if num or hyp_lengths <= 1:
-                p_n.append(num / den)
-            else:
-                p_n.append(1 / (2**incvnt * owner.k / math.log(hyp_lengths)) / den)
-                incvnt += 1
-        return p_n
+        return NO_SMOOTHING, None
+    if type(smoothing_function) is not MethodType or type(smoothing_function.__self__) is not SmoothingFunction:
+        return None
+    mode = _MODES.get(smoothing_function.__func__)
+    if mode is None:
+        return None
+    owner = smoothing_function.__self__
+    return mode, owner.epsilon if mode == EPSILON else owner.k if mode == LOG_LENGTH else None
+
+
+def _c_parameter(mode, param):
+    """The parameter as the double the compiled sentence path uses, or None when the C
+    arithmetic could differ from Python's (huge ints, 0 or tiny k, non-finite values)."""
+    if mode == EPSILON or mode == LOG_LENGTH:
+        if type(param) is int and 0 < abs(param) < 2**40:
+            return float(param)
+        if type(param) is float and 1e-300 <= abs(param) <= 1e300:
+            return param
+        if mode == EPSILON and type(param) in (int, float) and param == 0:
+            return 0.0
+        return None
+    return 0.0
+
+
+def _c_weights(weights):
+    """weights as a tuple of floats the compiled sentence path can take, or None."""
+    if type(weights) is tuple or type(weights) is list:
+        if 0 < len(weights) <= 64:
+            for w in weights:
+                if type(w) is not float or not abs(w) <= 1e300:
+                    return None
+            return tuple(weights)
     return None
 
 
@@ -254,8 +260,12 @@ def corpus_bleu(list_of_references, hypotheses, weights=_DEFAULT_WEIGHTS, smooth
     if not max_weight_length or nums[0] == 0:
         return 0 if len(weights) == 1 else [0] * len(weights)
 
-    p_n = _fast_precisions(smoothing_function, nums, dens, hyp_lengths)
-    if p_n is None:
+    plan = _smoothing_mode(smoothing_function)
+    if plan is not None:
+        p_n, zero_orders = smoothed_precisions(nums, dens, hyp_lengths, *plan)
+        for order in zero_orders:
+            _warn_zero_order(order)
+    else:
         # nltk's smoothing sees the last sentence (its loop variables, leaked)
         references, hypothesis = list_of_references[-1], hypotheses[-1]
         p_n = [Fraction(num, den, _normalize=False) for num, den in zip(nums, dens)]
@@ -275,5 +285,30 @@ def corpus_bleu(list_of_references, hypotheses, weights=_DEFAULT_WEIGHTS, smooth
 
 def sentence_bleu(references, hypothesis, weights=_DEFAULT_WEIGHTS, smoothing_function=None,
                   auto_reweigh=False):
-    """corpus_bleu of one sentence: sentence_bleu(refs, hyp) == corpus_bleu([refs], [hyp])."""
+    """corpus_bleu of one sentence: sentence_bleu(refs, hyp) == corpus_bleu([refs], [hyp]).
+
+    Float weights with no smoothing or methods 1-4 take the compiled path (counting and float
+    math in one call); everything else, and anything unusual, takes corpus_bleu's path.
+    """
+    global _last_weights, _last_c_weights
+    if weights is _last_weights:
+        c_weights = _last_c_weights
+    else:
+        c_weights = _c_weights(weights)
+        if type(weights) is tuple:   # immutable: remember it (and keep it alive, so `is` is safe)
+            _last_weights, _last_c_weights = weights, c_weights
+    if c_weights is not None and type(auto_reweigh) is bool:
+        plan = _smoothing_mode(smoothing_function)
+        if plan is not None:
+            param = _c_parameter(*plan)
+            if param is not None:
+                result = _core.sentence_score(references, hypothesis, c_weights, plan[0], param,
+                                              auto_reweigh and weights == _DEFAULT_WEIGHTS)
+                if result is not None:
+                    if type(result) is tuple:
+                        result, zero_mask = result
+                        for order in range(1, len(c_weights) + 1):
+                            if zero_mask >> (order - 1) & 1:
+                                _warn_zero_order(order)
+                    return result
     return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh)
