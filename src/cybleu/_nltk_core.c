@@ -1331,8 +1331,8 @@ static int __Pyx_init_tpflags_variables(void) {
     #define __Pyx_CAPI_PyDict_SetDefaultRef PyDict_SetDefaultRef
     #endif
     
-#include <math.h>
 #include <stdint.h>
+#include <math.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif /* _OPENMP */
@@ -1872,8 +1872,8 @@ struct __pyx_t_6cybleu_5_core_NgramTable {
   Py_ssize_t ntouched;
 };
 
-/* "cybleu/_nltk_core.pyx":20
- * __all__ = ["corpus_counts", "sentence_score"]
+/* "cybleu/_nltk_core.pyx":24
+ * __all__ = ["corpus_counts", "hf_counts", "sentence_score"]
  * 
  * cdef enum:             # <<<<<<<<<<<<<<
  *     MAX_WEIGHTS = 64
@@ -1909,7 +1909,7 @@ struct __pyx_obj_6cybleu_5_core_RefSet {
 };
 
 
-/* "cybleu/_nltk_core.pyx":34
+/* "cybleu/_nltk_core.pyx":38
  * 
  * 
  * cdef class _Scratch:             # <<<<<<<<<<<<<<
@@ -1927,6 +1927,7 @@ struct __pyx_obj_6cybleu_10_nltk_core__Scratch {
   int64_t *row;
   Py_ssize_t row_cap;
   struct __pyx_t_6cybleu_5_core_NgramTable table;
+  PyObject *next_id;
 };
 
 /* #### Code section: utility_code_proto ### */
@@ -2582,6 +2583,13 @@ static PyObject *__Pyx_CallNewInitFromVectorcall(PyTypeObject *t, PyObject *cons
 #define __Pyx_DeallocKeepAliveEnd(o)   Py_SET_REFCNT(o, Py_REFCNT(o) - 1)
 #endif
 
+/* CallTypeTraverse.proto */
+#if !CYTHON_USE_TYPE_SPECS
+#define __Pyx_call_type_traverse(o, always_call, visit, arg) 0
+#else
+static int __Pyx_call_type_traverse(PyObject *o, int always_call, visitproc visit, void *arg);
+#endif
+
 /* GetTypeDictOffset.proto (used by ValidateBasesTuple) */
 #if !CYTHON_USE_TYPE_SLOTS
 CYTHON_UNUSED static Py_ssize_t __Pyx_GetTypeDictOffset(PyObject *tp, int require_cython_valid_result);
@@ -2771,13 +2779,6 @@ static int __pyx_CyFunction_init(PyObject *module);
 #endif
 #endif
 
-/* CallTypeTraverse.proto (used by CythonFunctionShared) */
-#if !CYTHON_USE_TYPE_SPECS
-#define __Pyx_call_type_traverse(o, always_call, visit, arg) 0
-#else
-static int __Pyx_call_type_traverse(PyObject *o, int always_call, visitproc visit, void *arg);
-#endif
-
 /* PyMethodNew.proto (used by CythonFunctionShared) */
 static PyObject *__Pyx_PyMethod_New(PyObject *func, PyObject *self, PyObject *typ);
 
@@ -2844,9 +2845,6 @@ static void __Pyx_AddTraceback(const char *funcname, int c_line,
 #if !defined(__INTEL_COMPILER) && defined(__GNUC__) && (__GNUC__ > 4 || (__GNUC__ == 4 && __GNUC_MINOR__ >= 6))
 #define __Pyx_HAS_GCC_DIAGNOSTIC
 #endif
-
-/* CIntFromPy.proto */
-static CYTHON_INLINE uint32_t __Pyx_PyLong_As_uint32_t(PyObject *);
 
 /* CIntFromPy.proto */
 static CYTHON_INLINE int __Pyx_PyLong_As_int(PyObject *);
@@ -2990,13 +2988,15 @@ static int __Pyx_State_RemoveModule(void*);
 
 /* Module declarations from "cpython.dict" */
 
+/* Module declarations from "libc.stdint" */
+
+/* Module declarations from "cpython.long" */
+
 /* Module declarations from "cpython.mem" */
 
 /* Module declarations from "cpython.ref" */
 
 /* Module declarations from "libc.math" */
-
-/* Module declarations from "libc.stdint" */
 
 /* Module declarations from "cybleu._core" */
 static int (*__pyx_f_6cybleu_5_core_count_segment)(struct __pyx_t_6cybleu_5_core_NgramTable *, uint32_t const *, Py_ssize_t, uint32_t const *, int64_t const *, Py_ssize_t, Py_ssize_t, int, int, int64_t *); /*proto*/
@@ -3027,7 +3027,8 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 static PyObject *__pyx_pf_6cybleu_10_nltk_core_8_Scratch_2__reduce_cython__(CYTHON_UNUSED struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_6cybleu_10_nltk_core_8_Scratch_4__setstate_cython__(CYTHON_UNUSED struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state); /* proto */
 static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_list_of_references, PyObject *__pyx_v_hypotheses, PyObject *__pyx_v_max_order); /* proto */
-static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_references, PyObject *__pyx_v_hypothesis, PyObject *__pyx_v_weights, PyObject *__pyx_v_mode, PyObject *__pyx_v_param, PyObject *__pyx_v_reweigh); /* proto */
+static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_reference_corpus, PyObject *__pyx_v_translation_corpus, PyObject *__pyx_v_max_order); /* proto */
+static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_references, PyObject *__pyx_v_hypothesis, PyObject *__pyx_v_weights, PyObject *__pyx_v_mode, PyObject *__pyx_v_param, PyObject *__pyx_v_reweigh); /* proto */
 static PyObject *__pyx_tp_new__initialisation_6cybleu_10_nltk_core__Scratch(PyObject *o, 
 #if CYTHON_VECTORCALL_TPNEW
     PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
@@ -3082,8 +3083,8 @@ namespace {
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_pop;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_values;
     __Pyx_CachedCFunction __pyx_umethod_PyList_Type_pop;
-    PyObject *__pyx_codeobj_tab[4];
-    PyObject *__pyx_string_tab[85];
+    PyObject *__pyx_codeobj_tab[5];
+    PyObject *__pyx_string_tab[95];
     PyObject *__pyx_number_tab[1];
 /* #### Code section: module_state_contents ### */
 /* PyFrozenDict.module_state_decls */
@@ -3173,51 +3174,61 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_n_u_cybleu__nltk_core __pyx_string_tab[37]
 #define __pyx_n_u_den __pyx_string_tab[38]
 #define __pyx_n_u_denominators __pyx_string_tab[39]
-#define __pyx_n_u_hyp_len __pyx_string_tab[40]
-#define __pyx_n_u_hyp_lengths __pyx_string_tab[41]
-#define __pyx_n_u_hypotheses __pyx_string_tab[42]
-#define __pyx_n_u_hypothesis __pyx_string_tab[43]
-#define __pyx_n_u_incvnt __pyx_string_tab[44]
-#define __pyx_n_u_items __pyx_string_tab[45]
-#define __pyx_n_u_k __pyx_string_tab[46]
-#define __pyx_n_u_list_of_references __pyx_string_tab[47]
-#define __pyx_n_u_max_order __pyx_string_tab[48]
-#define __pyx_n_u_mode __pyx_string_tab[49]
-#define __pyx_n_u_n __pyx_string_tab[50]
-#define __pyx_n_u_nrefs __pyx_string_tab[51]
-#define __pyx_n_u_nterms __pyx_string_tab[52]
-#define __pyx_n_u_num __pyx_string_tab[53]
-#define __pyx_n_u_numerators __pyx_string_tab[54]
-#define __pyx_n_u_order __pyx_string_tab[55]
-#define __pyx_n_u_p __pyx_string_tab[56]
-#define __pyx_n_u_param __pyx_string_tab[57]
-#define __pyx_n_u_pop __pyx_string_tab[58]
-#define __pyx_n_u_ref_len __pyx_string_tab[59]
-#define __pyx_n_u_ref_lengths __pyx_string_tab[60]
-#define __pyx_n_u_references __pyx_string_tab[61]
-#define __pyx_n_u_reweigh __pyx_string_tab[62]
-#define __pyx_n_u_s __pyx_string_tab[63]
-#define __pyx_n_u_score __pyx_string_tab[64]
-#define __pyx_n_u_self __pyx_string_tab[65]
-#define __pyx_n_u_sentence_score __pyx_string_tab[66]
-#define __pyx_n_u_setdefault __pyx_string_tab[67]
-#define __pyx_n_u_smoothing __pyx_string_tab[68]
-#define __pyx_n_u_sums __pyx_string_tab[69]
-#define __pyx_n_u_sums_cap __pyx_string_tab[70]
-#define __pyx_n_u_terms __pyx_string_tab[71]
-#define __pyx_n_u_total __pyx_string_tab[72]
-#define __pyx_n_u_used __pyx_string_tab[73]
-#define __pyx_n_u_values __pyx_string_tab[74]
-#define __pyx_n_u_vocab __pyx_string_tab[75]
-#define __pyx_n_u_w __pyx_string_tab[76]
-#define __pyx_n_u_weights __pyx_string_tab[77]
-#define __pyx_n_u_ws __pyx_string_tab[78]
-#define __pyx_n_u_zero_mask __pyx_string_tab[79]
-#define __pyx_n_u_zip __pyx_string_tab[80]
-#define __pyx_kp_b_int_struct___pyx_t_6cybleu_5_cor __pyx_string_tab[81]
-#define __pyx_kp_b_iso88591_Q __pyx_string_tab[82]
-#define __pyx_kp_b_iso88591_Q_IV2WA_0_q_xq_a_z_avQj_Cq_E_ar __pyx_string_tab[83]
-#define __pyx_kp_b_iso88591_S_5_PQ_a_vRr_F_L_4s_1_q_U_1_waq __pyx_string_tab[84]
+#define __pyx_n_u_hf_counts __pyx_string_tab[40]
+#define __pyx_n_u_hyp_len __pyx_string_tab[41]
+#define __pyx_n_u_hyp_lengths __pyx_string_tab[42]
+#define __pyx_n_u_hypotheses __pyx_string_tab[43]
+#define __pyx_n_u_hypothesis __pyx_string_tab[44]
+#define __pyx_n_u_incvnt __pyx_string_tab[45]
+#define __pyx_n_u_items __pyx_string_tab[46]
+#define __pyx_n_u_k __pyx_string_tab[47]
+#define __pyx_n_u_list_of_references __pyx_string_tab[48]
+#define __pyx_n_u_matches __pyx_string_tab[49]
+#define __pyx_n_u_max_order __pyx_string_tab[50]
+#define __pyx_n_u_mode __pyx_string_tab[51]
+#define __pyx_n_u_n __pyx_string_tab[52]
+#define __pyx_n_u_nrefs __pyx_string_tab[53]
+#define __pyx_n_u_nterms __pyx_string_tab[54]
+#define __pyx_n_u_num __pyx_string_tab[55]
+#define __pyx_n_u_numerators __pyx_string_tab[56]
+#define __pyx_n_u_order __pyx_string_tab[57]
+#define __pyx_n_u_p __pyx_string_tab[58]
+#define __pyx_n_u_param __pyx_string_tab[59]
+#define __pyx_n_u_pop __pyx_string_tab[60]
+#define __pyx_n_u_possible __pyx_string_tab[61]
+#define __pyx_n_u_r __pyx_string_tab[62]
+#define __pyx_n_u_ref_len __pyx_string_tab[63]
+#define __pyx_n_u_ref_lengths __pyx_string_tab[64]
+#define __pyx_n_u_reference_corpus __pyx_string_tab[65]
+#define __pyx_n_u_references __pyx_string_tab[66]
+#define __pyx_n_u_reweigh __pyx_string_tab[67]
+#define __pyx_n_u_s __pyx_string_tab[68]
+#define __pyx_n_u_score __pyx_string_tab[69]
+#define __pyx_n_u_self __pyx_string_tab[70]
+#define __pyx_n_u_sentence_score __pyx_string_tab[71]
+#define __pyx_n_u_setdefault __pyx_string_tab[72]
+#define __pyx_n_u_shortest __pyx_string_tab[73]
+#define __pyx_n_u_smoothing __pyx_string_tab[74]
+#define __pyx_n_u_sums __pyx_string_tab[75]
+#define __pyx_n_u_sums_cap __pyx_string_tab[76]
+#define __pyx_n_u_terms __pyx_string_tab[77]
+#define __pyx_n_u_total __pyx_string_tab[78]
+#define __pyx_n_u_trans_len __pyx_string_tab[79]
+#define __pyx_n_u_translation __pyx_string_tab[80]
+#define __pyx_n_u_translation_corpus __pyx_string_tab[81]
+#define __pyx_n_u_used __pyx_string_tab[82]
+#define __pyx_n_u_values __pyx_string_tab[83]
+#define __pyx_n_u_vocab __pyx_string_tab[84]
+#define __pyx_n_u_w __pyx_string_tab[85]
+#define __pyx_n_u_weights __pyx_string_tab[86]
+#define __pyx_n_u_ws __pyx_string_tab[87]
+#define __pyx_n_u_zero_mask __pyx_string_tab[88]
+#define __pyx_n_u_zip __pyx_string_tab[89]
+#define __pyx_kp_b_int_struct___pyx_t_6cybleu_5_cor __pyx_string_tab[90]
+#define __pyx_kp_b_iso88591_Q __pyx_string_tab[91]
+#define __pyx_kp_b_iso88591_Q_IV2WA_q_xq_a_k_z_avQj_Cq_E_ar __pyx_string_tab[92]
+#define __pyx_kp_b_iso88591_Q_IV2WA_0_q_xq_a_k_z_avQj_Cq_E __pyx_string_tab[93]
+#define __pyx_kp_b_iso88591_S_5_PQ_a_vRr_F_L_4s_1_q_U_1_waq __pyx_string_tab[94]
 #define __pyx_int_0 __pyx_number_tab[0]
 /* #### Code section: module_state_clear ### */
 #if CYTHON_USE_MODULE_STATE
@@ -3241,8 +3252,8 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_values.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyList_Type_pop.method);
-  for (int i=0; i<4; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<85; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<5; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<95; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<1; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
@@ -3274,8 +3285,8 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_values.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyList_Type_pop.method);
-  for (int i=0; i<4; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<85; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<5; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<95; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<1; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
@@ -3290,8 +3301,8 @@ return 0;
 #endif
 /* #### Code section: module_code ### */
 
-/* "cybleu/_nltk_core.pyx":46
- *     cdef NgramTable table
+/* "cybleu/_nltk_core.pyx":51
+ *     cdef object next_id     # the ID the next new reference token gets (a Python int)
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
  *         PyMem_RawFree(self.hyp)
@@ -3313,7 +3324,7 @@ static void __pyx_pw_6cybleu_10_nltk_core_8_Scratch_1__dealloc__(PyObject *__pyx
 
 static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_v_self) {
 
-  /* "cybleu/_nltk_core.pyx":47
+  /* "cybleu/_nltk_core.pyx":52
  * 
  *     def __dealloc__(self):
  *         PyMem_RawFree(self.hyp)             # <<<<<<<<<<<<<<
@@ -3322,7 +3333,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->hyp);
 
-  /* "cybleu/_nltk_core.pyx":48
+  /* "cybleu/_nltk_core.pyx":53
  *     def __dealloc__(self):
  *         PyMem_RawFree(self.hyp)
  *         PyMem_RawFree(self.ref)             # <<<<<<<<<<<<<<
@@ -3331,7 +3342,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->ref);
 
-  /* "cybleu/_nltk_core.pyx":49
+  /* "cybleu/_nltk_core.pyx":54
  *         PyMem_RawFree(self.hyp)
  *         PyMem_RawFree(self.ref)
  *         PyMem_RawFree(self.ref_off)             # <<<<<<<<<<<<<<
@@ -3340,7 +3351,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->ref_off);
 
-  /* "cybleu/_nltk_core.pyx":50
+  /* "cybleu/_nltk_core.pyx":55
  *         PyMem_RawFree(self.ref)
  *         PyMem_RawFree(self.ref_off)
  *         PyMem_RawFree(self.row)             # <<<<<<<<<<<<<<
@@ -3349,7 +3360,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->row);
 
-  /* "cybleu/_nltk_core.pyx":51
+  /* "cybleu/_nltk_core.pyx":56
  *         PyMem_RawFree(self.ref_off)
  *         PyMem_RawFree(self.row)
  *         PyMem_RawFree(self.table.slots)             # <<<<<<<<<<<<<<
@@ -3358,7 +3369,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->table.slots);
 
-  /* "cybleu/_nltk_core.pyx":52
+  /* "cybleu/_nltk_core.pyx":57
  *         PyMem_RawFree(self.row)
  *         PyMem_RawFree(self.table.slots)
  *         PyMem_RawFree(self.table.entries)             # <<<<<<<<<<<<<<
@@ -3367,7 +3378,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->table.entries);
 
-  /* "cybleu/_nltk_core.pyx":53
+  /* "cybleu/_nltk_core.pyx":58
  *         PyMem_RawFree(self.table.slots)
  *         PyMem_RawFree(self.table.entries)
  *         PyMem_RawFree(self.table.touched)             # <<<<<<<<<<<<<<
@@ -3376,8 +3387,8 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->table.touched);
 
-  /* "cybleu/_nltk_core.pyx":46
- *     cdef NgramTable table
+  /* "cybleu/_nltk_core.pyx":51
+ *     cdef object next_id     # the ID the next new reference token gets (a Python int)
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
  *         PyMem_RawFree(self.hyp)
@@ -3594,7 +3605,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_8_Scratch_4__setstate_cython__(CY
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":56
+/* "cybleu/_nltk_core.pyx":61
  * 
  * 
  * cdef void* _grow(void* p, Py_ssize_t* cap, Py_ssize_t need, size_t item) except NULL:             # <<<<<<<<<<<<<<
@@ -3613,7 +3624,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "cybleu/_nltk_core.pyx":57
+  /* "cybleu/_nltk_core.pyx":62
  * 
  * cdef void* _grow(void* p, Py_ssize_t* cap, Py_ssize_t need, size_t item) except NULL:
  *     cdef Py_ssize_t n = cap[0] if cap[0] > 16 else 16             # <<<<<<<<<<<<<<
@@ -3632,7 +3643,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
 
   __pyx_v_n = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":59
+  /* "cybleu/_nltk_core.pyx":64
  *     cdef Py_ssize_t n = cap[0] if cap[0] > 16 else 16
  *     cdef void* q
  *     if need <= cap[0] and p != NULL:             # <<<<<<<<<<<<<<
@@ -3658,7 +3669,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
   if (__pyx_t_2) {
 
 
-    /* "cybleu/_nltk_core.pyx":60
+    /* "cybleu/_nltk_core.pyx":65
  *     cdef void* q
  *     if need <= cap[0] and p != NULL:
  *         return p             # <<<<<<<<<<<<<<
@@ -3671,7 +3682,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
     }
     goto __pyx_L0;
 
-    /* "cybleu/_nltk_core.pyx":59
+    /* "cybleu/_nltk_core.pyx":64
  *     cdef Py_ssize_t n = cap[0] if cap[0] > 16 else 16
  *     cdef void* q
  *     if need <= cap[0] and p != NULL:             # <<<<<<<<<<<<<<
@@ -3680,7 +3691,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":61
+  /* "cybleu/_nltk_core.pyx":66
  *     if need <= cap[0] and p != NULL:
  *         return p
  *     while n < need:             # <<<<<<<<<<<<<<
@@ -3693,7 +3704,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
 
     if (!__pyx_t_2) break;
 
-    /* "cybleu/_nltk_core.pyx":62
+    /* "cybleu/_nltk_core.pyx":67
  *         return p
  *     while n < need:
  *         n *= 2             # <<<<<<<<<<<<<<
@@ -3703,7 +3714,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
     __pyx_v_n = (__pyx_v_n * 2);
   }
 
-  /* "cybleu/_nltk_core.pyx":63
+  /* "cybleu/_nltk_core.pyx":68
  *     while n < need:
  *         n *= 2
  *     q = PyMem_RawRealloc(p, <size_t>n * item)             # <<<<<<<<<<<<<<
@@ -3712,7 +3723,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
 */
   __pyx_v_q = PyMem_RawRealloc(__pyx_v_p, (((size_t)__pyx_v_n) * __pyx_v_item));
 
-  /* "cybleu/_nltk_core.pyx":64
+  /* "cybleu/_nltk_core.pyx":69
  *         n *= 2
  *     q = PyMem_RawRealloc(p, <size_t>n * item)
  *     if q == NULL:             # <<<<<<<<<<<<<<
@@ -3724,16 +3735,16 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "cybleu/_nltk_core.pyx":65
+    /* "cybleu/_nltk_core.pyx":70
  *     q = PyMem_RawRealloc(p, <size_t>n * item)
  *     if q == NULL:
  *         raise MemoryError()             # <<<<<<<<<<<<<<
  *     cap[0] = n
  *     return q
 */
-    PyErr_NoMemory(); __PYX_ERR(0, 65, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(0, 70, __pyx_L1_error)
 
-    /* "cybleu/_nltk_core.pyx":64
+    /* "cybleu/_nltk_core.pyx":69
  *         n *= 2
  *     q = PyMem_RawRealloc(p, <size_t>n * item)
  *     if q == NULL:             # <<<<<<<<<<<<<<
@@ -3742,7 +3753,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":66
+  /* "cybleu/_nltk_core.pyx":71
  *     if q == NULL:
  *         raise MemoryError()
  *     cap[0] = n             # <<<<<<<<<<<<<<
@@ -3751,7 +3762,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
 */
   (__pyx_v_cap[0]) = __pyx_v_n;
 
-  /* "cybleu/_nltk_core.pyx":67
+  /* "cybleu/_nltk_core.pyx":72
  *         raise MemoryError()
  *     cap[0] = n
  *     return q             # <<<<<<<<<<<<<<
@@ -3764,7 +3775,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
   }
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":56
+  /* "cybleu/_nltk_core.pyx":61
  * 
  * 
  * cdef void* _grow(void* p, Py_ssize_t* cap, Py_ssize_t need, size_t item) except NULL:             # <<<<<<<<<<<<<<
@@ -3783,7 +3794,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":73
+/* "cybleu/_nltk_core.pyx":78
  * 
  * 
  * cdef _Scratch _acquire():             # <<<<<<<<<<<<<<
@@ -3803,30 +3814,30 @@ static struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_f_6cybleu_10_nltk_c
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_acquire", 0);
 
-  /* "cybleu/_nltk_core.pyx":76
+  /* "cybleu/_nltk_core.pyx":81
  *     # one scratch per call in flight: a token's __eq__/__hash__ may run Python code that lets
  *     # another thread call in, so buffers are never shared between calls
  *     if _POOL:             # <<<<<<<<<<<<<<
  *         return <_Scratch>_POOL.pop()
  *     return _Scratch()
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 76, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 81, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_t_1); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 76, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_t_1); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 81, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   if (__pyx_t_2) {
 
 
-    /* "cybleu/_nltk_core.pyx":77
+    /* "cybleu/_nltk_core.pyx":82
  *     # another thread call in, so buffers are never shared between calls
  *     if _POOL:
  *         return <_Scratch>_POOL.pop()             # <<<<<<<<<<<<<<
  *     return _Scratch()
  * 
 */
-    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 77, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 82, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_3 = __Pyx_PyObject_Pop(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 77, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyObject_Pop(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 82, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     {
@@ -3841,7 +3852,7 @@ static struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_f_6cybleu_10_nltk_c
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     goto __pyx_L0;
 
-    /* "cybleu/_nltk_core.pyx":76
+    /* "cybleu/_nltk_core.pyx":81
  *     # one scratch per call in flight: a token's __eq__/__hash__ may run Python code that lets
  *     # another thread call in, so buffers are never shared between calls
  *     if _POOL:             # <<<<<<<<<<<<<<
@@ -3850,7 +3861,7 @@ static struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_f_6cybleu_10_nltk_c
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":78
+  /* "cybleu/_nltk_core.pyx":83
  *     if _POOL:
  *         return <_Scratch>_POOL.pop()
  *     return _Scratch()             # <<<<<<<<<<<<<<
@@ -3863,7 +3874,7 @@ static struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_f_6cybleu_10_nltk_c
     PyObject *__pyx_callargs[2] = {__pyx_t_1, NULL};
     __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_mstate_global->__pyx_ptype_6cybleu_10_nltk_core__Scratch, __pyx_callargs+__pyx_t_4, (1-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_1); __pyx_t_1 = 0;
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 78, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 83, __pyx_L1_error)
     __Pyx_GOTREF((PyObject *)__pyx_t_3);
   }
   {
@@ -3877,7 +3888,7 @@ static struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_f_6cybleu_10_nltk_c
   __pyx_t_3 = 0;
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":73
+  /* "cybleu/_nltk_core.pyx":78
  * 
  * 
  * cdef _Scratch _acquire():             # <<<<<<<<<<<<<<
@@ -3897,7 +3908,7 @@ static struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_f_6cybleu_10_nltk_c
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":81
+/* "cybleu/_nltk_core.pyx":86
  * 
  * 
  * cdef void _release(_Scratch ws):             # <<<<<<<<<<<<<<
@@ -3916,16 +3927,16 @@ static void __pyx_f_6cybleu_10_nltk_core__release(struct __pyx_obj_6cybleu_10_nl
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_release", 0);
 
-  /* "cybleu/_nltk_core.pyx":82
+  /* "cybleu/_nltk_core.pyx":87
  * 
  * cdef void _release(_Scratch ws):
  *     if len(_POOL) < 8:             # <<<<<<<<<<<<<<
  *         _POOL.append(ws)
  * 
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 82, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 87, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = PyObject_Length(__pyx_t_1); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 82, __pyx_L1_error)
+  __pyx_t_2 = PyObject_Length(__pyx_t_1); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 87, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_t_3 = (__pyx_t_2 < 8);
 
@@ -3933,20 +3944,20 @@ static void __pyx_f_6cybleu_10_nltk_core__release(struct __pyx_obj_6cybleu_10_nl
   if (__pyx_t_3) {
 
 
-    /* "cybleu/_nltk_core.pyx":83
+    /* "cybleu/_nltk_core.pyx":88
  * cdef void _release(_Scratch ws):
  *     if len(_POOL) < 8:
  *         _POOL.append(ws)             # <<<<<<<<<<<<<<
  * 
  * 
 */
-    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 83, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 88, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_4 = __Pyx_PyObject_Append(__pyx_t_1, ((PyObject *)__pyx_v_ws)); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 83, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyObject_Append(__pyx_t_1, ((PyObject *)__pyx_v_ws)); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 88, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-    /* "cybleu/_nltk_core.pyx":82
+    /* "cybleu/_nltk_core.pyx":87
  * 
  * cdef void _release(_Scratch ws):
  *     if len(_POOL) < 8:             # <<<<<<<<<<<<<<
@@ -3955,7 +3966,7 @@ static void __pyx_f_6cybleu_10_nltk_core__release(struct __pyx_obj_6cybleu_10_nl
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":81
+  /* "cybleu/_nltk_core.pyx":86
  * 
  * 
  * cdef void _release(_Scratch ws):             # <<<<<<<<<<<<<<
@@ -3973,7 +3984,7 @@ static void __pyx_f_6cybleu_10_nltk_core__release(struct __pyx_obj_6cybleu_10_nl
   __Pyx_RefNannyFinishContext();
 }
 
-/* "cybleu/_nltk_core.pyx":86
+/* "cybleu/_nltk_core.pyx":91
  * 
  * 
  * cdef int _intern_refs(_Scratch ws, dict vocab, references, Py_ssize_t* nrefs) except -1:             # <<<<<<<<<<<<<<
@@ -3987,7 +3998,6 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
   Py_ssize_t __pyx_v_n;
   PyObject *__pyx_v_seq = 0;
   PyObject *__pyx_v_tok = 0;
-  PyObject *__pyx_v_value = 0;
   PyObject *__pyx_v_got;
   PyObject *__pyx_v_ref = NULL;
   int __pyx_r;
@@ -4002,15 +4012,14 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
   PyObject *__pyx_t_8 = NULL;
   Py_ssize_t __pyx_t_9;
   PyObject *(*__pyx_t_10)(PyObject *);
-  Py_ssize_t __pyx_t_11;
-  PyObject *__pyx_t_12;
-  uint32_t __pyx_t_13;
+  PyObject *__pyx_t_11;
+  Py_ssize_t __pyx_t_12;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_intern_refs", 0);
 
-  /* "cybleu/_nltk_core.pyx":88
+  /* "cybleu/_nltk_core.pyx":93
  * cdef int _intern_refs(_Scratch ws, dict vocab, references, Py_ssize_t* nrefs) except -1:
  *     """Reference tokens -> ws.ref (new tokens get the next ID), offsets -> ws.ref_off."""
  *     cdef Py_ssize_t r = 0, k = 0, n             # <<<<<<<<<<<<<<
@@ -4020,20 +4029,20 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
   __pyx_v_r = 0;
   __pyx_v_k = 0;
 
-  /* "cybleu/_nltk_core.pyx":91
+  /* "cybleu/_nltk_core.pyx":96
  *     cdef object seq, tok, value
  *     cdef PyObject* got
  *     ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, len(references) + 1, sizeof(int64_t))             # <<<<<<<<<<<<<<
  *     ws.ref_off[0] = 0
  *     for ref in references:
 */
-  __pyx_t_1 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 91, __pyx_L1_error)
-  __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->ref_off, (&__pyx_v_ws->off_cap), (__pyx_t_1 + 1), (sizeof(int64_t))); if (unlikely(__pyx_t_2 == ((void *)NULL))) __PYX_ERR(0, 91, __pyx_L1_error)
+  __pyx_t_1 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 96, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->ref_off, (&__pyx_v_ws->off_cap), (__pyx_t_1 + 1), (sizeof(int64_t))); if (unlikely(__pyx_t_2 == ((void *)NULL))) __PYX_ERR(0, 96, __pyx_L1_error)
 
   __pyx_v_ws->ref_off = ((int64_t *)__pyx_t_2);
 
 
-  /* "cybleu/_nltk_core.pyx":92
+  /* "cybleu/_nltk_core.pyx":97
  *     cdef PyObject* got
  *     ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, len(references) + 1, sizeof(int64_t))
  *     ws.ref_off[0] = 0             # <<<<<<<<<<<<<<
@@ -4042,7 +4051,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
   (__pyx_v_ws->ref_off[0]) = 0;
 
-  /* "cybleu/_nltk_core.pyx":93
+  /* "cybleu/_nltk_core.pyx":98
  *     ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, len(references) + 1, sizeof(int64_t))
  *     ws.ref_off[0] = 0
  *     for ref in references:             # <<<<<<<<<<<<<<
@@ -4054,9 +4063,9 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
     __pyx_t_1 = 0;
     __pyx_t_4 = NULL;
   } else {
-    __pyx_t_1 = -1; __pyx_t_3 = PyObject_GetIter(__pyx_v_references); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 93, __pyx_L1_error)
+    __pyx_t_1 = -1; __pyx_t_3 = PyObject_GetIter(__pyx_v_references); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 98, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_4 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_3); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 93, __pyx_L1_error)
+    __pyx_t_4 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_3); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 98, __pyx_L1_error)
   }
   for (;;) {
     if (likely(!__pyx_t_4)) {
@@ -4064,7 +4073,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_3);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 93, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 98, __pyx_L1_error)
           #endif
           if (__pyx_t_1 >= __pyx_temp) break;
         }
@@ -4074,7 +4083,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_3);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 93, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 98, __pyx_L1_error)
           #endif
           if (__pyx_t_1 >= __pyx_temp) break;
         }
@@ -4085,13 +4094,13 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
         #endif
         ++__pyx_t_1;
       }
-      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 93, __pyx_L1_error)
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 98, __pyx_L1_error)
     } else {
       __pyx_t_5 = __pyx_t_4(__pyx_t_3);
       if (unlikely(!__pyx_t_5)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 93, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 98, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
@@ -4101,7 +4110,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
     __Pyx_XDECREF_SET(__pyx_v_ref, __pyx_t_5);
     __pyx_t_5 = 0;
 
-    /* "cybleu/_nltk_core.pyx":94
+    /* "cybleu/_nltk_core.pyx":99
  *     ws.ref_off[0] = 0
  *     for ref in references:
  *         seq = ref if (type(ref) is list or type(ref) is tuple) else tuple(ref)             # <<<<<<<<<<<<<<
@@ -4126,7 +4135,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
       __Pyx_INCREF(__pyx_v_ref);
       __pyx_t_5 = __pyx_v_ref;
     } else {
-      __pyx_t_8 = __Pyx_PySequence_Tuple(__pyx_v_ref); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 94, __pyx_L1_error)
+      __pyx_t_8 = __Pyx_PySequence_Tuple(__pyx_v_ref); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 99, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
       __pyx_t_5 = __pyx_t_8;
       __pyx_t_8 = 0;
@@ -4135,42 +4144,42 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
     __Pyx_XDECREF_SET(__pyx_v_seq, __pyx_t_5);
     __pyx_t_5 = 0;
 
-    /* "cybleu/_nltk_core.pyx":95
+    /* "cybleu/_nltk_core.pyx":100
  *     for ref in references:
  *         seq = ref if (type(ref) is list or type(ref) is tuple) else tuple(ref)
  *         n = len(seq)             # <<<<<<<<<<<<<<
  *         ws.ref = <uint32_t*>_grow(ws.ref, &ws.ref_cap, k + n, sizeof(uint32_t))
  *         for tok in seq:
 */
-    __pyx_t_9 = PyObject_Length(__pyx_v_seq); if (unlikely(__pyx_t_9 == ((Py_ssize_t)-1))) __PYX_ERR(0, 95, __pyx_L1_error)
+    __pyx_t_9 = PyObject_Length(__pyx_v_seq); if (unlikely(__pyx_t_9 == ((Py_ssize_t)-1))) __PYX_ERR(0, 100, __pyx_L1_error)
     __pyx_v_n = __pyx_t_9;
 
-    /* "cybleu/_nltk_core.pyx":96
+    /* "cybleu/_nltk_core.pyx":101
  *         seq = ref if (type(ref) is list or type(ref) is tuple) else tuple(ref)
  *         n = len(seq)
  *         ws.ref = <uint32_t*>_grow(ws.ref, &ws.ref_cap, k + n, sizeof(uint32_t))             # <<<<<<<<<<<<<<
  *         for tok in seq:
- *             value = len(vocab)
+ *             got = PyDict_SetDefault(vocab, tok, ws.next_id)
 */
-    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->ref, (&__pyx_v_ws->ref_cap), (__pyx_v_k + __pyx_v_n), (sizeof(uint32_t))); if (unlikely(__pyx_t_2 == ((void *)NULL))) __PYX_ERR(0, 96, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->ref, (&__pyx_v_ws->ref_cap), (__pyx_v_k + __pyx_v_n), (sizeof(uint32_t))); if (unlikely(__pyx_t_2 == ((void *)NULL))) __PYX_ERR(0, 101, __pyx_L1_error)
     __pyx_v_ws->ref = ((uint32_t *)__pyx_t_2);
 
 
-    /* "cybleu/_nltk_core.pyx":97
+    /* "cybleu/_nltk_core.pyx":102
  *         n = len(seq)
  *         ws.ref = <uint32_t*>_grow(ws.ref, &ws.ref_cap, k + n, sizeof(uint32_t))
  *         for tok in seq:             # <<<<<<<<<<<<<<
- *             value = len(vocab)
- *             got = PyDict_SetDefault(vocab, tok, value)
+ *             got = PyDict_SetDefault(vocab, tok, ws.next_id)
+ *             if got == NULL:
 */
     if (likely(PyList_CheckExact(__pyx_v_seq)) || PyTuple_CheckExact(__pyx_v_seq)) {
       __pyx_t_5 = __pyx_v_seq; __Pyx_INCREF(__pyx_t_5);
       __pyx_t_9 = 0;
       __pyx_t_10 = NULL;
     } else {
-      __pyx_t_9 = -1; __pyx_t_5 = PyObject_GetIter(__pyx_v_seq); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 97, __pyx_L1_error)
+      __pyx_t_9 = -1; __pyx_t_5 = PyObject_GetIter(__pyx_v_seq); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 102, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
-      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 97, __pyx_L1_error)
+      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 102, __pyx_L1_error)
     }
     for (;;) {
       if (likely(!__pyx_t_10)) {
@@ -4178,7 +4187,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
           {
             Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_5);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 97, __pyx_L1_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 102, __pyx_L1_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -4188,7 +4197,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
           {
             Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_5);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 97, __pyx_L1_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 102, __pyx_L1_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -4199,13 +4208,13 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
           #endif
           ++__pyx_t_9;
         }
-        if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 97, __pyx_L1_error)
+        if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 102, __pyx_L1_error)
       } else {
         __pyx_t_8 = __pyx_t_10(__pyx_t_5);
         if (unlikely(!__pyx_t_8)) {
           PyObject* exc_type = PyErr_Occurred();
           if (exc_type) {
-            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 97, __pyx_L1_error)
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 102, __pyx_L1_error)
             PyErr_Clear();
           }
           break;
@@ -4215,96 +4224,116 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
       __Pyx_XDECREF_SET(__pyx_v_tok, __pyx_t_8);
       __pyx_t_8 = 0;
 
-      /* "cybleu/_nltk_core.pyx":98
+      /* "cybleu/_nltk_core.pyx":103
  *         ws.ref = <uint32_t*>_grow(ws.ref, &ws.ref_cap, k + n, sizeof(uint32_t))
  *         for tok in seq:
- *             value = len(vocab)             # <<<<<<<<<<<<<<
- *             got = PyDict_SetDefault(vocab, tok, value)
- *             if got == NULL:
-*/
-      if (unlikely(__pyx_v_vocab == Py_None)) {
-        PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-        __PYX_ERR(0, 98, __pyx_L1_error)
-      }
-      __pyx_t_11 = PyDict_Size(__pyx_v_vocab); if (unlikely(__pyx_t_11 == ((Py_ssize_t)-1))) __PYX_ERR(0, 98, __pyx_L1_error)
-      __pyx_t_8 = PyLong_FromSsize_t(__pyx_t_11); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 98, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_8);
-
-      __Pyx_XDECREF_SET(__pyx_v_value, __pyx_t_8);
-      __pyx_t_8 = 0;
-
-      /* "cybleu/_nltk_core.pyx":99
- *         for tok in seq:
- *             value = len(vocab)
- *             got = PyDict_SetDefault(vocab, tok, value)             # <<<<<<<<<<<<<<
+ *             got = PyDict_SetDefault(vocab, tok, ws.next_id)             # <<<<<<<<<<<<<<
  *             if got == NULL:
  *                 raise MemoryError()
 */
-      __pyx_t_12 = PyDict_SetDefault(__pyx_v_vocab, __pyx_v_tok, __pyx_v_value); if (unlikely(__pyx_t_12 == ((void *)NULL))) __PYX_ERR(0, 99, __pyx_L1_error)
-      __pyx_v_got = __pyx_t_12;
+      __pyx_t_8 = __pyx_v_ws->next_id;
+      __Pyx_INCREF(__pyx_t_8);
+      __pyx_t_11 = PyDict_SetDefault(__pyx_v_vocab, __pyx_v_tok, __pyx_t_8); if (unlikely(__pyx_t_11 == ((void *)NULL))) __PYX_ERR(0, 103, __pyx_L1_error)
+      __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
+      __pyx_v_got = __pyx_t_11;
 
-      /* "cybleu/_nltk_core.pyx":100
- *             value = len(vocab)
- *             got = PyDict_SetDefault(vocab, tok, value)
+      /* "cybleu/_nltk_core.pyx":104
+ *         for tok in seq:
+ *             got = PyDict_SetDefault(vocab, tok, ws.next_id)
  *             if got == NULL:             # <<<<<<<<<<<<<<
  *                 raise MemoryError()
- *             ws.ref[k] = <uint32_t>(<object>got)
+ *             if got == <PyObject*>ws.next_id:       # a new token took the ID
 */
       __pyx_t_6 = (__pyx_v_got == NULL);
 
       if (unlikely(__pyx_t_6)) {
 
 
-        /* "cybleu/_nltk_core.pyx":101
- *             got = PyDict_SetDefault(vocab, tok, value)
+        /* "cybleu/_nltk_core.pyx":105
+ *             got = PyDict_SetDefault(vocab, tok, ws.next_id)
  *             if got == NULL:
  *                 raise MemoryError()             # <<<<<<<<<<<<<<
- *             ws.ref[k] = <uint32_t>(<object>got)
- *             k += 1
+ *             if got == <PyObject*>ws.next_id:       # a new token took the ID
+ *                 ws.next_id = PyLong_FromSsize_t(PyDict_GET_SIZE(vocab))
 */
-        PyErr_NoMemory(); __PYX_ERR(0, 101, __pyx_L1_error)
+        PyErr_NoMemory(); __PYX_ERR(0, 105, __pyx_L1_error)
 
-        /* "cybleu/_nltk_core.pyx":100
- *             value = len(vocab)
- *             got = PyDict_SetDefault(vocab, tok, value)
+        /* "cybleu/_nltk_core.pyx":104
+ *         for tok in seq:
+ *             got = PyDict_SetDefault(vocab, tok, ws.next_id)
  *             if got == NULL:             # <<<<<<<<<<<<<<
  *                 raise MemoryError()
- *             ws.ref[k] = <uint32_t>(<object>got)
+ *             if got == <PyObject*>ws.next_id:       # a new token took the ID
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":102
+      /* "cybleu/_nltk_core.pyx":106
  *             if got == NULL:
  *                 raise MemoryError()
- *             ws.ref[k] = <uint32_t>(<object>got)             # <<<<<<<<<<<<<<
+ *             if got == <PyObject*>ws.next_id:       # a new token took the ID             # <<<<<<<<<<<<<<
+ *                 ws.next_id = PyLong_FromSsize_t(PyDict_GET_SIZE(vocab))
+ *             ws.ref[k] = <uint32_t>PyLong_AsSsize_t(<object>got)
+*/
+      __pyx_t_6 = (__pyx_v_got == ((PyObject *)__pyx_v_ws->next_id));
+
+      if (__pyx_t_6) {
+
+
+        /* "cybleu/_nltk_core.pyx":107
+ *                 raise MemoryError()
+ *             if got == <PyObject*>ws.next_id:       # a new token took the ID
+ *                 ws.next_id = PyLong_FromSsize_t(PyDict_GET_SIZE(vocab))             # <<<<<<<<<<<<<<
+ *             ws.ref[k] = <uint32_t>PyLong_AsSsize_t(<object>got)
+ *             k += 1
+*/
+        __pyx_t_8 = PyLong_FromSsize_t(PyDict_GET_SIZE(__pyx_v_vocab)); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 107, __pyx_L1_error)
+        __Pyx_GOTREF(__pyx_t_8);
+        __Pyx_GIVEREF(__pyx_t_8);
+        __Pyx_GOTREF(__pyx_v_ws->next_id);
+        __Pyx_DECREF_SET(__pyx_v_ws->next_id, __pyx_t_8);
+        __pyx_t_8 = 0;
+
+        /* "cybleu/_nltk_core.pyx":106
+ *             if got == NULL:
+ *                 raise MemoryError()
+ *             if got == <PyObject*>ws.next_id:       # a new token took the ID             # <<<<<<<<<<<<<<
+ *                 ws.next_id = PyLong_FromSsize_t(PyDict_GET_SIZE(vocab))
+ *             ws.ref[k] = <uint32_t>PyLong_AsSsize_t(<object>got)
+*/
+      }
+
+      /* "cybleu/_nltk_core.pyx":108
+ *             if got == <PyObject*>ws.next_id:       # a new token took the ID
+ *                 ws.next_id = PyLong_FromSsize_t(PyDict_GET_SIZE(vocab))
+ *             ws.ref[k] = <uint32_t>PyLong_AsSsize_t(<object>got)             # <<<<<<<<<<<<<<
  *             k += 1
  *         r += 1
 */
-      __pyx_t_13 = __Pyx_PyLong_As_uint32_t(((PyObject *)__pyx_v_got)); if (unlikely((__pyx_t_13 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 102, __pyx_L1_error)
-      (__pyx_v_ws->ref[__pyx_v_k]) = ((uint32_t)__pyx_t_13);
+      __pyx_t_12 = PyLong_AsSsize_t(((PyObject *)__pyx_v_got)); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 108, __pyx_L1_error)
+      (__pyx_v_ws->ref[__pyx_v_k]) = ((uint32_t)__pyx_t_12);
 
 
-      /* "cybleu/_nltk_core.pyx":103
- *                 raise MemoryError()
- *             ws.ref[k] = <uint32_t>(<object>got)
+      /* "cybleu/_nltk_core.pyx":109
+ *                 ws.next_id = PyLong_FromSsize_t(PyDict_GET_SIZE(vocab))
+ *             ws.ref[k] = <uint32_t>PyLong_AsSsize_t(<object>got)
  *             k += 1             # <<<<<<<<<<<<<<
  *         r += 1
  *         if r >= ws.off_cap:
 */
       __pyx_v_k = (__pyx_v_k + 1);
 
-      /* "cybleu/_nltk_core.pyx":97
+      /* "cybleu/_nltk_core.pyx":102
  *         n = len(seq)
  *         ws.ref = <uint32_t*>_grow(ws.ref, &ws.ref_cap, k + n, sizeof(uint32_t))
  *         for tok in seq:             # <<<<<<<<<<<<<<
- *             value = len(vocab)
- *             got = PyDict_SetDefault(vocab, tok, value)
+ *             got = PyDict_SetDefault(vocab, tok, ws.next_id)
+ *             if got == NULL:
 */
     }
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-    /* "cybleu/_nltk_core.pyx":104
- *             ws.ref[k] = <uint32_t>(<object>got)
+    /* "cybleu/_nltk_core.pyx":110
+ *             ws.ref[k] = <uint32_t>PyLong_AsSsize_t(<object>got)
  *             k += 1
  *         r += 1             # <<<<<<<<<<<<<<
  *         if r >= ws.off_cap:
@@ -4312,7 +4341,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
     __pyx_v_r = (__pyx_v_r + 1);
 
-    /* "cybleu/_nltk_core.pyx":105
+    /* "cybleu/_nltk_core.pyx":111
  *             k += 1
  *         r += 1
  *         if r >= ws.off_cap:             # <<<<<<<<<<<<<<
@@ -4324,18 +4353,18 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
     if (__pyx_t_6) {
 
 
-      /* "cybleu/_nltk_core.pyx":106
+      /* "cybleu/_nltk_core.pyx":112
  *         r += 1
  *         if r >= ws.off_cap:
  *             ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, r + 1, sizeof(int64_t))             # <<<<<<<<<<<<<<
  *         ws.ref_off[r] = k
  *     nrefs[0] = r
 */
-      __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->ref_off, (&__pyx_v_ws->off_cap), (__pyx_v_r + 1), (sizeof(int64_t))); if (unlikely(__pyx_t_2 == ((void *)NULL))) __PYX_ERR(0, 106, __pyx_L1_error)
+      __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->ref_off, (&__pyx_v_ws->off_cap), (__pyx_v_r + 1), (sizeof(int64_t))); if (unlikely(__pyx_t_2 == ((void *)NULL))) __PYX_ERR(0, 112, __pyx_L1_error)
       __pyx_v_ws->ref_off = ((int64_t *)__pyx_t_2);
 
 
-      /* "cybleu/_nltk_core.pyx":105
+      /* "cybleu/_nltk_core.pyx":111
  *             k += 1
  *         r += 1
  *         if r >= ws.off_cap:             # <<<<<<<<<<<<<<
@@ -4344,7 +4373,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":107
+    /* "cybleu/_nltk_core.pyx":113
  *         if r >= ws.off_cap:
  *             ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, r + 1, sizeof(int64_t))
  *         ws.ref_off[r] = k             # <<<<<<<<<<<<<<
@@ -4353,7 +4382,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
     (__pyx_v_ws->ref_off[__pyx_v_r]) = __pyx_v_k;
 
-    /* "cybleu/_nltk_core.pyx":93
+    /* "cybleu/_nltk_core.pyx":98
  *     ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, len(references) + 1, sizeof(int64_t))
  *     ws.ref_off[0] = 0
  *     for ref in references:             # <<<<<<<<<<<<<<
@@ -4363,7 +4392,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
   }
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
-  /* "cybleu/_nltk_core.pyx":108
+  /* "cybleu/_nltk_core.pyx":114
  *             ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, r + 1, sizeof(int64_t))
  *         ws.ref_off[r] = k
  *     nrefs[0] = r             # <<<<<<<<<<<<<<
@@ -4372,7 +4401,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
   (__pyx_v_nrefs[0]) = __pyx_v_r;
 
-  /* "cybleu/_nltk_core.pyx":109
+  /* "cybleu/_nltk_core.pyx":115
  *         ws.ref_off[r] = k
  *     nrefs[0] = r
  *     return 0             # <<<<<<<<<<<<<<
@@ -4385,7 +4414,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
   }
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":86
+  /* "cybleu/_nltk_core.pyx":91
  * 
  * 
  * cdef int _intern_refs(_Scratch ws, dict vocab, references, Py_ssize_t* nrefs) except -1:             # <<<<<<<<<<<<<<
@@ -4406,7 +4435,6 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 
   __Pyx_XDECREF(__pyx_v_seq);
   __Pyx_XDECREF(__pyx_v_tok);
-  __Pyx_XDECREF(__pyx_v_value);
 
   __Pyx_XDECREF(__pyx_v_ref);
 
@@ -4414,7 +4442,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":112
+/* "cybleu/_nltk_core.pyx":118
  * 
  * 
  * cdef Py_ssize_t _intern_hyp(_Scratch ws, dict vocab, hypothesis) except -1:             # <<<<<<<<<<<<<<
@@ -4438,13 +4466,13 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
   void *__pyx_t_6;
   PyObject *(*__pyx_t_7)(PyObject *);
   PyObject *__pyx_t_8;
-  uint32_t __pyx_t_9;
+  Py_ssize_t __pyx_t_9;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_intern_hyp", 0);
 
-  /* "cybleu/_nltk_core.pyx":114
+  /* "cybleu/_nltk_core.pyx":120
  * cdef Py_ssize_t _intern_hyp(_Scratch ws, dict vocab, hypothesis) except -1:
  *     """Hypothesis tokens -> ws.hyp (looked up only; OOV_ID when no reference has them)."""
  *     cdef object seq = hypothesis if (type(hypothesis) is list or type(hypothesis) is tuple) \             # <<<<<<<<<<<<<<
@@ -4470,14 +4498,14 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
     __pyx_t_1 = __pyx_v_hypothesis;
   } else {
 
-    /* "cybleu/_nltk_core.pyx":115
+    /* "cybleu/_nltk_core.pyx":121
  *     """Hypothesis tokens -> ws.hyp (looked up only; OOV_ID when no reference has them)."""
  *     cdef object seq = hypothesis if (type(hypothesis) is list or type(hypothesis) is tuple) \
  *         else tuple(hypothesis)             # <<<<<<<<<<<<<<
  *     cdef Py_ssize_t n = len(seq), i = 0
  *     cdef PyObject* got
 */
-    __pyx_t_4 = __Pyx_PySequence_Tuple(__pyx_v_hypothesis); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 115, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PySequence_Tuple(__pyx_v_hypothesis); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 121, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_1 = __pyx_t_4;
     __pyx_t_4 = 0;
@@ -4486,29 +4514,29 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
   __pyx_v_seq = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "cybleu/_nltk_core.pyx":116
+  /* "cybleu/_nltk_core.pyx":122
  *     cdef object seq = hypothesis if (type(hypothesis) is list or type(hypothesis) is tuple) \
  *         else tuple(hypothesis)
  *     cdef Py_ssize_t n = len(seq), i = 0             # <<<<<<<<<<<<<<
  *     cdef PyObject* got
  *     ws.hyp = <uint32_t*>_grow(ws.hyp, &ws.hyp_cap, n, sizeof(uint32_t))
 */
-  __pyx_t_5 = PyObject_Length(__pyx_v_seq); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 116, __pyx_L1_error)
+  __pyx_t_5 = PyObject_Length(__pyx_v_seq); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 122, __pyx_L1_error)
   __pyx_v_n = __pyx_t_5;
   __pyx_v_i = 0;
 
-  /* "cybleu/_nltk_core.pyx":118
+  /* "cybleu/_nltk_core.pyx":124
  *     cdef Py_ssize_t n = len(seq), i = 0
  *     cdef PyObject* got
  *     ws.hyp = <uint32_t*>_grow(ws.hyp, &ws.hyp_cap, n, sizeof(uint32_t))             # <<<<<<<<<<<<<<
  *     for tok in seq:
  *         got = PyDict_GetItemWithError(vocab, tok)
 */
-  __pyx_t_6 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->hyp, (&__pyx_v_ws->hyp_cap), __pyx_v_n, (sizeof(uint32_t))); if (unlikely(__pyx_t_6 == ((void *)NULL))) __PYX_ERR(0, 118, __pyx_L1_error)
+  __pyx_t_6 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->hyp, (&__pyx_v_ws->hyp_cap), __pyx_v_n, (sizeof(uint32_t))); if (unlikely(__pyx_t_6 == ((void *)NULL))) __PYX_ERR(0, 124, __pyx_L1_error)
   __pyx_v_ws->hyp = ((uint32_t *)__pyx_t_6);
 
 
-  /* "cybleu/_nltk_core.pyx":119
+  /* "cybleu/_nltk_core.pyx":125
  *     cdef PyObject* got
  *     ws.hyp = <uint32_t*>_grow(ws.hyp, &ws.hyp_cap, n, sizeof(uint32_t))
  *     for tok in seq:             # <<<<<<<<<<<<<<
@@ -4520,9 +4548,9 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
     __pyx_t_5 = 0;
     __pyx_t_7 = NULL;
   } else {
-    __pyx_t_5 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_v_seq); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 119, __pyx_L1_error)
+    __pyx_t_5 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_v_seq); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 125, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_7 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 119, __pyx_L1_error)
+    __pyx_t_7 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 125, __pyx_L1_error)
   }
   for (;;) {
     if (likely(!__pyx_t_7)) {
@@ -4530,7 +4558,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_1);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 119, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 125, __pyx_L1_error)
           #endif
           if (__pyx_t_5 >= __pyx_temp) break;
         }
@@ -4540,7 +4568,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_1);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 119, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 125, __pyx_L1_error)
           #endif
           if (__pyx_t_5 >= __pyx_temp) break;
         }
@@ -4551,13 +4579,13 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
         #endif
         ++__pyx_t_5;
       }
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 119, __pyx_L1_error)
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 125, __pyx_L1_error)
     } else {
       __pyx_t_4 = __pyx_t_7(__pyx_t_1);
       if (unlikely(!__pyx_t_4)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 119, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 125, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
@@ -4567,17 +4595,17 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
     __Pyx_XDECREF_SET(__pyx_v_tok, __pyx_t_4);
     __pyx_t_4 = 0;
 
-    /* "cybleu/_nltk_core.pyx":120
+    /* "cybleu/_nltk_core.pyx":126
  *     ws.hyp = <uint32_t*>_grow(ws.hyp, &ws.hyp_cap, n, sizeof(uint32_t))
  *     for tok in seq:
  *         got = PyDict_GetItemWithError(vocab, tok)             # <<<<<<<<<<<<<<
  *         if got == NULL:
  *             ws.hyp[i] = OOV_ID
 */
-    __pyx_t_8 = PyDict_GetItemWithError(__pyx_v_vocab, __pyx_v_tok); if (unlikely(__pyx_t_8 == ((void *)NULL) && PyErr_Occurred())) __PYX_ERR(0, 120, __pyx_L1_error)
+    __pyx_t_8 = PyDict_GetItemWithError(__pyx_v_vocab, __pyx_v_tok); if (unlikely(__pyx_t_8 == ((void *)NULL) && PyErr_Occurred())) __PYX_ERR(0, 126, __pyx_L1_error)
     __pyx_v_got = __pyx_t_8;
 
-    /* "cybleu/_nltk_core.pyx":121
+    /* "cybleu/_nltk_core.pyx":127
  *     for tok in seq:
  *         got = PyDict_GetItemWithError(vocab, tok)
  *         if got == NULL:             # <<<<<<<<<<<<<<
@@ -4589,16 +4617,16 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
     if (__pyx_t_2) {
 
 
-      /* "cybleu/_nltk_core.pyx":122
+      /* "cybleu/_nltk_core.pyx":128
  *         got = PyDict_GetItemWithError(vocab, tok)
  *         if got == NULL:
  *             ws.hyp[i] = OOV_ID             # <<<<<<<<<<<<<<
  *         else:
- *             ws.hyp[i] = <uint32_t>(<object>got)
+ *             ws.hyp[i] = <uint32_t>PyLong_AsSsize_t(<object>got)
 */
       (__pyx_v_ws->hyp[__pyx_v_i]) = __pyx_e_6cybleu_5_core_OOV_ID;
 
-      /* "cybleu/_nltk_core.pyx":121
+      /* "cybleu/_nltk_core.pyx":127
  *     for tok in seq:
  *         got = PyDict_GetItemWithError(vocab, tok)
  *         if got == NULL:             # <<<<<<<<<<<<<<
@@ -4608,30 +4636,30 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
       goto __pyx_L7;
     }
 
-    /* "cybleu/_nltk_core.pyx":124
+    /* "cybleu/_nltk_core.pyx":130
  *             ws.hyp[i] = OOV_ID
  *         else:
- *             ws.hyp[i] = <uint32_t>(<object>got)             # <<<<<<<<<<<<<<
+ *             ws.hyp[i] = <uint32_t>PyLong_AsSsize_t(<object>got)             # <<<<<<<<<<<<<<
  *         i += 1
  *     return n
 */
     /*else*/ {
-      __pyx_t_9 = __Pyx_PyLong_As_uint32_t(((PyObject *)__pyx_v_got)); if (unlikely((__pyx_t_9 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 124, __pyx_L1_error)
+      __pyx_t_9 = PyLong_AsSsize_t(((PyObject *)__pyx_v_got)); if (unlikely(__pyx_t_9 == ((Py_ssize_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 130, __pyx_L1_error)
       (__pyx_v_ws->hyp[__pyx_v_i]) = ((uint32_t)__pyx_t_9);
 
     }
     __pyx_L7:;
 
-    /* "cybleu/_nltk_core.pyx":125
+    /* "cybleu/_nltk_core.pyx":131
  *         else:
- *             ws.hyp[i] = <uint32_t>(<object>got)
+ *             ws.hyp[i] = <uint32_t>PyLong_AsSsize_t(<object>got)
  *         i += 1             # <<<<<<<<<<<<<<
  *     return n
  * 
 */
     __pyx_v_i = (__pyx_v_i + 1);
 
-    /* "cybleu/_nltk_core.pyx":119
+    /* "cybleu/_nltk_core.pyx":125
  *     cdef PyObject* got
  *     ws.hyp = <uint32_t*>_grow(ws.hyp, &ws.hyp_cap, n, sizeof(uint32_t))
  *     for tok in seq:             # <<<<<<<<<<<<<<
@@ -4641,8 +4669,8 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
   }
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "cybleu/_nltk_core.pyx":126
- *             ws.hyp[i] = <uint32_t>(<object>got)
+  /* "cybleu/_nltk_core.pyx":132
+ *             ws.hyp[i] = <uint32_t>PyLong_AsSsize_t(<object>got)
  *         i += 1
  *     return n             # <<<<<<<<<<<<<<
  * 
@@ -4654,7 +4682,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
   }
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":112
+  /* "cybleu/_nltk_core.pyx":118
  * 
  * 
  * cdef Py_ssize_t _intern_hyp(_Scratch ws, dict vocab, hypothesis) except -1:             # <<<<<<<<<<<<<<
@@ -4679,7 +4707,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":129
+/* "cybleu/_nltk_core.pyx":135
  * 
  * 
  * cdef int _count(_Scratch ws, Py_ssize_t hyp_len, Py_ssize_t nrefs, int max_order) except -1:             # <<<<<<<<<<<<<<
@@ -4695,18 +4723,18 @@ static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "cybleu/_nltk_core.pyx":130
+  /* "cybleu/_nltk_core.pyx":136
  * 
  * cdef int _count(_Scratch ws, Py_ssize_t hyp_len, Py_ssize_t nrefs, int max_order) except -1:
  *     ws.row = <int64_t*>_grow(ws.row, &ws.row_cap, 2 + 2 * max_order, sizeof(int64_t))             # <<<<<<<<<<<<<<
  *     if count_segment(&ws.table, ws.hyp, hyp_len, ws.ref, ws.ref_off, 0, nrefs, max_order, True,
  *                      ws.row) < 0:
 */
-  __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->row, (&__pyx_v_ws->row_cap), (2 + (2 * __pyx_v_max_order)), (sizeof(int64_t))); if (unlikely(__pyx_t_1 == ((void *)NULL))) __PYX_ERR(0, 130, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->row, (&__pyx_v_ws->row_cap), (2 + (2 * __pyx_v_max_order)), (sizeof(int64_t))); if (unlikely(__pyx_t_1 == ((void *)NULL))) __PYX_ERR(0, 136, __pyx_L1_error)
   __pyx_v_ws->row = ((int64_t *)__pyx_t_1);
 
 
-  /* "cybleu/_nltk_core.pyx":132
+  /* "cybleu/_nltk_core.pyx":138
  *     ws.row = <int64_t*>_grow(ws.row, &ws.row_cap, 2 + 2 * max_order, sizeof(int64_t))
  *     if count_segment(&ws.table, ws.hyp, hyp_len, ws.ref, ws.ref_off, 0, nrefs, max_order, True,
  *                      ws.row) < 0:             # <<<<<<<<<<<<<<
@@ -4716,7 +4744,7 @@ static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_
   __pyx_t_2 = (__pyx_f_6cybleu_5_core_count_segment((&__pyx_v_ws->table), __pyx_v_ws->hyp, __pyx_v_hyp_len, __pyx_v_ws->ref, __pyx_v_ws->ref_off, 0, __pyx_v_nrefs, __pyx_v_max_order, 1, __pyx_v_ws->row) < 0);
 
 
-  /* "cybleu/_nltk_core.pyx":131
+  /* "cybleu/_nltk_core.pyx":137
  * cdef int _count(_Scratch ws, Py_ssize_t hyp_len, Py_ssize_t nrefs, int max_order) except -1:
  *     ws.row = <int64_t*>_grow(ws.row, &ws.row_cap, 2 + 2 * max_order, sizeof(int64_t))
  *     if count_segment(&ws.table, ws.hyp, hyp_len, ws.ref, ws.ref_off, 0, nrefs, max_order, True,             # <<<<<<<<<<<<<<
@@ -4726,16 +4754,16 @@ static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "cybleu/_nltk_core.pyx":133
+    /* "cybleu/_nltk_core.pyx":139
  *     if count_segment(&ws.table, ws.hyp, hyp_len, ws.ref, ws.ref_off, 0, nrefs, max_order, True,
  *                      ws.row) < 0:
  *         raise MemoryError()             # <<<<<<<<<<<<<<
  *     return 0
  * 
 */
-    PyErr_NoMemory(); __PYX_ERR(0, 133, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(0, 139, __pyx_L1_error)
 
-    /* "cybleu/_nltk_core.pyx":131
+    /* "cybleu/_nltk_core.pyx":137
  * cdef int _count(_Scratch ws, Py_ssize_t hyp_len, Py_ssize_t nrefs, int max_order) except -1:
  *     ws.row = <int64_t*>_grow(ws.row, &ws.row_cap, 2 + 2 * max_order, sizeof(int64_t))
  *     if count_segment(&ws.table, ws.hyp, hyp_len, ws.ref, ws.ref_off, 0, nrefs, max_order, True,             # <<<<<<<<<<<<<<
@@ -4744,7 +4772,7 @@ static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":134
+  /* "cybleu/_nltk_core.pyx":140
  *                      ws.row) < 0:
  *         raise MemoryError()
  *     return 0             # <<<<<<<<<<<<<<
@@ -4757,7 +4785,7 @@ static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_
   }
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":129
+  /* "cybleu/_nltk_core.pyx":135
  * 
  * 
  * cdef int _count(_Scratch ws, Py_ssize_t hyp_len, Py_ssize_t nrefs, int max_order) except -1:             # <<<<<<<<<<<<<<
@@ -4774,7 +4802,7 @@ static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":137
+/* "cybleu/_nltk_core.pyx":143
  * 
  * 
  * def corpus_counts(list_of_references, hypotheses, max_order):             # <<<<<<<<<<<<<<
@@ -4824,38 +4852,38 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_list_of_references,&__pyx_mstate_global->__pyx_n_u_hypotheses,&__pyx_mstate_global->__pyx_n_u_max_order,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 137, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 143, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 137, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 143, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 137, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 143, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 137, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 143, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "corpus_counts", 0) < (0)) __PYX_ERR(0, 137, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "corpus_counts", 0) < (0)) __PYX_ERR(0, 143, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("corpus_counts", 1, 3, 3, i); __PYX_ERR(0, 137, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("corpus_counts", 1, 3, 3, i); __PYX_ERR(0, 143, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 137, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 143, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 137, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 143, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 137, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 143, __pyx_L3_error)
     }
     __pyx_v_list_of_references = values[0];
     __pyx_v_hypotheses = values[1];
@@ -4863,7 +4891,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("corpus_counts", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 137, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("corpus_counts", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 143, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -4937,17 +4965,17 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("corpus_counts", 0);
 
-  /* "cybleu/_nltk_core.pyx":140
+  /* "cybleu/_nltk_core.pyx":146
  *     """(hyp_lengths, ref_lengths, numerators, denominators) summed over the corpus as nltk's
  *     corpus_bleu sums them (see the twin's docstring)."""
  *     cdef int order = max_order             # <<<<<<<<<<<<<<
  *     cdef int k, n = order if order > 0 else 1     # order 0 still needs the reference lengths
  *     cdef Py_ssize_t hyp_len, nrefs
 */
-  __pyx_t_1 = __Pyx_PyLong_As_int(__pyx_v_max_order); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 140, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_As_int(__pyx_v_max_order); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 146, __pyx_L1_error)
   __pyx_v_order = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":141
+  /* "cybleu/_nltk_core.pyx":147
  *     corpus_bleu sums them (see the twin's docstring)."""
  *     cdef int order = max_order
  *     cdef int k, n = order if order > 0 else 1     # order 0 still needs the reference lengths             # <<<<<<<<<<<<<<
@@ -4966,7 +4994,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 
   __pyx_v_n = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":143
+  /* "cybleu/_nltk_core.pyx":149
  *     cdef int k, n = order if order > 0 else 1     # order 0 still needs the reference lengths
  *     cdef Py_ssize_t hyp_len, nrefs
  *     cdef int64_t hyp_lengths = 0, ref_lengths = 0, total             # <<<<<<<<<<<<<<
@@ -4976,7 +5004,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
   __pyx_v_hyp_lengths = 0;
   __pyx_v_ref_lengths = 0;
 
-  /* "cybleu/_nltk_core.pyx":144
+  /* "cybleu/_nltk_core.pyx":150
  *     cdef Py_ssize_t hyp_len, nrefs
  *     cdef int64_t hyp_lengths = 0, ref_lengths = 0, total
  *     cdef int64_t* sums = NULL             # <<<<<<<<<<<<<<
@@ -4985,7 +5013,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
   __pyx_v_sums = NULL;
 
-  /* "cybleu/_nltk_core.pyx":145
+  /* "cybleu/_nltk_core.pyx":151
  *     cdef int64_t hyp_lengths = 0, ref_lengths = 0, total
  *     cdef int64_t* sums = NULL
  *     cdef Py_ssize_t sums_cap = 0             # <<<<<<<<<<<<<<
@@ -4994,51 +5022,63 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
   __pyx_v_sums_cap = 0;
 
-  /* "cybleu/_nltk_core.pyx":146
+  /* "cybleu/_nltk_core.pyx":152
  *     cdef int64_t* sums = NULL
  *     cdef Py_ssize_t sums_cap = 0
  *     cdef _Scratch ws = _acquire()             # <<<<<<<<<<<<<<
  *     cdef dict vocab = {}
- *     try:
+ *     ws.next_id = 0
 */
-  __pyx_t_3 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 146, __pyx_L1_error)
+  __pyx_t_3 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 152, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_v_ws = ((struct __pyx_obj_6cybleu_10_nltk_core__Scratch *)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "cybleu/_nltk_core.pyx":147
+  /* "cybleu/_nltk_core.pyx":153
  *     cdef Py_ssize_t sums_cap = 0
  *     cdef _Scratch ws = _acquire()
  *     cdef dict vocab = {}             # <<<<<<<<<<<<<<
+ *     ws.next_id = 0
  *     try:
- *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
 */
-  __pyx_t_3 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 147, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 153, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_v_vocab = ((PyObject*)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "cybleu/_nltk_core.pyx":148
+  /* "cybleu/_nltk_core.pyx":154
  *     cdef _Scratch ws = _acquire()
  *     cdef dict vocab = {}
+ *     ws.next_id = 0             # <<<<<<<<<<<<<<
+ *     try:
+ *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
+*/
+  __Pyx_INCREF(__pyx_mstate_global->__pyx_int_0);
+  __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_0);
+  __Pyx_GOTREF(__pyx_v_ws->next_id);
+  __Pyx_DECREF_SET(__pyx_v_ws->next_id, __pyx_mstate_global->__pyx_int_0);
+
+  /* "cybleu/_nltk_core.pyx":155
+ *     cdef dict vocab = {}
+ *     ws.next_id = 0
  *     try:             # <<<<<<<<<<<<<<
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):
 */
   /*try:*/ {
 
-    /* "cybleu/_nltk_core.pyx":149
- *     cdef dict vocab = {}
+    /* "cybleu/_nltk_core.pyx":156
+ *     ws.next_id = 0
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))             # <<<<<<<<<<<<<<
  *         for k in range(2 * n):
  *             sums[k] = 0
 */
-    __pyx_t_4 = __pyx_f_6cybleu_10_nltk_core__grow(NULL, (&__pyx_v_sums_cap), (2 * __pyx_v_n), (sizeof(int64_t))); if (unlikely(__pyx_t_4 == ((void *)NULL))) __PYX_ERR(0, 149, __pyx_L4_error)
+    __pyx_t_4 = __pyx_f_6cybleu_10_nltk_core__grow(NULL, (&__pyx_v_sums_cap), (2 * __pyx_v_n), (sizeof(int64_t))); if (unlikely(__pyx_t_4 == ((void *)NULL))) __PYX_ERR(0, 156, __pyx_L4_error)
     __pyx_v_sums = ((int64_t *)__pyx_t_4);
 
 
-    /* "cybleu/_nltk_core.pyx":150
+    /* "cybleu/_nltk_core.pyx":157
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):             # <<<<<<<<<<<<<<
@@ -5052,7 +5092,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     for (__pyx_t_1 = 0; __pyx_t_1 < __pyx_t_6; __pyx_t_1+=1) {
       __pyx_v_k = __pyx_t_1;
 
-      /* "cybleu/_nltk_core.pyx":151
+      /* "cybleu/_nltk_core.pyx":158
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):
  *             sums[k] = 0             # <<<<<<<<<<<<<<
@@ -5063,7 +5103,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     }
 
 
-    /* "cybleu/_nltk_core.pyx":152
+    /* "cybleu/_nltk_core.pyx":159
  *         for k in range(2 * n):
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):             # <<<<<<<<<<<<<<
@@ -5076,7 +5116,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       PyObject *__pyx_callargs[3] = {__pyx_t_7, __pyx_v_list_of_references, __pyx_v_hypotheses};
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_builtin_zip, __pyx_callargs+__pyx_t_8, (3-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 152, __pyx_L4_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 159, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     if (likely(PyList_CheckExact(__pyx_t_3)) || PyTuple_CheckExact(__pyx_t_3)) {
@@ -5084,9 +5124,9 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       __pyx_t_9 = 0;
       __pyx_t_10 = NULL;
     } else {
-      __pyx_t_9 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 152, __pyx_L4_error)
+      __pyx_t_9 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 159, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
-      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 152, __pyx_L4_error)
+      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 159, __pyx_L4_error)
     }
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     for (;;) {
@@ -5095,7 +5135,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           {
             Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 152, __pyx_L4_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 159, __pyx_L4_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -5105,7 +5145,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           {
             Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 152, __pyx_L4_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 159, __pyx_L4_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -5116,13 +5156,13 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           #endif
           ++__pyx_t_9;
         }
-        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 152, __pyx_L4_error)
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 159, __pyx_L4_error)
       } else {
         __pyx_t_3 = __pyx_t_10(__pyx_t_7);
         if (unlikely(!__pyx_t_3)) {
           PyObject* exc_type = PyErr_Occurred();
           if (exc_type) {
-            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 152, __pyx_L4_error)
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 159, __pyx_L4_error)
             PyErr_Clear();
           }
           break;
@@ -5135,7 +5175,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         if (unlikely(size != 2)) {
           if (size > 2) __Pyx_RaiseTooManyValuesError(2);
           else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-          __PYX_ERR(0, 152, __pyx_L4_error)
+          __PYX_ERR(0, 159, __pyx_L4_error)
         }
         #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
         if (likely(PyTuple_CheckExact(sequence))) {
@@ -5145,22 +5185,22 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           __Pyx_INCREF(__pyx_t_12);
         } else {
           __pyx_t_11 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 152, __pyx_L4_error)
+          if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 159, __pyx_L4_error)
           __Pyx_XGOTREF(__pyx_t_11);
           __pyx_t_12 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 152, __pyx_L4_error)
+          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 159, __pyx_L4_error)
           __Pyx_XGOTREF(__pyx_t_12);
         }
         #else
-        __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 152, __pyx_L4_error)
+        __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 159, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_11);
-        __pyx_t_12 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 152, __pyx_L4_error)
+        __pyx_t_12 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 159, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_12);
         #endif
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
       } else {
         Py_ssize_t index = -1;
-        __pyx_t_13 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 152, __pyx_L4_error)
+        __pyx_t_13 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 159, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_13);
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
         __pyx_t_14 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_13);
@@ -5168,7 +5208,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         __Pyx_GOTREF(__pyx_t_11);
         index = 1; __pyx_t_12 = __pyx_t_14(__pyx_t_13); if (unlikely(!__pyx_t_12)) goto __pyx_L10_unpacking_failed;
         __Pyx_GOTREF(__pyx_t_12);
-        if (__Pyx_IternextUnpackEndCheck(__pyx_t_14(__pyx_t_13), 2) < (0)) __PYX_ERR(0, 152, __pyx_L4_error)
+        if (__Pyx_IternextUnpackEndCheck(__pyx_t_14(__pyx_t_13), 2) < (0)) __PYX_ERR(0, 159, __pyx_L4_error)
         __pyx_t_14 = NULL;
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         goto __pyx_L11_unpacking_done;
@@ -5176,7 +5216,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         __pyx_t_14 = NULL;
         if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-        __PYX_ERR(0, 152, __pyx_L4_error)
+        __PYX_ERR(0, 159, __pyx_L4_error)
         __pyx_L11_unpacking_done:;
       }
       __Pyx_XDECREF_SET(__pyx_v_references, __pyx_t_11);
@@ -5184,31 +5224,31 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       __Pyx_XDECREF_SET(__pyx_v_hypothesis, __pyx_t_12);
       __pyx_t_12 = 0;
 
-      /* "cybleu/_nltk_core.pyx":153
+      /* "cybleu/_nltk_core.pyx":160
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):
  *             if not len(references):             # <<<<<<<<<<<<<<
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:
 */
-      __pyx_t_15 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 153, __pyx_L4_error)
+      __pyx_t_15 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 160, __pyx_L4_error)
       __pyx_t_2 = (!(__pyx_t_15 != 0));
 
 
       if (__pyx_t_2) {
 
 
-        /* "cybleu/_nltk_core.pyx":154
+        /* "cybleu/_nltk_core.pyx":161
  *         for references, hypothesis in zip(list_of_references, hypotheses):
  *             if not len(references):
  *                 hyp_len = len(hypothesis)             # <<<<<<<<<<<<<<
  *                 if hyp_len and order:
  *                     raise KeyError((tuple(hypothesis)[0],))
 */
-        __pyx_t_15 = PyObject_Length(__pyx_v_hypothesis); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 154, __pyx_L4_error)
+        __pyx_t_15 = PyObject_Length(__pyx_v_hypothesis); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 161, __pyx_L4_error)
         __pyx_v_hyp_len = __pyx_t_15;
 
-        /* "cybleu/_nltk_core.pyx":155
+        /* "cybleu/_nltk_core.pyx":162
  *             if not len(references):
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:             # <<<<<<<<<<<<<<
@@ -5234,7 +5274,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         if (unlikely(__pyx_t_2)) {
 
 
-          /* "cybleu/_nltk_core.pyx":156
+          /* "cybleu/_nltk_core.pyx":163
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:
  *                     raise KeyError((tuple(hypothesis)[0],))             # <<<<<<<<<<<<<<
@@ -5242,13 +5282,13 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
  *             _intern_refs(ws, vocab, references, &nrefs)
 */
           __pyx_t_12 = NULL;
-          __pyx_t_11 = __Pyx_PySequence_Tuple(__pyx_v_hypothesis); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 156, __pyx_L4_error)
+          __pyx_t_11 = __Pyx_PySequence_Tuple(__pyx_v_hypothesis); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 163, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_11);
-          __pyx_t_13 = PyTuple_New(1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 156, __pyx_L4_error)
+          __pyx_t_13 = PyTuple_New(1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 163, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_13);
           __Pyx_INCREF(__Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0));
           __Pyx_GIVEREF(__Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0));
-          if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0)) != (0)) __PYX_ERR(0, 156, __pyx_L4_error);
+          if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0)) != (0)) __PYX_ERR(0, 163, __pyx_L4_error);
           __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
           __pyx_t_8 = 1;
           {
@@ -5256,14 +5296,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
             __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_KeyError)), __pyx_callargs+__pyx_t_8, (2-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
             __Pyx_XDECREF(__pyx_t_12); __pyx_t_12 = 0;
             __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-            if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 156, __pyx_L4_error)
+            if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 163, __pyx_L4_error)
             __Pyx_GOTREF(__pyx_t_3);
           }
           __Pyx_Raise(__pyx_t_3, 0, 0, 0);
           __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-          __PYX_ERR(0, 156, __pyx_L4_error)
+          __PYX_ERR(0, 163, __pyx_L4_error)
 
-          /* "cybleu/_nltk_core.pyx":155
+          /* "cybleu/_nltk_core.pyx":162
  *             if not len(references):
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:             # <<<<<<<<<<<<<<
@@ -5272,7 +5312,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
         }
 
-        /* "cybleu/_nltk_core.pyx":157
+        /* "cybleu/_nltk_core.pyx":164
  *                 if hyp_len and order:
  *                     raise KeyError((tuple(hypothesis)[0],))
  *                 raise ValueError("min() arg is an empty sequence")             # <<<<<<<<<<<<<<
@@ -5285,14 +5325,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           PyObject *__pyx_callargs[2] = {__pyx_t_13, __pyx_mstate_global->__pyx_kp_u_min_arg_is_an_empty_sequence};
           __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_8, (2-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_13); __pyx_t_13 = 0;
-          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 157, __pyx_L4_error)
+          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 164, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_3);
         }
         __Pyx_Raise(__pyx_t_3, 0, 0, 0);
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-        __PYX_ERR(0, 157, __pyx_L4_error)
+        __PYX_ERR(0, 164, __pyx_L4_error)
 
-        /* "cybleu/_nltk_core.pyx":153
+        /* "cybleu/_nltk_core.pyx":160
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):
  *             if not len(references):             # <<<<<<<<<<<<<<
@@ -5301,37 +5341,37 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":158
+      /* "cybleu/_nltk_core.pyx":165
  *                     raise KeyError((tuple(hypothesis)[0],))
  *                 raise ValueError("min() arg is an empty sequence")
  *             _intern_refs(ws, vocab, references, &nrefs)             # <<<<<<<<<<<<<<
  *             hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *             _count(ws, hyp_len, nrefs, n)
 */
-      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 158, __pyx_L4_error)
+      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 165, __pyx_L4_error)
 
 
-      /* "cybleu/_nltk_core.pyx":159
+      /* "cybleu/_nltk_core.pyx":166
  *                 raise ValueError("min() arg is an empty sequence")
  *             _intern_refs(ws, vocab, references, &nrefs)
  *             hyp_len = _intern_hyp(ws, vocab, hypothesis)             # <<<<<<<<<<<<<<
  *             _count(ws, hyp_len, nrefs, n)
  *             hyp_lengths += hyp_len
 */
-      __pyx_t_15 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_hypothesis); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 159, __pyx_L4_error)
+      __pyx_t_15 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_hypothesis); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 166, __pyx_L4_error)
       __pyx_v_hyp_len = __pyx_t_15;
 
-      /* "cybleu/_nltk_core.pyx":160
+      /* "cybleu/_nltk_core.pyx":167
  *             _intern_refs(ws, vocab, references, &nrefs)
  *             hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *             _count(ws, hyp_len, nrefs, n)             # <<<<<<<<<<<<<<
  *             hyp_lengths += hyp_len
  *             ref_lengths += ws.row[1]
 */
-      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_n); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 160, __pyx_L4_error)
+      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_n); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 167, __pyx_L4_error)
 
 
-      /* "cybleu/_nltk_core.pyx":161
+      /* "cybleu/_nltk_core.pyx":168
  *             hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *             _count(ws, hyp_len, nrefs, n)
  *             hyp_lengths += hyp_len             # <<<<<<<<<<<<<<
@@ -5340,7 +5380,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
       __pyx_v_hyp_lengths = (__pyx_v_hyp_lengths + __pyx_v_hyp_len);
 
-      /* "cybleu/_nltk_core.pyx":162
+      /* "cybleu/_nltk_core.pyx":169
  *             _count(ws, hyp_len, nrefs, n)
  *             hyp_lengths += hyp_len
  *             ref_lengths += ws.row[1]             # <<<<<<<<<<<<<<
@@ -5349,7 +5389,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
       __pyx_v_ref_lengths = (__pyx_v_ref_lengths + (__pyx_v_ws->row[1]));
 
-      /* "cybleu/_nltk_core.pyx":163
+      /* "cybleu/_nltk_core.pyx":170
  *             hyp_lengths += hyp_len
  *             ref_lengths += ws.row[1]
  *             for k in range(n):             # <<<<<<<<<<<<<<
@@ -5363,7 +5403,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       for (__pyx_t_18 = 0; __pyx_t_18 < __pyx_t_17; __pyx_t_18+=1) {
         __pyx_v_k = __pyx_t_18;
 
-        /* "cybleu/_nltk_core.pyx":164
+        /* "cybleu/_nltk_core.pyx":171
  *             ref_lengths += ws.row[1]
  *             for k in range(n):
  *                 sums[k] += ws.row[2 + k]             # <<<<<<<<<<<<<<
@@ -5374,7 +5414,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         __pyx_t_19 = __pyx_v_k;
         (__pyx_v_sums[__pyx_t_19]) = ((__pyx_v_sums[__pyx_t_19]) + (__pyx_v_ws->row[(2 + __pyx_v_k)]));
 
-        /* "cybleu/_nltk_core.pyx":165
+        /* "cybleu/_nltk_core.pyx":172
  *             for k in range(n):
  *                 sums[k] += ws.row[2 + k]
  *                 total = ws.row[2 + n + k]             # <<<<<<<<<<<<<<
@@ -5383,7 +5423,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
         __pyx_v_total = (__pyx_v_ws->row[((2 + __pyx_v_n) + __pyx_v_k)]);
 
-        /* "cybleu/_nltk_core.pyx":166
+        /* "cybleu/_nltk_core.pyx":173
  *                 sums[k] += ws.row[2 + k]
  *                 total = ws.row[2 + n + k]
  *                 sums[n + k] += total if total > 1 else 1      # nltk: max(1, #n-grams)             # <<<<<<<<<<<<<<
@@ -5407,7 +5447,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       }
 
 
-      /* "cybleu/_nltk_core.pyx":152
+      /* "cybleu/_nltk_core.pyx":159
  *         for k in range(2 * n):
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):             # <<<<<<<<<<<<<<
@@ -5417,7 +5457,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     }
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-    /* "cybleu/_nltk_core.pyx":167
+    /* "cybleu/_nltk_core.pyx":174
  *                 total = ws.row[2 + n + k]
  *                 sums[n + k] += total if total > 1 else 1      # nltk: max(1, #n-grams)
  *         numerators = [sums[k] for k in range(order)]             # <<<<<<<<<<<<<<
@@ -5425,7 +5465,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
  *     finally:
 */
     { /* enter inner scope */
-      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 167, __pyx_L4_error)
+      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 174, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
 
       __pyx_t_1 = __pyx_v_order;
@@ -5433,10 +5473,10 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 
       for (__pyx_t_18 = 0; __pyx_t_18 < __pyx_t_17; __pyx_t_18+=1) {
         __pyx_7genexpr__pyx_v_k = __pyx_t_18;
-        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[__pyx_7genexpr__pyx_v_k])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 167, __pyx_L4_error)
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[__pyx_7genexpr__pyx_v_k])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 174, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_3);
         __Pyx_GIVEREF(__pyx_t_3);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 167, __pyx_L4_error)
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 174, __pyx_L4_error)
         __pyx_t_3 = 0;
       }
 
@@ -5444,7 +5484,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     __pyx_v_numerators = ((PyObject*)__pyx_t_7);
     __pyx_t_7 = 0;
 
-    /* "cybleu/_nltk_core.pyx":168
+    /* "cybleu/_nltk_core.pyx":175
  *                 sums[n + k] += total if total > 1 else 1      # nltk: max(1, #n-grams)
  *         numerators = [sums[k] for k in range(order)]
  *         denominators = [sums[n + k] for k in range(order)]             # <<<<<<<<<<<<<<
@@ -5452,7 +5492,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
  *         PyMem_RawFree(sums)
 */
     { /* enter inner scope */
-      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 168, __pyx_L4_error)
+      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 175, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
 
       __pyx_t_1 = __pyx_v_order;
@@ -5460,10 +5500,10 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 
       for (__pyx_t_18 = 0; __pyx_t_18 < __pyx_t_17; __pyx_t_18+=1) {
         __pyx_8genexpr1__pyx_v_k = __pyx_t_18;
-        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[(__pyx_v_n + __pyx_8genexpr1__pyx_v_k)])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 168, __pyx_L4_error)
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[(__pyx_v_n + __pyx_8genexpr1__pyx_v_k)])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 175, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_3);
         __Pyx_GIVEREF(__pyx_t_3);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 168, __pyx_L4_error)
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 175, __pyx_L4_error)
         __pyx_t_3 = 0;
       }
 
@@ -5472,7 +5512,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     __pyx_t_7 = 0;
   }
 
-  /* "cybleu/_nltk_core.pyx":170
+  /* "cybleu/_nltk_core.pyx":177
  *         denominators = [sums[n + k] for k in range(order)]
  *     finally:
  *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
@@ -5483,14 +5523,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     /*normal exit:*/{
       PyMem_RawFree(__pyx_v_sums);
 
-      /* "cybleu/_nltk_core.pyx":171
+      /* "cybleu/_nltk_core.pyx":178
  *     finally:
  *         PyMem_RawFree(sums)
  *         _release(ws)             # <<<<<<<<<<<<<<
  *     return hyp_lengths, ref_lengths, numerators, denominators
  * 
 */
-      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 171, __pyx_L1_error)
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 178, __pyx_L1_error)
       goto __pyx_L5;
     }
     __pyx_L4_error:;
@@ -5514,7 +5554,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       __pyx_t_1 = __pyx_lineno; __pyx_t_17 = __pyx_clineno; __pyx_t_21 = __pyx_filename;
       {
 
-        /* "cybleu/_nltk_core.pyx":170
+        /* "cybleu/_nltk_core.pyx":177
  *         denominators = [sums[n + k] for k in range(order)]
  *     finally:
  *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
@@ -5523,14 +5563,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
         PyMem_RawFree(__pyx_v_sums);
 
-        /* "cybleu/_nltk_core.pyx":171
+        /* "cybleu/_nltk_core.pyx":178
  *     finally:
  *         PyMem_RawFree(sums)
  *         _release(ws)             # <<<<<<<<<<<<<<
  *     return hyp_lengths, ref_lengths, numerators, denominators
  * 
 */
-        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 171, __pyx_L24_error)
+        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 178, __pyx_L24_error)
       }
       __Pyx_XGIVEREF(__pyx_t_25);
       __Pyx_XGIVEREF(__pyx_t_26);
@@ -5557,29 +5597,29 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     __pyx_L5:;
   }
 
-  /* "cybleu/_nltk_core.pyx":172
+  /* "cybleu/_nltk_core.pyx":179
  *         PyMem_RawFree(sums)
  *         _release(ws)
  *     return hyp_lengths, ref_lengths, numerators, denominators             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_7 = __Pyx_PyLong_From_int64_t(__pyx_v_hyp_lengths); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 172, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_int64_t(__pyx_v_hyp_lengths); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 179, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_3 = __Pyx_PyLong_From_int64_t(__pyx_v_ref_lengths); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 172, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int64_t(__pyx_v_ref_lengths); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 179, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_13 = PyTuple_New(4); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 172, __pyx_L1_error)
+  __pyx_t_13 = PyTuple_New(4); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 179, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
   __Pyx_GIVEREF(__pyx_t_7);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 172, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 179, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 172, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 179, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_numerators);
   __Pyx_GIVEREF(__pyx_v_numerators);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 2, __pyx_v_numerators) != (0)) __PYX_ERR(0, 172, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 2, __pyx_v_numerators) != (0)) __PYX_ERR(0, 179, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_denominators);
   __Pyx_GIVEREF(__pyx_v_denominators);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 3, __pyx_v_denominators) != (0)) __PYX_ERR(0, 172, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 3, __pyx_v_denominators) != (0)) __PYX_ERR(0, 179, __pyx_L1_error);
   __pyx_t_7 = 0;
   __pyx_t_3 = 0;
   {
@@ -5593,7 +5633,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
   __pyx_t_13 = 0;
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":137
+  /* "cybleu/_nltk_core.pyx":143
  * 
  * 
  * def corpus_counts(list_of_references, hypotheses, max_order):             # <<<<<<<<<<<<<<
@@ -5634,7 +5674,842 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":175
+/* "cybleu/_nltk_core.pyx":182
+ * 
+ * 
+ * def hf_counts(reference_corpus, translation_corpus, max_order):             # <<<<<<<<<<<<<<
+ *     """(translation_length, reference_length, matches_by_order, possible_matches_by_order) as
+ *     tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_6cybleu_10_nltk_core_3hf_counts(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_6cybleu_10_nltk_core_2hf_counts, "hf_counts(reference_corpus, translation_corpus, max_order)\n\n(translation_length, reference_length, matches_by_order, possible_matches_by_order) as\ntensorflow/nmt\047s compute_bleu sums them (see the twin\047s docstring).");
+static PyMethodDef __pyx_mdef_6cybleu_10_nltk_core_3hf_counts = {"hf_counts", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6cybleu_10_nltk_core_3hf_counts, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6cybleu_10_nltk_core_2hf_counts};
+static PyObject *__pyx_pw_6cybleu_10_nltk_core_3hf_counts(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  PyObject *__pyx_v_reference_corpus = 0;
+  PyObject *__pyx_v_translation_corpus = 0;
+  PyObject *__pyx_v_max_order = 0;
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[3] = {0,0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("hf_counts (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_reference_corpus,&__pyx_mstate_global->__pyx_n_u_translation_corpus,&__pyx_mstate_global->__pyx_n_u_max_order,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 182, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  3:
+        values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 182, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 182, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 182, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "hf_counts", 0) < (0)) __PYX_ERR(0, 182, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("hf_counts", 1, 3, 3, i); __PYX_ERR(0, 182, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 3)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 182, __pyx_L3_error)
+      values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 182, __pyx_L3_error)
+      values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 182, __pyx_L3_error)
+    }
+    __pyx_v_reference_corpus = values[0];
+    __pyx_v_translation_corpus = values[1];
+    __pyx_v_max_order = values[2];
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("hf_counts", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 182, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_AddTraceback("cybleu._nltk_core.hf_counts", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  __pyx_r = __pyx_pf_6cybleu_10_nltk_core_2hf_counts(__pyx_self, __pyx_v_reference_corpus, __pyx_v_translation_corpus, __pyx_v_max_order);
+
+  /* function exit code */
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_reference_corpus, PyObject *__pyx_v_translation_corpus, PyObject *__pyx_v_max_order) {
+  int __pyx_v_order;
+  int __pyx_v_k;
+  int __pyx_v_n;
+  Py_ssize_t __pyx_v_hyp_len;
+  Py_ssize_t __pyx_v_nrefs;
+  Py_ssize_t __pyx_v_r;
+  Py_ssize_t __pyx_v_shortest;
+  int64_t __pyx_v_trans_len;
+  int64_t __pyx_v_ref_len;
+  int64_t *__pyx_v_sums;
+  Py_ssize_t __pyx_v_sums_cap;
+  struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_v_ws = 0;
+  PyObject *__pyx_v_vocab = 0;
+  PyObject *__pyx_v_references = NULL;
+  PyObject *__pyx_v_translation = NULL;
+  PyObject *__pyx_v_matches = NULL;
+  PyObject *__pyx_v_possible = NULL;
+  int __pyx_8genexpr2__pyx_v_k;
+  int __pyx_8genexpr3__pyx_v_k;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  int __pyx_t_1;
+  int __pyx_t_2;
+  PyObject *__pyx_t_3 = NULL;
+  void *__pyx_t_4;
+  long __pyx_t_5;
+  long __pyx_t_6;
+  PyObject *__pyx_t_7 = NULL;
+  size_t __pyx_t_8;
+  Py_ssize_t __pyx_t_9;
+  PyObject *(*__pyx_t_10)(PyObject *);
+  PyObject *__pyx_t_11 = NULL;
+  PyObject *__pyx_t_12 = NULL;
+  PyObject *__pyx_t_13 = NULL;
+  PyObject *(*__pyx_t_14)(PyObject *);
+  Py_ssize_t __pyx_t_15;
+  Py_ssize_t __pyx_t_16;
+  Py_ssize_t __pyx_t_17;
+  int __pyx_t_18;
+  int __pyx_t_19;
+  int __pyx_t_20;
+  char const *__pyx_t_21;
+  PyObject *__pyx_t_22 = NULL;
+  PyObject *__pyx_t_23 = NULL;
+  PyObject *__pyx_t_24 = NULL;
+  PyObject *__pyx_t_25 = NULL;
+  PyObject *__pyx_t_26 = NULL;
+  PyObject *__pyx_t_27 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("hf_counts", 0);
+
+  /* "cybleu/_nltk_core.pyx":185
+ *     """(translation_length, reference_length, matches_by_order, possible_matches_by_order) as
+ *     tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
+ *     cdef int order = max_order             # <<<<<<<<<<<<<<
+ *     cdef int k, n = order if order > 0 else 1
+ *     cdef Py_ssize_t hyp_len, nrefs, r, shortest
+*/
+  __pyx_t_1 = __Pyx_PyLong_As_int(__pyx_v_max_order); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 185, __pyx_L1_error)
+  __pyx_v_order = __pyx_t_1;
+
+  /* "cybleu/_nltk_core.pyx":186
+ *     tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
+ *     cdef int order = max_order
+ *     cdef int k, n = order if order > 0 else 1             # <<<<<<<<<<<<<<
+ *     cdef Py_ssize_t hyp_len, nrefs, r, shortest
+ *     cdef int64_t trans_len = 0, ref_len = 0
+*/
+  __pyx_t_2 = (__pyx_v_order > 0);
+
+  if (__pyx_t_2) {
+
+    __pyx_t_1 = __pyx_v_order;
+  } else {
+
+    __pyx_t_1 = 1;
+  }
+
+  __pyx_v_n = __pyx_t_1;
+
+  /* "cybleu/_nltk_core.pyx":188
+ *     cdef int k, n = order if order > 0 else 1
+ *     cdef Py_ssize_t hyp_len, nrefs, r, shortest
+ *     cdef int64_t trans_len = 0, ref_len = 0             # <<<<<<<<<<<<<<
+ *     cdef int64_t* sums = NULL
+ *     cdef Py_ssize_t sums_cap = 0
+*/
+  __pyx_v_trans_len = 0;
+  __pyx_v_ref_len = 0;
+
+  /* "cybleu/_nltk_core.pyx":189
+ *     cdef Py_ssize_t hyp_len, nrefs, r, shortest
+ *     cdef int64_t trans_len = 0, ref_len = 0
+ *     cdef int64_t* sums = NULL             # <<<<<<<<<<<<<<
+ *     cdef Py_ssize_t sums_cap = 0
+ *     cdef _Scratch ws = _acquire()
+*/
+  __pyx_v_sums = NULL;
+
+  /* "cybleu/_nltk_core.pyx":190
+ *     cdef int64_t trans_len = 0, ref_len = 0
+ *     cdef int64_t* sums = NULL
+ *     cdef Py_ssize_t sums_cap = 0             # <<<<<<<<<<<<<<
+ *     cdef _Scratch ws = _acquire()
+ *     cdef dict vocab = {}
+*/
+  __pyx_v_sums_cap = 0;
+
+  /* "cybleu/_nltk_core.pyx":191
+ *     cdef int64_t* sums = NULL
+ *     cdef Py_ssize_t sums_cap = 0
+ *     cdef _Scratch ws = _acquire()             # <<<<<<<<<<<<<<
+ *     cdef dict vocab = {}
+ *     ws.next_id = 0
+*/
+  __pyx_t_3 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 191, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_v_ws = ((struct __pyx_obj_6cybleu_10_nltk_core__Scratch *)__pyx_t_3);
+  __pyx_t_3 = 0;
+
+  /* "cybleu/_nltk_core.pyx":192
+ *     cdef Py_ssize_t sums_cap = 0
+ *     cdef _Scratch ws = _acquire()
+ *     cdef dict vocab = {}             # <<<<<<<<<<<<<<
+ *     ws.next_id = 0
+ *     try:
+*/
+  __pyx_t_3 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 192, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_v_vocab = ((PyObject*)__pyx_t_3);
+  __pyx_t_3 = 0;
+
+  /* "cybleu/_nltk_core.pyx":193
+ *     cdef _Scratch ws = _acquire()
+ *     cdef dict vocab = {}
+ *     ws.next_id = 0             # <<<<<<<<<<<<<<
+ *     try:
+ *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
+*/
+  __Pyx_INCREF(__pyx_mstate_global->__pyx_int_0);
+  __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_0);
+  __Pyx_GOTREF(__pyx_v_ws->next_id);
+  __Pyx_DECREF_SET(__pyx_v_ws->next_id, __pyx_mstate_global->__pyx_int_0);
+
+  /* "cybleu/_nltk_core.pyx":194
+ *     cdef dict vocab = {}
+ *     ws.next_id = 0
+ *     try:             # <<<<<<<<<<<<<<
+ *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
+ *         for k in range(2 * n):
+*/
+  /*try:*/ {
+
+    /* "cybleu/_nltk_core.pyx":195
+ *     ws.next_id = 0
+ *     try:
+ *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))             # <<<<<<<<<<<<<<
+ *         for k in range(2 * n):
+ *             sums[k] = 0
+*/
+    __pyx_t_4 = __pyx_f_6cybleu_10_nltk_core__grow(NULL, (&__pyx_v_sums_cap), (2 * __pyx_v_n), (sizeof(int64_t))); if (unlikely(__pyx_t_4 == ((void *)NULL))) __PYX_ERR(0, 195, __pyx_L4_error)
+    __pyx_v_sums = ((int64_t *)__pyx_t_4);
+
+
+    /* "cybleu/_nltk_core.pyx":196
+ *     try:
+ *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
+ *         for k in range(2 * n):             # <<<<<<<<<<<<<<
+ *             sums[k] = 0
+ *         for references, translation in zip(reference_corpus, translation_corpus):
+*/
+
+    __pyx_t_5 = (2 * __pyx_v_n);
+    __pyx_t_6 = __pyx_t_5;
+
+    for (__pyx_t_1 = 0; __pyx_t_1 < __pyx_t_6; __pyx_t_1+=1) {
+      __pyx_v_k = __pyx_t_1;
+
+      /* "cybleu/_nltk_core.pyx":197
+ *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
+ *         for k in range(2 * n):
+ *             sums[k] = 0             # <<<<<<<<<<<<<<
+ *         for references, translation in zip(reference_corpus, translation_corpus):
+ *             if not len(references):
+*/
+      (__pyx_v_sums[__pyx_v_k]) = 0;
+    }
+
+
+    /* "cybleu/_nltk_core.pyx":198
+ *         for k in range(2 * n):
+ *             sums[k] = 0
+ *         for references, translation in zip(reference_corpus, translation_corpus):             # <<<<<<<<<<<<<<
+ *             if not len(references):
+ *                 raise ValueError("min() arg is an empty sequence")
+*/
+    __pyx_t_7 = NULL;
+    __pyx_t_8 = 1;
+    {
+      PyObject *__pyx_callargs[3] = {__pyx_t_7, __pyx_v_reference_corpus, __pyx_v_translation_corpus};
+      __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_builtin_zip, __pyx_callargs+__pyx_t_8, (3-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 198, __pyx_L4_error)
+      __Pyx_GOTREF(__pyx_t_3);
+    }
+    if (likely(PyList_CheckExact(__pyx_t_3)) || PyTuple_CheckExact(__pyx_t_3)) {
+      __pyx_t_7 = __pyx_t_3; __Pyx_INCREF(__pyx_t_7);
+      __pyx_t_9 = 0;
+      __pyx_t_10 = NULL;
+    } else {
+      __pyx_t_9 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 198, __pyx_L4_error)
+      __Pyx_GOTREF(__pyx_t_7);
+      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 198, __pyx_L4_error)
+    }
+    __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+    for (;;) {
+      if (likely(!__pyx_t_10)) {
+        if (likely(PyList_CheckExact(__pyx_t_7))) {
+          {
+            Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_7);
+            #if !CYTHON_ASSUME_SAFE_SIZE
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 198, __pyx_L4_error)
+            #endif
+            if (__pyx_t_9 >= __pyx_temp) break;
+          }
+          __pyx_t_3 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_7, __pyx_t_9, __Pyx_ReferenceSharing_OwnStrongReference);
+          ++__pyx_t_9;
+        } else {
+          {
+            Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_7);
+            #if !CYTHON_ASSUME_SAFE_SIZE
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 198, __pyx_L4_error)
+            #endif
+            if (__pyx_t_9 >= __pyx_temp) break;
+          }
+          #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+          __pyx_t_3 = __Pyx_NewRef(PyTuple_GET_ITEM(__pyx_t_7, __pyx_t_9));
+          #else
+          __pyx_t_3 = __Pyx_PySequence_ITEM(__pyx_t_7, __pyx_t_9);
+          #endif
+          ++__pyx_t_9;
+        }
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 198, __pyx_L4_error)
+      } else {
+        __pyx_t_3 = __pyx_t_10(__pyx_t_7);
+        if (unlikely(!__pyx_t_3)) {
+          PyObject* exc_type = PyErr_Occurred();
+          if (exc_type) {
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 198, __pyx_L4_error)
+            PyErr_Clear();
+          }
+          break;
+        }
+      }
+      __Pyx_GOTREF(__pyx_t_3);
+      if ((likely(PyTuple_CheckExact(__pyx_t_3))) || (PyList_CheckExact(__pyx_t_3))) {
+        PyObject* sequence = __pyx_t_3;
+        Py_ssize_t size = __Pyx_PySequence_SIZE(sequence);
+        if (unlikely(size != 2)) {
+          if (size > 2) __Pyx_RaiseTooManyValuesError(2);
+          else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
+          __PYX_ERR(0, 198, __pyx_L4_error)
+        }
+        #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+        if (likely(PyTuple_CheckExact(sequence))) {
+          __pyx_t_11 = PyTuple_GET_ITEM(sequence, 0);
+          __Pyx_INCREF(__pyx_t_11);
+          __pyx_t_12 = PyTuple_GET_ITEM(sequence, 1);
+          __Pyx_INCREF(__pyx_t_12);
+        } else {
+          __pyx_t_11 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
+          if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 198, __pyx_L4_error)
+          __Pyx_XGOTREF(__pyx_t_11);
+          __pyx_t_12 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
+          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 198, __pyx_L4_error)
+          __Pyx_XGOTREF(__pyx_t_12);
+        }
+        #else
+        __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 198, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_11);
+        __pyx_t_12 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 198, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_12);
+        #endif
+        __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+      } else {
+        Py_ssize_t index = -1;
+        __pyx_t_13 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 198, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_13);
+        __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+        __pyx_t_14 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_13);
+        index = 0; __pyx_t_11 = __pyx_t_14(__pyx_t_13); if (unlikely(!__pyx_t_11)) goto __pyx_L10_unpacking_failed;
+        __Pyx_GOTREF(__pyx_t_11);
+        index = 1; __pyx_t_12 = __pyx_t_14(__pyx_t_13); if (unlikely(!__pyx_t_12)) goto __pyx_L10_unpacking_failed;
+        __Pyx_GOTREF(__pyx_t_12);
+        if (__Pyx_IternextUnpackEndCheck(__pyx_t_14(__pyx_t_13), 2) < (0)) __PYX_ERR(0, 198, __pyx_L4_error)
+        __pyx_t_14 = NULL;
+        __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
+        goto __pyx_L11_unpacking_done;
+        __pyx_L10_unpacking_failed:;
+        __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
+        __pyx_t_14 = NULL;
+        if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
+        __PYX_ERR(0, 198, __pyx_L4_error)
+        __pyx_L11_unpacking_done:;
+      }
+      __Pyx_XDECREF_SET(__pyx_v_references, __pyx_t_11);
+      __pyx_t_11 = 0;
+      __Pyx_XDECREF_SET(__pyx_v_translation, __pyx_t_12);
+      __pyx_t_12 = 0;
+
+      /* "cybleu/_nltk_core.pyx":199
+ *             sums[k] = 0
+ *         for references, translation in zip(reference_corpus, translation_corpus):
+ *             if not len(references):             # <<<<<<<<<<<<<<
+ *                 raise ValueError("min() arg is an empty sequence")
+ *             _intern_refs(ws, vocab, references, &nrefs)
+*/
+      __pyx_t_15 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 199, __pyx_L4_error)
+      __pyx_t_2 = (!(__pyx_t_15 != 0));
+
+
+      if (unlikely(__pyx_t_2)) {
+
+
+        /* "cybleu/_nltk_core.pyx":200
+ *         for references, translation in zip(reference_corpus, translation_corpus):
+ *             if not len(references):
+ *                 raise ValueError("min() arg is an empty sequence")             # <<<<<<<<<<<<<<
+ *             _intern_refs(ws, vocab, references, &nrefs)
+ *             hyp_len = _intern_hyp(ws, vocab, translation)
+*/
+        __pyx_t_12 = NULL;
+        __pyx_t_8 = 1;
+        {
+          PyObject *__pyx_callargs[2] = {__pyx_t_12, __pyx_mstate_global->__pyx_kp_u_min_arg_is_an_empty_sequence};
+          __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_8, (2-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+          __Pyx_XDECREF(__pyx_t_12); __pyx_t_12 = 0;
+          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 200, __pyx_L4_error)
+          __Pyx_GOTREF(__pyx_t_3);
+        }
+        __Pyx_Raise(__pyx_t_3, 0, 0, 0);
+        __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+        __PYX_ERR(0, 200, __pyx_L4_error)
+
+        /* "cybleu/_nltk_core.pyx":199
+ *             sums[k] = 0
+ *         for references, translation in zip(reference_corpus, translation_corpus):
+ *             if not len(references):             # <<<<<<<<<<<<<<
+ *                 raise ValueError("min() arg is an empty sequence")
+ *             _intern_refs(ws, vocab, references, &nrefs)
+*/
+      }
+
+      /* "cybleu/_nltk_core.pyx":201
+ *             if not len(references):
+ *                 raise ValueError("min() arg is an empty sequence")
+ *             _intern_refs(ws, vocab, references, &nrefs)             # <<<<<<<<<<<<<<
+ *             hyp_len = _intern_hyp(ws, vocab, translation)
+ *             _count(ws, hyp_len, nrefs, n)
+*/
+      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 201, __pyx_L4_error)
+
+
+      /* "cybleu/_nltk_core.pyx":202
+ *                 raise ValueError("min() arg is an empty sequence")
+ *             _intern_refs(ws, vocab, references, &nrefs)
+ *             hyp_len = _intern_hyp(ws, vocab, translation)             # <<<<<<<<<<<<<<
+ *             _count(ws, hyp_len, nrefs, n)
+ *             shortest = ws.ref_off[1] - ws.ref_off[0]
+*/
+      __pyx_t_15 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_translation); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 202, __pyx_L4_error)
+      __pyx_v_hyp_len = __pyx_t_15;
+
+      /* "cybleu/_nltk_core.pyx":203
+ *             _intern_refs(ws, vocab, references, &nrefs)
+ *             hyp_len = _intern_hyp(ws, vocab, translation)
+ *             _count(ws, hyp_len, nrefs, n)             # <<<<<<<<<<<<<<
+ *             shortest = ws.ref_off[1] - ws.ref_off[0]
+ *             for r in range(1, nrefs):
+*/
+      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_n); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 203, __pyx_L4_error)
+
+
+      /* "cybleu/_nltk_core.pyx":204
+ *             hyp_len = _intern_hyp(ws, vocab, translation)
+ *             _count(ws, hyp_len, nrefs, n)
+ *             shortest = ws.ref_off[1] - ws.ref_off[0]             # <<<<<<<<<<<<<<
+ *             for r in range(1, nrefs):
+ *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:
+*/
+      __pyx_v_shortest = ((__pyx_v_ws->ref_off[1]) - (__pyx_v_ws->ref_off[0]));
+
+      /* "cybleu/_nltk_core.pyx":205
+ *             _count(ws, hyp_len, nrefs, n)
+ *             shortest = ws.ref_off[1] - ws.ref_off[0]
+ *             for r in range(1, nrefs):             # <<<<<<<<<<<<<<
+ *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:
+ *                     shortest = ws.ref_off[r + 1] - ws.ref_off[r]
+*/
+
+      __pyx_t_15 = __pyx_v_nrefs;
+      __pyx_t_16 = __pyx_t_15;
+
+      for (__pyx_t_17 = 1; __pyx_t_17 < __pyx_t_16; __pyx_t_17+=1) {
+        __pyx_v_r = __pyx_t_17;
+
+        /* "cybleu/_nltk_core.pyx":206
+ *             shortest = ws.ref_off[1] - ws.ref_off[0]
+ *             for r in range(1, nrefs):
+ *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:             # <<<<<<<<<<<<<<
+ *                     shortest = ws.ref_off[r + 1] - ws.ref_off[r]
+ *             ref_len += shortest
+*/
+        __pyx_t_2 = (((__pyx_v_ws->ref_off[(__pyx_v_r + 1)]) - (__pyx_v_ws->ref_off[__pyx_v_r])) < __pyx_v_shortest);
+
+        if (__pyx_t_2) {
+
+
+          /* "cybleu/_nltk_core.pyx":207
+ *             for r in range(1, nrefs):
+ *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:
+ *                     shortest = ws.ref_off[r + 1] - ws.ref_off[r]             # <<<<<<<<<<<<<<
+ *             ref_len += shortest
+ *             trans_len += hyp_len
+*/
+          __pyx_v_shortest = ((__pyx_v_ws->ref_off[(__pyx_v_r + 1)]) - (__pyx_v_ws->ref_off[__pyx_v_r]));
+
+          /* "cybleu/_nltk_core.pyx":206
+ *             shortest = ws.ref_off[1] - ws.ref_off[0]
+ *             for r in range(1, nrefs):
+ *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:             # <<<<<<<<<<<<<<
+ *                     shortest = ws.ref_off[r + 1] - ws.ref_off[r]
+ *             ref_len += shortest
+*/
+        }
+      }
+
+
+      /* "cybleu/_nltk_core.pyx":208
+ *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:
+ *                     shortest = ws.ref_off[r + 1] - ws.ref_off[r]
+ *             ref_len += shortest             # <<<<<<<<<<<<<<
+ *             trans_len += hyp_len
+ *             for k in range(n):
+*/
+      __pyx_v_ref_len = (__pyx_v_ref_len + __pyx_v_shortest);
+
+      /* "cybleu/_nltk_core.pyx":209
+ *                     shortest = ws.ref_off[r + 1] - ws.ref_off[r]
+ *             ref_len += shortest
+ *             trans_len += hyp_len             # <<<<<<<<<<<<<<
+ *             for k in range(n):
+ *                 sums[k] += ws.row[2 + k]
+*/
+      __pyx_v_trans_len = (__pyx_v_trans_len + __pyx_v_hyp_len);
+
+      /* "cybleu/_nltk_core.pyx":210
+ *             ref_len += shortest
+ *             trans_len += hyp_len
+ *             for k in range(n):             # <<<<<<<<<<<<<<
+ *                 sums[k] += ws.row[2 + k]
+ *                 sums[n + k] += ws.row[2 + n + k]
+*/
+
+      __pyx_t_1 = __pyx_v_n;
+      __pyx_t_18 = __pyx_t_1;
+
+      for (__pyx_t_19 = 0; __pyx_t_19 < __pyx_t_18; __pyx_t_19+=1) {
+        __pyx_v_k = __pyx_t_19;
+
+        /* "cybleu/_nltk_core.pyx":211
+ *             trans_len += hyp_len
+ *             for k in range(n):
+ *                 sums[k] += ws.row[2 + k]             # <<<<<<<<<<<<<<
+ *                 sums[n + k] += ws.row[2 + n + k]
+ *         matches = [sums[k] for k in range(order)]
+*/
+
+        __pyx_t_20 = __pyx_v_k;
+        (__pyx_v_sums[__pyx_t_20]) = ((__pyx_v_sums[__pyx_t_20]) + (__pyx_v_ws->row[(2 + __pyx_v_k)]));
+
+        /* "cybleu/_nltk_core.pyx":212
+ *             for k in range(n):
+ *                 sums[k] += ws.row[2 + k]
+ *                 sums[n + k] += ws.row[2 + n + k]             # <<<<<<<<<<<<<<
+ *         matches = [sums[k] for k in range(order)]
+ *         possible = [sums[n + k] for k in range(order)]
+*/
+
+        __pyx_t_20 = (__pyx_v_n + __pyx_v_k);
+        (__pyx_v_sums[__pyx_t_20]) = ((__pyx_v_sums[__pyx_t_20]) + (__pyx_v_ws->row[((2 + __pyx_v_n) + __pyx_v_k)]));
+      }
+
+
+      /* "cybleu/_nltk_core.pyx":198
+ *         for k in range(2 * n):
+ *             sums[k] = 0
+ *         for references, translation in zip(reference_corpus, translation_corpus):             # <<<<<<<<<<<<<<
+ *             if not len(references):
+ *                 raise ValueError("min() arg is an empty sequence")
+*/
+    }
+    __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+
+    /* "cybleu/_nltk_core.pyx":213
+ *                 sums[k] += ws.row[2 + k]
+ *                 sums[n + k] += ws.row[2 + n + k]
+ *         matches = [sums[k] for k in range(order)]             # <<<<<<<<<<<<<<
+ *         possible = [sums[n + k] for k in range(order)]
+ *     finally:
+*/
+    { /* enter inner scope */
+      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 213, __pyx_L4_error)
+      __Pyx_GOTREF(__pyx_t_7);
+
+      __pyx_t_1 = __pyx_v_order;
+      __pyx_t_18 = __pyx_t_1;
+
+      for (__pyx_t_19 = 0; __pyx_t_19 < __pyx_t_18; __pyx_t_19+=1) {
+        __pyx_8genexpr2__pyx_v_k = __pyx_t_19;
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[__pyx_8genexpr2__pyx_v_k])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 213, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_3);
+        __Pyx_GIVEREF(__pyx_t_3);
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 213, __pyx_L4_error)
+        __pyx_t_3 = 0;
+      }
+
+    } /* exit inner scope */
+    __pyx_v_matches = ((PyObject*)__pyx_t_7);
+    __pyx_t_7 = 0;
+
+    /* "cybleu/_nltk_core.pyx":214
+ *                 sums[n + k] += ws.row[2 + n + k]
+ *         matches = [sums[k] for k in range(order)]
+ *         possible = [sums[n + k] for k in range(order)]             # <<<<<<<<<<<<<<
+ *     finally:
+ *         PyMem_RawFree(sums)
+*/
+    { /* enter inner scope */
+      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 214, __pyx_L4_error)
+      __Pyx_GOTREF(__pyx_t_7);
+
+      __pyx_t_1 = __pyx_v_order;
+      __pyx_t_18 = __pyx_t_1;
+
+      for (__pyx_t_19 = 0; __pyx_t_19 < __pyx_t_18; __pyx_t_19+=1) {
+        __pyx_8genexpr3__pyx_v_k = __pyx_t_19;
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[(__pyx_v_n + __pyx_8genexpr3__pyx_v_k)])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 214, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_3);
+        __Pyx_GIVEREF(__pyx_t_3);
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 214, __pyx_L4_error)
+        __pyx_t_3 = 0;
+      }
+
+    } /* exit inner scope */
+    __pyx_v_possible = ((PyObject*)__pyx_t_7);
+    __pyx_t_7 = 0;
+  }
+
+  /* "cybleu/_nltk_core.pyx":216
+ *         possible = [sums[n + k] for k in range(order)]
+ *     finally:
+ *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
+ *         _release(ws)
+ *     return trans_len, ref_len, matches, possible
+*/
+  /*finally:*/ {
+    /*normal exit:*/{
+      PyMem_RawFree(__pyx_v_sums);
+
+      /* "cybleu/_nltk_core.pyx":217
+ *     finally:
+ *         PyMem_RawFree(sums)
+ *         _release(ws)             # <<<<<<<<<<<<<<
+ *     return trans_len, ref_len, matches, possible
+ * 
+*/
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 217, __pyx_L1_error)
+      goto __pyx_L5;
+    }
+    __pyx_L4_error:;
+    /*exception exit:*/{
+      __Pyx_PyThreadState_declare
+      __Pyx_PyThreadState_assign
+      __pyx_t_22 = 0; __pyx_t_23 = 0; __pyx_t_24 = 0; __pyx_t_25 = 0; __pyx_t_26 = 0; __pyx_t_27 = 0;
+      __Pyx_XDECREF(__pyx_t_11); __pyx_t_11 = 0;
+      __Pyx_XDECREF(__pyx_t_12); __pyx_t_12 = 0;
+      __Pyx_XDECREF(__pyx_t_13); __pyx_t_13 = 0;
+      __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
+      __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
+       __Pyx_ExceptionSwap(&__pyx_t_25, &__pyx_t_26, &__pyx_t_27);
+      if ( unlikely(__Pyx_GetException(&__pyx_t_22, &__pyx_t_23, &__pyx_t_24) < 0)) __Pyx_ErrFetch(&__pyx_t_22, &__pyx_t_23, &__pyx_t_24);
+      __Pyx_XGOTREF(__pyx_t_22);
+      __Pyx_XGOTREF(__pyx_t_23);
+      __Pyx_XGOTREF(__pyx_t_24);
+      __Pyx_XGOTREF(__pyx_t_25);
+      __Pyx_XGOTREF(__pyx_t_26);
+      __Pyx_XGOTREF(__pyx_t_27);
+      __pyx_t_1 = __pyx_lineno; __pyx_t_18 = __pyx_clineno; __pyx_t_21 = __pyx_filename;
+      {
+
+        /* "cybleu/_nltk_core.pyx":216
+ *         possible = [sums[n + k] for k in range(order)]
+ *     finally:
+ *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
+ *         _release(ws)
+ *     return trans_len, ref_len, matches, possible
+*/
+        PyMem_RawFree(__pyx_v_sums);
+
+        /* "cybleu/_nltk_core.pyx":217
+ *     finally:
+ *         PyMem_RawFree(sums)
+ *         _release(ws)             # <<<<<<<<<<<<<<
+ *     return trans_len, ref_len, matches, possible
+ * 
+*/
+        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 217, __pyx_L24_error)
+      }
+      __Pyx_XGIVEREF(__pyx_t_25);
+      __Pyx_XGIVEREF(__pyx_t_26);
+      __Pyx_XGIVEREF(__pyx_t_27);
+      __Pyx_ExceptionReset(__pyx_t_25, __pyx_t_26, __pyx_t_27);
+      __Pyx_XGIVEREF(__pyx_t_22);
+      __Pyx_XGIVEREF(__pyx_t_23);
+      __Pyx_XGIVEREF(__pyx_t_24);
+      __Pyx_ErrRestore(__pyx_t_22, __pyx_t_23, __pyx_t_24);
+      __pyx_t_22 = 0; __pyx_t_23 = 0; __pyx_t_24 = 0; __pyx_t_25 = 0; __pyx_t_26 = 0; __pyx_t_27 = 0;
+      __pyx_lineno = __pyx_t_1; __pyx_clineno = __pyx_t_18; __pyx_filename = __pyx_t_21;
+      goto __pyx_L1_error;
+      __pyx_L24_error:;
+      __Pyx_XGIVEREF(__pyx_t_25);
+      __Pyx_XGIVEREF(__pyx_t_26);
+      __Pyx_XGIVEREF(__pyx_t_27);
+      __Pyx_ExceptionReset(__pyx_t_25, __pyx_t_26, __pyx_t_27);
+      __Pyx_XDECREF(__pyx_t_22); __pyx_t_22 = 0;
+      __Pyx_XDECREF(__pyx_t_23); __pyx_t_23 = 0;
+      __Pyx_XDECREF(__pyx_t_24); __pyx_t_24 = 0;
+      __pyx_t_25 = 0; __pyx_t_26 = 0; __pyx_t_27 = 0;
+      goto __pyx_L1_error;
+    }
+    __pyx_L5:;
+  }
+
+  /* "cybleu/_nltk_core.pyx":218
+ *         PyMem_RawFree(sums)
+ *         _release(ws)
+ *     return trans_len, ref_len, matches, possible             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  __pyx_t_7 = __Pyx_PyLong_From_int64_t(__pyx_v_trans_len); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 218, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
+  __pyx_t_3 = __Pyx_PyLong_From_int64_t(__pyx_v_ref_len); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 218, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_t_12 = PyTuple_New(4); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 218, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_12);
+  __Pyx_GIVEREF(__pyx_t_7);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 218, __pyx_L1_error);
+  __Pyx_GIVEREF(__pyx_t_3);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 218, __pyx_L1_error);
+  __Pyx_INCREF(__pyx_v_matches);
+  __Pyx_GIVEREF(__pyx_v_matches);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 2, __pyx_v_matches) != (0)) __PYX_ERR(0, 218, __pyx_L1_error);
+  __Pyx_INCREF(__pyx_v_possible);
+  __Pyx_GIVEREF(__pyx_v_possible);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 3, __pyx_v_possible) != (0)) __PYX_ERR(0, 218, __pyx_L1_error);
+  __pyx_t_7 = 0;
+  __pyx_t_3 = 0;
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = __pyx_t_12;
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_12 = 0;
+  goto __pyx_L0;
+
+  /* "cybleu/_nltk_core.pyx":182
+ * 
+ * 
+ * def hf_counts(reference_corpus, translation_corpus, max_order):             # <<<<<<<<<<<<<<
+ *     """(translation_length, reference_length, matches_by_order, possible_matches_by_order) as
+ *     tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_7);
+  __Pyx_XDECREF(__pyx_t_11);
+  __Pyx_XDECREF(__pyx_t_12);
+  __Pyx_XDECREF(__pyx_t_13);
+  __Pyx_AddTraceback("cybleu._nltk_core.hf_counts", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+
+
+
+
+
+
+
+
+
+
+
+  __Pyx_XDECREF((PyObject *)__pyx_v_ws);
+  __Pyx_XDECREF(__pyx_v_vocab);
+  __Pyx_XDECREF(__pyx_v_references);
+  __Pyx_XDECREF(__pyx_v_translation);
+  __Pyx_XDECREF(__pyx_v_matches);
+  __Pyx_XDECREF(__pyx_v_possible);
+
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "cybleu/_nltk_core.pyx":221
  * 
  * 
  * cdef double _fsum(const double* x, int n) noexcept:             # <<<<<<<<<<<<<<
@@ -5664,7 +6539,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   int __pyx_t_7;
   int __pyx_t_8;
 
-  /* "cybleu/_nltk_core.pyx":179
+  /* "cybleu/_nltk_core.pyx":225
  *     (Shewchuk's exact partials, then the correction for round-half-even)."""
  *     cdef double[64] p
  *     cdef double xi, y, t, hi, yr, lo = 0.0             # <<<<<<<<<<<<<<
@@ -5673,7 +6548,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   __pyx_v_lo = 0.0;
 
-  /* "cybleu/_nltk_core.pyx":180
+  /* "cybleu/_nltk_core.pyx":226
  *     cdef double[64] p
  *     cdef double xi, y, t, hi, yr, lo = 0.0
  *     cdef int i, j, k, m = 0             # <<<<<<<<<<<<<<
@@ -5682,7 +6557,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   __pyx_v_m = 0;
 
-  /* "cybleu/_nltk_core.pyx":181
+  /* "cybleu/_nltk_core.pyx":227
  *     cdef double xi, y, t, hi, yr, lo = 0.0
  *     cdef int i, j, k, m = 0
  *     for i in range(n):             # <<<<<<<<<<<<<<
@@ -5696,7 +6571,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_i = __pyx_t_3;
 
-    /* "cybleu/_nltk_core.pyx":182
+    /* "cybleu/_nltk_core.pyx":228
  *     cdef int i, j, k, m = 0
  *     for i in range(n):
  *         xi = x[i]             # <<<<<<<<<<<<<<
@@ -5705,7 +6580,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_xi = (__pyx_v_x[__pyx_v_i]);
 
-    /* "cybleu/_nltk_core.pyx":183
+    /* "cybleu/_nltk_core.pyx":229
  *     for i in range(n):
  *         xi = x[i]
  *         k = 0             # <<<<<<<<<<<<<<
@@ -5714,7 +6589,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_k = 0;
 
-    /* "cybleu/_nltk_core.pyx":184
+    /* "cybleu/_nltk_core.pyx":230
  *         xi = x[i]
  *         k = 0
  *         for j in range(m):             # <<<<<<<<<<<<<<
@@ -5728,7 +6603,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_v_j = __pyx_t_6;
 
-      /* "cybleu/_nltk_core.pyx":185
+      /* "cybleu/_nltk_core.pyx":231
  *         k = 0
  *         for j in range(m):
  *             y = p[j]             # <<<<<<<<<<<<<<
@@ -5737,7 +6612,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_y = (__pyx_v_p[__pyx_v_j]);
 
-      /* "cybleu/_nltk_core.pyx":186
+      /* "cybleu/_nltk_core.pyx":232
  *         for j in range(m):
  *             y = p[j]
  *             if fabs(xi) < fabs(y):             # <<<<<<<<<<<<<<
@@ -5749,7 +6624,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":187
+        /* "cybleu/_nltk_core.pyx":233
  *             y = p[j]
  *             if fabs(xi) < fabs(y):
  *                 t = xi             # <<<<<<<<<<<<<<
@@ -5758,7 +6633,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_t = __pyx_v_xi;
 
-        /* "cybleu/_nltk_core.pyx":188
+        /* "cybleu/_nltk_core.pyx":234
  *             if fabs(xi) < fabs(y):
  *                 t = xi
  *                 xi = y             # <<<<<<<<<<<<<<
@@ -5767,7 +6642,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_xi = __pyx_v_y;
 
-        /* "cybleu/_nltk_core.pyx":189
+        /* "cybleu/_nltk_core.pyx":235
  *                 t = xi
  *                 xi = y
  *                 y = t             # <<<<<<<<<<<<<<
@@ -5776,7 +6651,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_y = __pyx_v_t;
 
-        /* "cybleu/_nltk_core.pyx":186
+        /* "cybleu/_nltk_core.pyx":232
  *         for j in range(m):
  *             y = p[j]
  *             if fabs(xi) < fabs(y):             # <<<<<<<<<<<<<<
@@ -5785,7 +6660,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":190
+      /* "cybleu/_nltk_core.pyx":236
  *                 xi = y
  *                 y = t
  *             hi = xi + y             # <<<<<<<<<<<<<<
@@ -5794,7 +6669,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_hi = (__pyx_v_xi + __pyx_v_y);
 
-      /* "cybleu/_nltk_core.pyx":191
+      /* "cybleu/_nltk_core.pyx":237
  *                 y = t
  *             hi = xi + y
  *             yr = hi - xi             # <<<<<<<<<<<<<<
@@ -5803,7 +6678,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_yr = (__pyx_v_hi - __pyx_v_xi);
 
-      /* "cybleu/_nltk_core.pyx":192
+      /* "cybleu/_nltk_core.pyx":238
  *             hi = xi + y
  *             yr = hi - xi
  *             lo = y - yr             # <<<<<<<<<<<<<<
@@ -5812,7 +6687,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_lo = (__pyx_v_y - __pyx_v_yr);
 
-      /* "cybleu/_nltk_core.pyx":193
+      /* "cybleu/_nltk_core.pyx":239
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -5824,7 +6699,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":194
+        /* "cybleu/_nltk_core.pyx":240
  *             lo = y - yr
  *             if lo != 0.0:
  *                 p[k] = lo             # <<<<<<<<<<<<<<
@@ -5833,7 +6708,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         (__pyx_v_p[__pyx_v_k]) = __pyx_v_lo;
 
-        /* "cybleu/_nltk_core.pyx":195
+        /* "cybleu/_nltk_core.pyx":241
  *             if lo != 0.0:
  *                 p[k] = lo
  *                 k += 1             # <<<<<<<<<<<<<<
@@ -5842,7 +6717,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_k = (__pyx_v_k + 1);
 
-        /* "cybleu/_nltk_core.pyx":193
+        /* "cybleu/_nltk_core.pyx":239
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -5851,7 +6726,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":196
+      /* "cybleu/_nltk_core.pyx":242
  *                 p[k] = lo
  *                 k += 1
  *             xi = hi             # <<<<<<<<<<<<<<
@@ -5862,7 +6737,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     }
 
 
-    /* "cybleu/_nltk_core.pyx":197
+    /* "cybleu/_nltk_core.pyx":243
  *                 k += 1
  *             xi = hi
  *         m = k             # <<<<<<<<<<<<<<
@@ -5871,7 +6746,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_m = __pyx_v_k;
 
-    /* "cybleu/_nltk_core.pyx":198
+    /* "cybleu/_nltk_core.pyx":244
  *             xi = hi
  *         m = k
  *         if xi != 0.0:             # <<<<<<<<<<<<<<
@@ -5883,7 +6758,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     if (__pyx_t_7) {
 
 
-      /* "cybleu/_nltk_core.pyx":199
+      /* "cybleu/_nltk_core.pyx":245
  *         m = k
  *         if xi != 0.0:
  *             p[m] = xi             # <<<<<<<<<<<<<<
@@ -5892,7 +6767,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       (__pyx_v_p[__pyx_v_m]) = __pyx_v_xi;
 
-      /* "cybleu/_nltk_core.pyx":200
+      /* "cybleu/_nltk_core.pyx":246
  *         if xi != 0.0:
  *             p[m] = xi
  *             m += 1             # <<<<<<<<<<<<<<
@@ -5901,7 +6776,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_m = (__pyx_v_m + 1);
 
-      /* "cybleu/_nltk_core.pyx":198
+      /* "cybleu/_nltk_core.pyx":244
  *             xi = hi
  *         m = k
  *         if xi != 0.0:             # <<<<<<<<<<<<<<
@@ -5912,7 +6787,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   }
 
 
-  /* "cybleu/_nltk_core.pyx":201
+  /* "cybleu/_nltk_core.pyx":247
  *             p[m] = xi
  *             m += 1
  *     hi = 0.0             # <<<<<<<<<<<<<<
@@ -5921,7 +6796,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   __pyx_v_hi = 0.0;
 
-  /* "cybleu/_nltk_core.pyx":202
+  /* "cybleu/_nltk_core.pyx":248
  *             m += 1
  *     hi = 0.0
  *     if m > 0:             # <<<<<<<<<<<<<<
@@ -5933,7 +6808,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   if (__pyx_t_7) {
 
 
-    /* "cybleu/_nltk_core.pyx":203
+    /* "cybleu/_nltk_core.pyx":249
  *     hi = 0.0
  *     if m > 0:
  *         m -= 1             # <<<<<<<<<<<<<<
@@ -5942,7 +6817,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_m = (__pyx_v_m - 1);
 
-    /* "cybleu/_nltk_core.pyx":204
+    /* "cybleu/_nltk_core.pyx":250
  *     if m > 0:
  *         m -= 1
  *         hi = p[m]             # <<<<<<<<<<<<<<
@@ -5951,7 +6826,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_hi = (__pyx_v_p[__pyx_v_m]);
 
-    /* "cybleu/_nltk_core.pyx":205
+    /* "cybleu/_nltk_core.pyx":251
  *         m -= 1
  *         hi = p[m]
  *         while m > 0:             # <<<<<<<<<<<<<<
@@ -5964,7 +6839,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 
       if (!__pyx_t_7) break;
 
-      /* "cybleu/_nltk_core.pyx":206
+      /* "cybleu/_nltk_core.pyx":252
  *         hi = p[m]
  *         while m > 0:
  *             xi = hi             # <<<<<<<<<<<<<<
@@ -5973,7 +6848,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_xi = __pyx_v_hi;
 
-      /* "cybleu/_nltk_core.pyx":207
+      /* "cybleu/_nltk_core.pyx":253
  *         while m > 0:
  *             xi = hi
  *             m -= 1             # <<<<<<<<<<<<<<
@@ -5982,7 +6857,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_m = (__pyx_v_m - 1);
 
-      /* "cybleu/_nltk_core.pyx":208
+      /* "cybleu/_nltk_core.pyx":254
  *             xi = hi
  *             m -= 1
  *             y = p[m]             # <<<<<<<<<<<<<<
@@ -5991,7 +6866,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_y = (__pyx_v_p[__pyx_v_m]);
 
-      /* "cybleu/_nltk_core.pyx":209
+      /* "cybleu/_nltk_core.pyx":255
  *             m -= 1
  *             y = p[m]
  *             hi = xi + y             # <<<<<<<<<<<<<<
@@ -6000,7 +6875,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_hi = (__pyx_v_xi + __pyx_v_y);
 
-      /* "cybleu/_nltk_core.pyx":210
+      /* "cybleu/_nltk_core.pyx":256
  *             y = p[m]
  *             hi = xi + y
  *             yr = hi - xi             # <<<<<<<<<<<<<<
@@ -6009,7 +6884,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_yr = (__pyx_v_hi - __pyx_v_xi);
 
-      /* "cybleu/_nltk_core.pyx":211
+      /* "cybleu/_nltk_core.pyx":257
  *             hi = xi + y
  *             yr = hi - xi
  *             lo = y - yr             # <<<<<<<<<<<<<<
@@ -6018,7 +6893,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_lo = (__pyx_v_y - __pyx_v_yr);
 
-      /* "cybleu/_nltk_core.pyx":212
+      /* "cybleu/_nltk_core.pyx":258
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -6030,7 +6905,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":213
+        /* "cybleu/_nltk_core.pyx":259
  *             lo = y - yr
  *             if lo != 0.0:
  *                 break             # <<<<<<<<<<<<<<
@@ -6039,7 +6914,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         goto __pyx_L12_break;
 
-        /* "cybleu/_nltk_core.pyx":212
+        /* "cybleu/_nltk_core.pyx":258
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -6050,7 +6925,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     }
     __pyx_L12_break:;
 
-    /* "cybleu/_nltk_core.pyx":214
+    /* "cybleu/_nltk_core.pyx":260
  *             if lo != 0.0:
  *                 break
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):             # <<<<<<<<<<<<<<
@@ -6105,7 +6980,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     if (__pyx_t_7) {
 
 
-      /* "cybleu/_nltk_core.pyx":215
+      /* "cybleu/_nltk_core.pyx":261
  *                 break
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):
  *             y = lo * 2.0             # <<<<<<<<<<<<<<
@@ -6114,7 +6989,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_y = (__pyx_v_lo * 2.0);
 
-      /* "cybleu/_nltk_core.pyx":216
+      /* "cybleu/_nltk_core.pyx":262
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):
  *             y = lo * 2.0
  *             xi = hi + y             # <<<<<<<<<<<<<<
@@ -6123,7 +6998,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_xi = (__pyx_v_hi + __pyx_v_y);
 
-      /* "cybleu/_nltk_core.pyx":217
+      /* "cybleu/_nltk_core.pyx":263
  *             y = lo * 2.0
  *             xi = hi + y
  *             yr = xi - hi             # <<<<<<<<<<<<<<
@@ -6132,7 +7007,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_yr = (__pyx_v_xi - __pyx_v_hi);
 
-      /* "cybleu/_nltk_core.pyx":218
+      /* "cybleu/_nltk_core.pyx":264
  *             xi = hi + y
  *             yr = xi - hi
  *             if y == yr:             # <<<<<<<<<<<<<<
@@ -6144,7 +7019,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":219
+        /* "cybleu/_nltk_core.pyx":265
  *             yr = xi - hi
  *             if y == yr:
  *                 hi = xi             # <<<<<<<<<<<<<<
@@ -6153,7 +7028,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_hi = __pyx_v_xi;
 
-        /* "cybleu/_nltk_core.pyx":218
+        /* "cybleu/_nltk_core.pyx":264
  *             xi = hi + y
  *             yr = xi - hi
  *             if y == yr:             # <<<<<<<<<<<<<<
@@ -6162,7 +7037,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":214
+      /* "cybleu/_nltk_core.pyx":260
  *             if lo != 0.0:
  *                 break
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):             # <<<<<<<<<<<<<<
@@ -6171,7 +7046,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":202
+    /* "cybleu/_nltk_core.pyx":248
  *             m += 1
  *     hi = 0.0
  *     if m > 0:             # <<<<<<<<<<<<<<
@@ -6180,7 +7055,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":220
+  /* "cybleu/_nltk_core.pyx":266
  *             if y == yr:
  *                 hi = xi
  *     return hi             # <<<<<<<<<<<<<<
@@ -6193,7 +7068,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   }
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":175
+  /* "cybleu/_nltk_core.pyx":221
  * 
  * 
  * cdef double _fsum(const double* x, int n) noexcept:             # <<<<<<<<<<<<<<
@@ -6218,7 +7093,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":223
+/* "cybleu/_nltk_core.pyx":269
  * 
  * 
  * def sentence_score(references, hypothesis, weights, mode, param, reweigh):             # <<<<<<<<<<<<<<
@@ -6227,16 +7102,16 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_6cybleu_10_nltk_core_3sentence_score(PyObject *__pyx_self, 
+static PyObject *__pyx_pw_6cybleu_10_nltk_core_5sentence_score(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_6cybleu_10_nltk_core_2sentence_score, "sentence_score(references, hypothesis, weights, mode, param, reweigh)\n\nnltk\047s sentence_bleu for a tuple of float weights and smoothing method<mode> (0-4): the\nfloat score, int 0, (score, zero-order mask) when method0 must warn, or None when the caller\nmust take nltk\047s general path (see the twin\047s docstring).");
-static PyMethodDef __pyx_mdef_6cybleu_10_nltk_core_3sentence_score = {"sentence_score", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6cybleu_10_nltk_core_3sentence_score, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6cybleu_10_nltk_core_2sentence_score};
-static PyObject *__pyx_pw_6cybleu_10_nltk_core_3sentence_score(PyObject *__pyx_self, 
+PyDoc_STRVAR(__pyx_doc_6cybleu_10_nltk_core_4sentence_score, "sentence_score(references, hypothesis, weights, mode, param, reweigh)\n\nnltk\047s sentence_bleu for a tuple of float weights and smoothing method<mode> (0-4): the\nfloat score, int 0, (score, zero-order mask) when method0 must warn, or None when the caller\nmust take nltk\047s general path (see the twin\047s docstring).");
+static PyMethodDef __pyx_mdef_6cybleu_10_nltk_core_5sentence_score = {"sentence_score", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6cybleu_10_nltk_core_5sentence_score, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6cybleu_10_nltk_core_4sentence_score};
+static PyObject *__pyx_pw_6cybleu_10_nltk_core_5sentence_score(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -6271,56 +7146,56 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_references,&__pyx_mstate_global->__pyx_n_u_hypothesis,&__pyx_mstate_global->__pyx_n_u_weights,&__pyx_mstate_global->__pyx_n_u_mode,&__pyx_mstate_global->__pyx_n_u_param,&__pyx_mstate_global->__pyx_n_u_reweigh,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 223, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 269, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 223, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 269, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 223, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 269, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 223, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 269, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 223, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 269, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 223, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 269, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 223, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 269, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "sentence_score", 0) < (0)) __PYX_ERR(0, 223, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "sentence_score", 0) < (0)) __PYX_ERR(0, 269, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 6; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, i); __PYX_ERR(0, 223, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, i); __PYX_ERR(0, 269, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 6)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 223, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 269, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 223, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 269, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 223, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 269, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 223, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 269, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 223, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 269, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 223, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 269, __pyx_L3_error)
     }
     __pyx_v_references = values[0];
     __pyx_v_hypothesis = values[1];
@@ -6331,7 +7206,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, __pyx_nargs); __PYX_ERR(0, 223, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, __pyx_nargs); __PYX_ERR(0, 269, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -6342,7 +7217,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_6cybleu_10_nltk_core_2sentence_score(__pyx_self, __pyx_v_references, __pyx_v_hypothesis, __pyx_v_weights, __pyx_v_mode, __pyx_v_param, __pyx_v_reweigh);
+  __pyx_r = __pyx_pf_6cybleu_10_nltk_core_4sentence_score(__pyx_self, __pyx_v_references, __pyx_v_hypothesis, __pyx_v_weights, __pyx_v_mode, __pyx_v_param, __pyx_v_reweigh);
 
   /* function exit code */
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
@@ -6352,7 +7227,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_references, PyObject *__pyx_v_hypothesis, PyObject *__pyx_v_weights, PyObject *__pyx_v_mode, PyObject *__pyx_v_param, PyObject *__pyx_v_reweigh) {
+static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_references, PyObject *__pyx_v_hypothesis, PyObject *__pyx_v_weights, PyObject *__pyx_v_mode, PyObject *__pyx_v_param, PyObject *__pyx_v_reweigh) {
   int __pyx_v_order;
   int __pyx_v_used;
   int __pyx_v_k;
@@ -6398,31 +7273,31 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("sentence_score", 0);
 
-  /* "cybleu/_nltk_core.pyx":227
+  /* "cybleu/_nltk_core.pyx":273
  *     float score, int 0, (score, zero-order mask) when method0 must warn, or None when the caller
  *     must take nltk's general path (see the twin's docstring)."""
  *     cdef int order = len(weights), used, k, incvnt = 1, nterms = 0, smoothing = mode             # <<<<<<<<<<<<<<
  *     cdef double c_param = param
  *     cdef double[64] w
 */
-  __pyx_t_1 = PyObject_Length(__pyx_v_weights); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 227, __pyx_L1_error)
+  __pyx_t_1 = PyObject_Length(__pyx_v_weights); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 273, __pyx_L1_error)
   __pyx_v_order = __pyx_t_1;
   __pyx_v_incvnt = 1;
   __pyx_v_nterms = 0;
-  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_v_mode); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 227, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_v_mode); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 273, __pyx_L1_error)
   __pyx_v_smoothing = __pyx_t_2;
 
-  /* "cybleu/_nltk_core.pyx":228
+  /* "cybleu/_nltk_core.pyx":274
  *     must take nltk's general path (see the twin's docstring)."""
  *     cdef int order = len(weights), used, k, incvnt = 1, nterms = 0, smoothing = mode
  *     cdef double c_param = param             # <<<<<<<<<<<<<<
  *     cdef double[64] w
  *     cdef double[64] terms
 */
-  __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_v_param); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 228, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_v_param); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 274, __pyx_L1_error)
   __pyx_v_c_param = __pyx_t_3;
 
-  /* "cybleu/_nltk_core.pyx":233
+  /* "cybleu/_nltk_core.pyx":279
  *     cdef double p, s, bp, score
  *     cdef int64_t num, den, hyp_len, ref_len
  *     cdef uint64_t zero_mask = 0             # <<<<<<<<<<<<<<
@@ -6431,7 +7306,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
   __pyx_v_zero_mask = 0;
 
-  /* "cybleu/_nltk_core.pyx":237
+  /* "cybleu/_nltk_core.pyx":283
  *     cdef _Scratch ws
  *     cdef dict vocab
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):             # <<<<<<<<<<<<<<
@@ -6458,7 +7333,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 
     goto __pyx_L4_bool_binop_done;
   }
-  __pyx_t_1 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 237, __pyx_L1_error)
+  __pyx_t_1 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 283, __pyx_L1_error)
   __pyx_t_5 = (!(__pyx_t_1 != 0));
 
 
@@ -6469,7 +7344,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
   if (__pyx_t_4) {
 
 
-    /* "cybleu/_nltk_core.pyx":238
+    /* "cybleu/_nltk_core.pyx":284
  *     cdef dict vocab
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):
  *         return None             # <<<<<<<<<<<<<<
@@ -6486,7 +7361,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
     }
     goto __pyx_L0;
 
-    /* "cybleu/_nltk_core.pyx":237
+    /* "cybleu/_nltk_core.pyx":283
  *     cdef _Scratch ws
  *     cdef dict vocab
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):             # <<<<<<<<<<<<<<
@@ -6495,7 +7370,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":239
+  /* "cybleu/_nltk_core.pyx":285
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):
  *         return None
  *     for k in range(order):             # <<<<<<<<<<<<<<
@@ -6509,86 +7384,98 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
   for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
     __pyx_v_k = __pyx_t_7;
 
-    /* "cybleu/_nltk_core.pyx":240
+    /* "cybleu/_nltk_core.pyx":286
  *         return None
  *     for k in range(order):
  *         w[k] = weights[k]             # <<<<<<<<<<<<<<
  *     ws = _acquire()
  *     try:
 */
-    __pyx_t_8 = __Pyx_GetItemInt(__pyx_v_weights, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 240, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_GetItemInt(__pyx_v_weights, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 286, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_t_8); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 240, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_t_8); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 286, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     (__pyx_v_w[__pyx_v_k]) = __pyx_t_3;
 
   }
 
 
-  /* "cybleu/_nltk_core.pyx":241
+  /* "cybleu/_nltk_core.pyx":287
  *     for k in range(order):
  *         w[k] = weights[k]
  *     ws = _acquire()             # <<<<<<<<<<<<<<
  *     try:
  *         vocab = {}
 */
-  __pyx_t_8 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 241, __pyx_L1_error)
+  __pyx_t_8 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 287, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __pyx_v_ws = ((struct __pyx_obj_6cybleu_10_nltk_core__Scratch *)__pyx_t_8);
   __pyx_t_8 = 0;
 
-  /* "cybleu/_nltk_core.pyx":242
+  /* "cybleu/_nltk_core.pyx":288
  *         w[k] = weights[k]
  *     ws = _acquire()
  *     try:             # <<<<<<<<<<<<<<
  *         vocab = {}
- *         _intern_refs(ws, vocab, references, &nrefs)
+ *         ws.next_id = 0
 */
   /*try:*/ {
 
-    /* "cybleu/_nltk_core.pyx":243
+    /* "cybleu/_nltk_core.pyx":289
  *     ws = _acquire()
  *     try:
  *         vocab = {}             # <<<<<<<<<<<<<<
+ *         ws.next_id = 0
  *         _intern_refs(ws, vocab, references, &nrefs)
- *         hyp_len = _intern_hyp(ws, vocab, hypothesis)
 */
-    __pyx_t_8 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 243, __pyx_L10_error)
+    __pyx_t_8 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 289, __pyx_L10_error)
     __Pyx_GOTREF(__pyx_t_8);
     __pyx_v_vocab = ((PyObject*)__pyx_t_8);
     __pyx_t_8 = 0;
 
-    /* "cybleu/_nltk_core.pyx":244
+    /* "cybleu/_nltk_core.pyx":290
  *     try:
  *         vocab = {}
+ *         ws.next_id = 0             # <<<<<<<<<<<<<<
+ *         _intern_refs(ws, vocab, references, &nrefs)
+ *         hyp_len = _intern_hyp(ws, vocab, hypothesis)
+*/
+    __Pyx_INCREF(__pyx_mstate_global->__pyx_int_0);
+    __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_0);
+    __Pyx_GOTREF(__pyx_v_ws->next_id);
+    __Pyx_DECREF_SET(__pyx_v_ws->next_id, __pyx_mstate_global->__pyx_int_0);
+
+    /* "cybleu/_nltk_core.pyx":291
+ *         vocab = {}
+ *         ws.next_id = 0
  *         _intern_refs(ws, vocab, references, &nrefs)             # <<<<<<<<<<<<<<
  *         hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *         _count(ws, hyp_len, nrefs, order)
 */
-    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 244, __pyx_L10_error)
+    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 291, __pyx_L10_error)
 
 
-    /* "cybleu/_nltk_core.pyx":245
- *         vocab = {}
+    /* "cybleu/_nltk_core.pyx":292
+ *         ws.next_id = 0
  *         _intern_refs(ws, vocab, references, &nrefs)
  *         hyp_len = _intern_hyp(ws, vocab, hypothesis)             # <<<<<<<<<<<<<<
  *         _count(ws, hyp_len, nrefs, order)
  *         ref_len = ws.row[1]
 */
-    __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_hypothesis); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 245, __pyx_L10_error)
+    __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_hypothesis); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 292, __pyx_L10_error)
     __pyx_v_hyp_len = __pyx_t_1;
 
-    /* "cybleu/_nltk_core.pyx":246
+    /* "cybleu/_nltk_core.pyx":293
  *         _intern_refs(ws, vocab, references, &nrefs)
  *         hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *         _count(ws, hyp_len, nrefs, order)             # <<<<<<<<<<<<<<
  *         ref_len = ws.row[1]
  *         if ws.row[2] == 0:
 */
-    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_order); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 246, __pyx_L10_error)
+    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_order); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 293, __pyx_L10_error)
 
 
-    /* "cybleu/_nltk_core.pyx":247
+    /* "cybleu/_nltk_core.pyx":294
  *         hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *         _count(ws, hyp_len, nrefs, order)
  *         ref_len = ws.row[1]             # <<<<<<<<<<<<<<
@@ -6597,7 +7484,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
     __pyx_v_ref_len = (__pyx_v_ws->row[1]);
 
-    /* "cybleu/_nltk_core.pyx":248
+    /* "cybleu/_nltk_core.pyx":295
  *         _count(ws, hyp_len, nrefs, order)
  *         ref_len = ws.row[1]
  *         if ws.row[2] == 0:             # <<<<<<<<<<<<<<
@@ -6609,7 +7496,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
     if (__pyx_t_4) {
 
 
-      /* "cybleu/_nltk_core.pyx":249
+      /* "cybleu/_nltk_core.pyx":296
  *         ref_len = ws.row[1]
  *         if ws.row[2] == 0:
  *             return 0             # <<<<<<<<<<<<<<
@@ -6627,7 +7514,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
       }
       goto __pyx_L9_return;
 
-      /* "cybleu/_nltk_core.pyx":248
+      /* "cybleu/_nltk_core.pyx":295
  *         _count(ws, hyp_len, nrefs, order)
  *         ref_len = ws.row[1]
  *         if ws.row[2] == 0:             # <<<<<<<<<<<<<<
@@ -6636,7 +7523,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":251
+    /* "cybleu/_nltk_core.pyx":298
  *             return 0
  *         # nltk smooths every order, then zips the (possibly re-weighed) weights with them
  *         used = order             # <<<<<<<<<<<<<<
@@ -6645,14 +7532,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
     __pyx_v_used = __pyx_v_order;
 
-    /* "cybleu/_nltk_core.pyx":252
+    /* "cybleu/_nltk_core.pyx":299
  *         # nltk smooths every order, then zips the (possibly re-weighed) weights with them
  *         used = order
  *         if reweigh and hyp_len < 4:             # <<<<<<<<<<<<<<
  *             used = <int>hyp_len
  *             for k in range(used):
 */
-    __pyx_t_5 = __Pyx_PyObject_IsTrue(__pyx_v_reweigh); if (unlikely((__pyx_t_5 < 0))) __PYX_ERR(0, 252, __pyx_L10_error)
+    __pyx_t_5 = __Pyx_PyObject_IsTrue(__pyx_v_reweigh); if (unlikely((__pyx_t_5 < 0))) __PYX_ERR(0, 299, __pyx_L10_error)
     if (__pyx_t_5) {
 
     } else {
@@ -6670,7 +7557,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
     if (__pyx_t_4) {
 
 
-      /* "cybleu/_nltk_core.pyx":253
+      /* "cybleu/_nltk_core.pyx":300
  *         used = order
  *         if reweigh and hyp_len < 4:
  *             used = <int>hyp_len             # <<<<<<<<<<<<<<
@@ -6679,7 +7566,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
       __pyx_v_used = ((int)__pyx_v_hyp_len);
 
-      /* "cybleu/_nltk_core.pyx":254
+      /* "cybleu/_nltk_core.pyx":301
  *         if reweigh and hyp_len < 4:
  *             used = <int>hyp_len
  *             for k in range(used):             # <<<<<<<<<<<<<<
@@ -6693,7 +7580,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
       for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
         __pyx_v_k = __pyx_t_7;
 
-        /* "cybleu/_nltk_core.pyx":255
+        /* "cybleu/_nltk_core.pyx":302
  *             used = <int>hyp_len
  *             for k in range(used):
  *                 w[k] = 1.0 / <double>hyp_len             # <<<<<<<<<<<<<<
@@ -6704,7 +7591,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
       }
 
 
-      /* "cybleu/_nltk_core.pyx":252
+      /* "cybleu/_nltk_core.pyx":299
  *         # nltk smooths every order, then zips the (possibly re-weighed) weights with them
  *         used = order
  *         if reweigh and hyp_len < 4:             # <<<<<<<<<<<<<<
@@ -6713,7 +7600,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":256
+    /* "cybleu/_nltk_core.pyx":303
  *             for k in range(used):
  *                 w[k] = 1.0 / <double>hyp_len
  *         for k in range(order):             # <<<<<<<<<<<<<<
@@ -6727,7 +7614,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
     for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
       __pyx_v_k = __pyx_t_7;
 
-      /* "cybleu/_nltk_core.pyx":257
+      /* "cybleu/_nltk_core.pyx":304
  *                 w[k] = 1.0 / <double>hyp_len
  *         for k in range(order):
  *             num = ws.row[2 + k]             # <<<<<<<<<<<<<<
@@ -6736,7 +7623,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
       __pyx_v_num = (__pyx_v_ws->row[(2 + __pyx_v_k)]);
 
-      /* "cybleu/_nltk_core.pyx":258
+      /* "cybleu/_nltk_core.pyx":305
  *         for k in range(order):
  *             num = ws.row[2 + k]
  *             den = ws.row[2 + order + k]             # <<<<<<<<<<<<<<
@@ -6745,7 +7632,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
       __pyx_v_den = (__pyx_v_ws->row[((2 + __pyx_v_order) + __pyx_v_k)]);
 
-      /* "cybleu/_nltk_core.pyx":259
+      /* "cybleu/_nltk_core.pyx":306
  *             num = ws.row[2 + k]
  *             den = ws.row[2 + order + k]
  *             if den < 1:             # <<<<<<<<<<<<<<
@@ -6757,7 +7644,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":260
+        /* "cybleu/_nltk_core.pyx":307
  *             den = ws.row[2 + order + k]
  *             if den < 1:
  *                 den = 1             # <<<<<<<<<<<<<<
@@ -6766,7 +7653,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_den = 1;
 
-        /* "cybleu/_nltk_core.pyx":259
+        /* "cybleu/_nltk_core.pyx":306
  *             num = ws.row[2 + k]
  *             den = ws.row[2 + order + k]
  *             if den < 1:             # <<<<<<<<<<<<<<
@@ -6775,7 +7662,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":261
+      /* "cybleu/_nltk_core.pyx":308
  *             if den < 1:
  *                 den = 1
  *             if smoothing == ADD_ONE and k:             # <<<<<<<<<<<<<<
@@ -6801,7 +7688,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":262
+        /* "cybleu/_nltk_core.pyx":309
  *                 den = 1
  *             if smoothing == ADD_ONE and k:
  *                 p = <double>(num + 1) / <double>(den + 1)             # <<<<<<<<<<<<<<
@@ -6810,7 +7697,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = (((double)(__pyx_v_num + 1)) / ((double)(__pyx_v_den + 1)));
 
-        /* "cybleu/_nltk_core.pyx":261
+        /* "cybleu/_nltk_core.pyx":308
  *             if den < 1:
  *                 den = 1
  *             if smoothing == ADD_ONE and k:             # <<<<<<<<<<<<<<
@@ -6820,7 +7707,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":263
+      /* "cybleu/_nltk_core.pyx":310
  *             if smoothing == ADD_ONE and k:
  *                 p = <double>(num + 1) / <double>(den + 1)
  *             elif num:             # <<<<<<<<<<<<<<
@@ -6832,7 +7719,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":264
+        /* "cybleu/_nltk_core.pyx":311
  *                 p = <double>(num + 1) / <double>(den + 1)
  *             elif num:
  *                 p = <double>num / <double>den             # <<<<<<<<<<<<<<
@@ -6841,7 +7728,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = (((double)__pyx_v_num) / ((double)__pyx_v_den));
 
-        /* "cybleu/_nltk_core.pyx":263
+        /* "cybleu/_nltk_core.pyx":310
  *             if smoothing == ADD_ONE and k:
  *                 p = <double>(num + 1) / <double>(den + 1)
  *             elif num:             # <<<<<<<<<<<<<<
@@ -6851,7 +7738,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":265
+      /* "cybleu/_nltk_core.pyx":312
  *             elif num:
  *                 p = <double>num / <double>den
  *             elif smoothing == NO_SMOOTHING:             # <<<<<<<<<<<<<<
@@ -6863,7 +7750,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":266
+        /* "cybleu/_nltk_core.pyx":313
  *                 p = <double>num / <double>den
  *             elif smoothing == NO_SMOOTHING:
  *                 p = DBL_MIN_             # <<<<<<<<<<<<<<
@@ -6872,7 +7759,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = __pyx_v_6cybleu_10_nltk_core_DBL_MIN_;
 
-        /* "cybleu/_nltk_core.pyx":267
+        /* "cybleu/_nltk_core.pyx":314
  *             elif smoothing == NO_SMOOTHING:
  *                 p = DBL_MIN_
  *                 zero_mask |= (<uint64_t>1) << k             # <<<<<<<<<<<<<<
@@ -6881,7 +7768,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_zero_mask = (__pyx_v_zero_mask | (((uint64_t)1) << __pyx_v_k));
 
-        /* "cybleu/_nltk_core.pyx":265
+        /* "cybleu/_nltk_core.pyx":312
  *             elif num:
  *                 p = <double>num / <double>den
  *             elif smoothing == NO_SMOOTHING:             # <<<<<<<<<<<<<<
@@ -6891,7 +7778,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":268
+      /* "cybleu/_nltk_core.pyx":315
  *                 p = DBL_MIN_
  *                 zero_mask |= (<uint64_t>1) << k
  *             elif smoothing == EPSILON:             # <<<<<<<<<<<<<<
@@ -6903,7 +7790,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":269
+        /* "cybleu/_nltk_core.pyx":316
  *                 zero_mask |= (<uint64_t>1) << k
  *             elif smoothing == EPSILON:
  *                 p = (0.0 + c_param) / <double>den             # <<<<<<<<<<<<<<
@@ -6912,7 +7799,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = ((0.0 + __pyx_v_c_param) / ((double)__pyx_v_den));
 
-        /* "cybleu/_nltk_core.pyx":268
+        /* "cybleu/_nltk_core.pyx":315
  *                 p = DBL_MIN_
  *                 zero_mask |= (<uint64_t>1) << k
  *             elif smoothing == EPSILON:             # <<<<<<<<<<<<<<
@@ -6922,7 +7809,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":270
+      /* "cybleu/_nltk_core.pyx":317
  *             elif smoothing == EPSILON:
  *                 p = (0.0 + c_param) / <double>den
  *             elif smoothing == NIST:             # <<<<<<<<<<<<<<
@@ -6934,7 +7821,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":271
+        /* "cybleu/_nltk_core.pyx":318
  *                 p = (0.0 + c_param) / <double>den
  *             elif smoothing == NIST:
  *                 p = 1.0 / ldexp(<double>den, incvnt)             # <<<<<<<<<<<<<<
@@ -6943,7 +7830,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = (1.0 / ldexp(((double)__pyx_v_den), __pyx_v_incvnt));
 
-        /* "cybleu/_nltk_core.pyx":272
+        /* "cybleu/_nltk_core.pyx":319
  *             elif smoothing == NIST:
  *                 p = 1.0 / ldexp(<double>den, incvnt)
  *                 incvnt += 1             # <<<<<<<<<<<<<<
@@ -6952,7 +7839,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_incvnt = (__pyx_v_incvnt + 1);
 
-        /* "cybleu/_nltk_core.pyx":270
+        /* "cybleu/_nltk_core.pyx":317
  *             elif smoothing == EPSILON:
  *                 p = (0.0 + c_param) / <double>den
  *             elif smoothing == NIST:             # <<<<<<<<<<<<<<
@@ -6962,7 +7849,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":273
+      /* "cybleu/_nltk_core.pyx":320
  *                 p = 1.0 / ldexp(<double>den, incvnt)
  *                 incvnt += 1
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:             # <<<<<<<<<<<<<<
@@ -6988,7 +7875,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":274
+        /* "cybleu/_nltk_core.pyx":321
  *                 incvnt += 1
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:
  *                 p = 1.0 / (ldexp(c_param, incvnt) / log(<double>hyp_len)) / <double>den             # <<<<<<<<<<<<<<
@@ -6997,7 +7884,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = ((1.0 / (ldexp(__pyx_v_c_param, __pyx_v_incvnt) / log(((double)__pyx_v_hyp_len)))) / ((double)__pyx_v_den));
 
-        /* "cybleu/_nltk_core.pyx":275
+        /* "cybleu/_nltk_core.pyx":322
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:
  *                 p = 1.0 / (ldexp(c_param, incvnt) / log(<double>hyp_len)) / <double>den
  *                 incvnt += 1             # <<<<<<<<<<<<<<
@@ -7006,7 +7893,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_incvnt = (__pyx_v_incvnt + 1);
 
-        /* "cybleu/_nltk_core.pyx":273
+        /* "cybleu/_nltk_core.pyx":320
  *                 p = 1.0 / ldexp(<double>den, incvnt)
  *                 incvnt += 1
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:             # <<<<<<<<<<<<<<
@@ -7016,7 +7903,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":277
+      /* "cybleu/_nltk_core.pyx":324
  *                 incvnt += 1
  *             else:
  *                 p = 0.0             # <<<<<<<<<<<<<<
@@ -7028,7 +7915,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
       }
       __pyx_L21:;
 
-      /* "cybleu/_nltk_core.pyx":278
+      /* "cybleu/_nltk_core.pyx":325
  *             else:
  *                 p = 0.0
  *             if p > 0 and k < used:             # <<<<<<<<<<<<<<
@@ -7054,7 +7941,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":279
+        /* "cybleu/_nltk_core.pyx":326
  *                 p = 0.0
  *             if p > 0 and k < used:
  *                 terms[nterms] = w[k] * log(p)             # <<<<<<<<<<<<<<
@@ -7063,7 +7950,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
         (__pyx_v_terms[__pyx_v_nterms]) = ((__pyx_v_w[__pyx_v_k]) * log(__pyx_v_p));
 
-        /* "cybleu/_nltk_core.pyx":280
+        /* "cybleu/_nltk_core.pyx":327
  *             if p > 0 and k < used:
  *                 terms[nterms] = w[k] * log(p)
  *                 nterms += 1             # <<<<<<<<<<<<<<
@@ -7072,7 +7959,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_nterms = (__pyx_v_nterms + 1);
 
-        /* "cybleu/_nltk_core.pyx":278
+        /* "cybleu/_nltk_core.pyx":325
  *             else:
  *                 p = 0.0
  *             if p > 0 and k < used:             # <<<<<<<<<<<<<<
@@ -7083,7 +7970,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
     }
 
 
-    /* "cybleu/_nltk_core.pyx":281
+    /* "cybleu/_nltk_core.pyx":328
  *                 terms[nterms] = w[k] * log(p)
  *                 nterms += 1
  *         s = _fsum(terms, nterms)             # <<<<<<<<<<<<<<
@@ -7092,7 +7979,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
     __pyx_v_s = __pyx_f_6cybleu_10_nltk_core__fsum(__pyx_v_terms, __pyx_v_nterms);
 
-    /* "cybleu/_nltk_core.pyx":282
+    /* "cybleu/_nltk_core.pyx":329
  *                 nterms += 1
  *         s = _fsum(terms, nterms)
  *         if not (s <= EXP_LIMIT):             # <<<<<<<<<<<<<<
@@ -7104,7 +7991,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
     if (__pyx_t_4) {
 
 
-      /* "cybleu/_nltk_core.pyx":283
+      /* "cybleu/_nltk_core.pyx":330
  *         s = _fsum(terms, nterms)
  *         if not (s <= EXP_LIMIT):
  *             return None             # <<<<<<<<<<<<<<
@@ -7121,7 +8008,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
       }
       goto __pyx_L9_return;
 
-      /* "cybleu/_nltk_core.pyx":282
+      /* "cybleu/_nltk_core.pyx":329
  *                 nterms += 1
  *         s = _fsum(terms, nterms)
  *         if not (s <= EXP_LIMIT):             # <<<<<<<<<<<<<<
@@ -7130,7 +8017,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":284
+    /* "cybleu/_nltk_core.pyx":331
  *         if not (s <= EXP_LIMIT):
  *             return None
  *         bp = 1.0 if hyp_len > ref_len else exp(1.0 - <double>ref_len / <double>hyp_len)             # <<<<<<<<<<<<<<
@@ -7149,7 +8036,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 
     __pyx_v_bp = __pyx_t_3;
 
-    /* "cybleu/_nltk_core.pyx":285
+    /* "cybleu/_nltk_core.pyx":332
  *             return None
  *         bp = 1.0 if hyp_len > ref_len else exp(1.0 - <double>ref_len / <double>hyp_len)
  *         score = bp * exp(s)             # <<<<<<<<<<<<<<
@@ -7159,7 +8046,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
     __pyx_v_score = (__pyx_v_bp * exp(__pyx_v_s));
   }
 
-  /* "cybleu/_nltk_core.pyx":287
+  /* "cybleu/_nltk_core.pyx":334
  *         score = bp * exp(s)
  *     finally:
  *         _release(ws)             # <<<<<<<<<<<<<<
@@ -7168,7 +8055,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
   /*finally:*/ {
     /*normal exit:*/{
-      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 287, __pyx_L1_error)
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 334, __pyx_L1_error)
       goto __pyx_L11;
     }
     __pyx_L10_error:;
@@ -7187,7 +8074,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
       __Pyx_XGOTREF(__pyx_t_15);
       __pyx_t_2 = __pyx_lineno; __pyx_t_6 = __pyx_clineno; __pyx_t_9 = __pyx_filename;
       {
-        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 287, __pyx_L31_error)
+        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 334, __pyx_L31_error)
       }
       __Pyx_XGIVEREF(__pyx_t_13);
       __Pyx_XGIVEREF(__pyx_t_14);
@@ -7214,7 +8101,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
     __pyx_L9_return: {
       __pyx_t_15 = __pyx_r;
       __pyx_r = 0;
-      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 287, __pyx_L1_error)
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 334, __pyx_L1_error)
       __pyx_r = __pyx_t_15;
       __pyx_t_15 = 0;
       goto __pyx_L0;
@@ -7222,7 +8109,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
     __pyx_L11:;
   }
 
-  /* "cybleu/_nltk_core.pyx":288
+  /* "cybleu/_nltk_core.pyx":335
  *     finally:
  *         _release(ws)
  *     if zero_mask:             # <<<<<<<<<<<<<<
@@ -7234,22 +8121,22 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
   if (__pyx_t_4) {
 
 
-    /* "cybleu/_nltk_core.pyx":289
+    /* "cybleu/_nltk_core.pyx":336
  *         _release(ws)
  *     if zero_mask:
  *         return score, zero_mask             # <<<<<<<<<<<<<<
  *     return score
 */
-    __pyx_t_8 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 289, __pyx_L1_error)
+    __pyx_t_8 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 336, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_16 = __Pyx_PyLong_From_uint64_t(__pyx_v_zero_mask); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 289, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyLong_From_uint64_t(__pyx_v_zero_mask); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 336, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_16);
-    __pyx_t_17 = PyTuple_New(2); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 289, __pyx_L1_error)
+    __pyx_t_17 = PyTuple_New(2); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 336, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_17);
     __Pyx_GIVEREF(__pyx_t_8);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 0, __pyx_t_8) != (0)) __PYX_ERR(0, 289, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 0, __pyx_t_8) != (0)) __PYX_ERR(0, 336, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_16);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 1, __pyx_t_16) != (0)) __PYX_ERR(0, 289, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 1, __pyx_t_16) != (0)) __PYX_ERR(0, 336, __pyx_L1_error);
     __pyx_t_8 = 0;
     __pyx_t_16 = 0;
     {
@@ -7263,7 +8150,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
     __pyx_t_17 = 0;
     goto __pyx_L0;
 
-    /* "cybleu/_nltk_core.pyx":288
+    /* "cybleu/_nltk_core.pyx":335
  *     finally:
  *         _release(ws)
  *     if zero_mask:             # <<<<<<<<<<<<<<
@@ -7272,12 +8159,12 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":290
+  /* "cybleu/_nltk_core.pyx":337
  *     if zero_mask:
  *         return score, zero_mask
  *     return score             # <<<<<<<<<<<<<<
 */
-  __pyx_t_17 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 290, __pyx_L1_error)
+  __pyx_t_17 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 337, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
   {
     PyObject *__pyx_temp;
@@ -7290,7 +8177,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2sentence_score(CYTHON_UNUSED PyO
   __pyx_t_17 = 0;
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":223
+  /* "cybleu/_nltk_core.pyx":269
  * 
  * 
  * def sentence_score(references, hypothesis, weights, mode, param, reweigh):             # <<<<<<<<<<<<<<
@@ -7340,6 +8227,8 @@ static PyObject *__pyx_tp_new__initialisation_6cybleu_10_nltk_core__Scratch(PyOb
     CYTHON_UNUSED PyObject *a, CYTHON_UNUSED PyObject *k
 #endif
 ) {
+  struct __pyx_obj_6cybleu_10_nltk_core__Scratch *p = ((struct __pyx_obj_6cybleu_10_nltk_core__Scratch *)o);
+  p->next_id = Py_None; Py_INCREF(Py_None);
   return o;
 }
 
@@ -7380,13 +8269,15 @@ static PyObject *__pyx_tp_vectorcall_6cybleu_10_nltk_core__Scratch(PyObject *t, 
 #endif
 
 static void __pyx_tp_dealloc_6cybleu_10_nltk_core__Scratch(PyObject *o) {
+  struct __pyx_obj_6cybleu_10_nltk_core__Scratch *p = (struct __pyx_obj_6cybleu_10_nltk_core__Scratch *)o;
   #if CYTHON_USE_TP_FINALIZE
-  if (unlikely(__Pyx_PyObject_GetSlot(o, tp_finalize, destructor)) && (!PyType_IS_GC(Py_TYPE(o)) || !__Pyx_PyObject_GC_IsFinalized(o))) {
+  if (unlikely(__Pyx_PyObject_GetSlot(o, tp_finalize, destructor)) && !__Pyx_PyObject_GC_IsFinalized(o)) {
     if (__Pyx_PyObject_GetSlot(o, tp_dealloc, destructor) == __pyx_tp_dealloc_6cybleu_10_nltk_core__Scratch) {
       if (PyObject_CallFinalizerFromDealloc(o)) return;
     }
   }
   #endif
+  PyObject_GC_UnTrack(o);
   {
     PyObject *etype, *eval, *etb;
     __Pyx_PyErr_FetchException(&etype, &eval, &etb);
@@ -7395,6 +8286,7 @@ static void __pyx_tp_dealloc_6cybleu_10_nltk_core__Scratch(PyObject *o) {
     __Pyx_DeallocKeepAliveEnd(o);
     __Pyx_PyErr_RestoreException(etype, eval, etb);
   }
+  Py_CLEAR(p->next_id);
   PyTypeObject *tp = Py_TYPE(o);
   #if CYTHON_USE_TYPE_SLOTS
   (*tp->tp_free)(o);
@@ -7409,6 +8301,28 @@ static void __pyx_tp_dealloc_6cybleu_10_nltk_core__Scratch(PyObject *o) {
   #endif
 }
 
+static int __pyx_tp_traverse_6cybleu_10_nltk_core__Scratch(PyObject *o, visitproc v, void *a) {
+  int e;
+  struct __pyx_obj_6cybleu_10_nltk_core__Scratch *p = (struct __pyx_obj_6cybleu_10_nltk_core__Scratch *)o;
+  {
+    e = __Pyx_call_type_traverse(o, 1, v, a);
+    if (e) return e;
+  }
+  if (p->next_id) {
+    e = (*v)(p->next_id, a); if (e) return e;
+  }
+  return 0;
+}
+
+static int __pyx_tp_clear_6cybleu_10_nltk_core__Scratch(PyObject *o) {
+  PyObject* tmp;
+  struct __pyx_obj_6cybleu_10_nltk_core__Scratch *p = (struct __pyx_obj_6cybleu_10_nltk_core__Scratch *)o;
+  tmp = ((PyObject*)p->next_id);
+  p->next_id = Py_None; Py_INCREF(Py_None);
+  Py_XDECREF(tmp);
+  return 0;
+}
+
 static PyMethodDef __pyx_methods_6cybleu_10_nltk_core__Scratch[] = {
   {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6cybleu_10_nltk_core_8_Scratch_3__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6cybleu_10_nltk_core_8_Scratch_2__reduce_cython__},
   {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_6cybleu_10_nltk_core_8_Scratch_5__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_6cybleu_10_nltk_core_8_Scratch_4__setstate_cython__},
@@ -7418,6 +8332,8 @@ static PyMethodDef __pyx_methods_6cybleu_10_nltk_core__Scratch[] = {
 static PyType_Slot __pyx_type_6cybleu_10_nltk_core__Scratch_slots[] = {
   {Py_tp_dealloc, (void *)__pyx_tp_dealloc_6cybleu_10_nltk_core__Scratch},
   {Py_tp_doc, (void *)PyDoc_STR("Buffers of one call: token IDs, reference offsets, the n-gram table, one row of stats.")},
+  {Py_tp_traverse, (void *)__pyx_tp_traverse_6cybleu_10_nltk_core__Scratch},
+  {Py_tp_clear, (void *)__pyx_tp_clear_6cybleu_10_nltk_core__Scratch},
   {Py_tp_methods, (void *)__pyx_methods_6cybleu_10_nltk_core__Scratch},
   {Py_tp_new, (void *)__pyx_tp_new_6cybleu_10_nltk_core__Scratch},
   #if (!CYTHON_COMPILING_IN_PYPY || PYPY_VERSION_NUM >= 0x07030800) && (!CYTHON_COMPILING_IN_LIMITED_API || __PYX_LIMITED_VERSION_HEX >= 0x030E0000)
@@ -7431,7 +8347,7 @@ static PyType_Spec __pyx_type_6cybleu_10_nltk_core__Scratch_spec = {
   "cybleu._nltk_core._Scratch",
   sizeof(struct __pyx_obj_6cybleu_10_nltk_core__Scratch),
   0,
-  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_BASETYPE,
+  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_BASETYPE|Py_TPFLAGS_HAVE_GC,
   __pyx_type_6cybleu_10_nltk_core__Scratch_slots,
 };
 #else
@@ -7456,10 +8372,10 @@ static PyTypeObject __pyx_type_6cybleu_10_nltk_core__Scratch = {
   0, /*tp_getattro*/
   0, /*tp_setattro*/
   0, /*tp_as_buffer*/
-  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_BASETYPE, /*tp_flags*/
+  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_BASETYPE|Py_TPFLAGS_HAVE_GC, /*tp_flags*/
   PyDoc_STR("Buffers of one call: token IDs, reference offsets, the n-gram table, one row of stats."), /*tp_doc*/
-  0, /*tp_traverse*/
-  0, /*tp_clear*/
+  __pyx_tp_traverse_6cybleu_10_nltk_core__Scratch, /*tp_traverse*/
+  __pyx_tp_clear_6cybleu_10_nltk_core__Scratch, /*tp_clear*/
   0, /*tp_richcompare*/
   0, /*tp_weaklistoffset*/
   0, /*tp_iter*/
@@ -7568,14 +8484,14 @@ static int __Pyx_modinit_Exttype___pyx_obj_6cybleu_10_nltk_core__Scratch(__pyx_m
   __Pyx_RefNannySetupContext("__Pyx_modinit_Exttype___pyx_obj_6cybleu_10_nltk_core__Scratch", 0);
   /*--- Exttype __pyx_obj_6cybleu_10_nltk_core__Scratch ---*/
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_6cybleu_10_nltk_core__Scratch_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch)) __PYX_ERR(0, 34, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_6cybleu_10_nltk_core__Scratch_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch)) __PYX_ERR(0, 38, __pyx_L1_error)
   #else
   __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch = &__pyx_type_6cybleu_10_nltk_core__Scratch;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch) < (0)) __PYX_ERR(0, 34, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch) < (0)) __PYX_ERR(0, 38, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch);
@@ -7585,8 +8501,8 @@ static int __Pyx_modinit_Exttype___pyx_obj_6cybleu_10_nltk_core__Scratch(__pyx_m
     __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch->tp_getattro = PyObject_GenericGetAttr;
   }
   #endif
-  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Scratch, (PyObject *) __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch) < (0)) __PYX_ERR(0, 34, __pyx_L1_error)
-  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch) < (0)) __PYX_ERR(0, 34, __pyx_L1_error)
+  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Scratch, (PyObject *) __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch) < (0)) __PYX_ERR(0, 38, __pyx_L1_error)
+  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch) < (0)) __PYX_ERR(0, 38, __pyx_L1_error)
   __Pyx_RefNannyFinishContext();
   return 0;
   __pyx_L1_error:;
@@ -7962,22 +8878,22 @@ __Pyx_RefNannySetupContext("PyInit__nltk_core", 0);
   if (__Pyx_InitAfterSharedUtility() < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
   /*--- Execution code ---*/
 
-  /* "cybleu/_nltk_core.pyx":18
+  /* "cybleu/_nltk_core.pyx":22
  * from ._core cimport NgramTable, OOV_ID, count_segment
  * 
- * __all__ = ["corpus_counts", "sentence_score"]             # <<<<<<<<<<<<<<
+ * __all__ = ["corpus_counts", "hf_counts", "sentence_score"]             # <<<<<<<<<<<<<<
  * 
  * cdef enum:
 */
   {
-    PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_n_u_corpus_counts, __pyx_mstate_global->__pyx_n_u_sentence_score};
-    __pyx_t_2 = __Pyx_PyList_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 18, __pyx_L1_error)
+    PyObject* __pyx_temp[3] = {__pyx_mstate_global->__pyx_n_u_corpus_counts, __pyx_mstate_global->__pyx_n_u_hf_counts, __pyx_mstate_global->__pyx_n_u_sentence_score};
+    __pyx_t_2 = __Pyx_PyList_FromArray(__pyx_temp, 3); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 22, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
   }
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_all, __pyx_t_2) < (0)) __PYX_ERR(0, 18, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_all, __pyx_t_2) < (0)) __PYX_ERR(0, 22, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":30
+  /* "cybleu/_nltk_core.pyx":34
  * 
  * # math.exp overflows above ~709.78; beyond this the caller takes nltk's own path (which raises)
  * cdef double EXP_LIMIT = 709.0             # <<<<<<<<<<<<<<
@@ -7986,7 +8902,7 @@ __Pyx_RefNannySetupContext("PyInit__nltk_core", 0);
 */
   __pyx_v_6cybleu_10_nltk_core_EXP_LIMIT = 709.0;
 
-  /* "cybleu/_nltk_core.pyx":31
+  /* "cybleu/_nltk_core.pyx":35
  * # math.exp overflows above ~709.78; beyond this the caller takes nltk's own path (which raises)
  * cdef double EXP_LIMIT = 709.0
  * cdef double DBL_MIN_ = 2.2250738585072014e-308    # sys.float_info.min             # <<<<<<<<<<<<<<
@@ -8022,46 +8938,61 @@ __Pyx_RefNannySetupContext("PyInit__nltk_core", 0);
   if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_setstate_cython, __pyx_t_2) < (0)) __PYX_ERR(1, 3, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":70
+  /* "cybleu/_nltk_core.pyx":75
  * 
  * 
  * _POOL = []             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 70, __pyx_L1_error)
+  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 75, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_POOL, __pyx_t_2) < (0)) __PYX_ERR(0, 70, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_POOL, __pyx_t_2) < (0)) __PYX_ERR(0, 75, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":137
+  /* "cybleu/_nltk_core.pyx":143
  * 
  * 
  * def corpus_counts(list_of_references, hypotheses, max_order):             # <<<<<<<<<<<<<<
  *     """(hyp_lengths, ref_lengths, numerators, denominators) summed over the corpus as nltk's
  *     corpus_bleu sums them (see the twin's docstring)."""
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_1corpus_counts, 0, __pyx_mstate_global->__pyx_n_u_corpus_counts, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 137, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_1corpus_counts, 0, __pyx_mstate_global->__pyx_n_u_corpus_counts, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 143, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_corpus_counts, __pyx_t_2) < (0)) __PYX_ERR(0, 137, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_corpus_counts, __pyx_t_2) < (0)) __PYX_ERR(0, 143, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":223
+  /* "cybleu/_nltk_core.pyx":182
+ * 
+ * 
+ * def hf_counts(reference_corpus, translation_corpus, max_order):             # <<<<<<<<<<<<<<
+ *     """(translation_length, reference_length, matches_by_order, possible_matches_by_order) as
+ *     tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
+*/
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_3hf_counts, 0, __pyx_mstate_global->__pyx_n_u_hf_counts, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 182, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
+  #endif
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_hf_counts, __pyx_t_2) < (0)) __PYX_ERR(0, 182, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "cybleu/_nltk_core.pyx":269
  * 
  * 
  * def sentence_score(references, hypothesis, weights, mode, param, reweigh):             # <<<<<<<<<<<<<<
  *     """nltk's sentence_bleu for a tuple of float weights and smoothing method<mode> (0-4): the
  *     float score, int 0, (score, zero-order mask) when method0 must warn, or None when the caller
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_3sentence_score, 0, __pyx_mstate_global->__pyx_n_u_sentence_score, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 223, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_5sentence_score, 0, __pyx_mstate_global->__pyx_n_u_sentence_score, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 269, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_sentence_score, __pyx_t_2) < (0)) __PYX_ERR(0, 223, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_sentence_score, __pyx_t_2) < (0)) __PYX_ERR(0, 269, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
   /* "cybleu/_nltk_core.pyx":1
@@ -8113,7 +9044,7 @@ static int __Pyx_InitCachedBuiltins(__pyx_mstatetype *__pyx_mstate) {
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
-  __pyx_builtin_zip = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_zip); if (!__pyx_builtin_zip) __PYX_ERR(0, 152, __pyx_L1_error)
+  __pyx_builtin_zip = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_zip); if (!__pyx_builtin_zip) __PYX_ERR(0, 159, __pyx_L1_error)
 
   /* Cached unbound methods */
   __pyx_mstate->__pyx_umethod_PyDict_Type_items.type = (PyObject*)&PyDict_Type;
@@ -8145,38 +9076,38 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 7; } str_length_index[] = {{15},{1},{7},{6},{2},{9},{30},{102},{25},{5},{8},{26},{28},{20},{7},{12},{8},{12},{8},{10},{8},{11},{12},{10},{17},{13},{12},{12},{19},{8},{13},{6},{18},{2},{7},{18},{13},{17},{3},{12},{7},{11},{10},{10},{6},{5},{1},{18},{9},{4},{1},{5},{6},{3},{10},{5},{1},{5},{3},{7},{11},{10},{7},{1},{5},{4},{14},{10},{9},{4},{8},{5},{5},{4},{6},{5},{1},{7},{2},{9},{3}};
-    const struct { const unsigned int length: 10; } bytes_length_index[] = {{172},{9},{371},{605}};
+    const struct { const unsigned int length: 7; } str_length_index[] = {{15},{1},{7},{6},{2},{9},{30},{102},{25},{5},{8},{26},{28},{20},{7},{12},{8},{12},{8},{10},{8},{11},{12},{10},{17},{13},{12},{12},{19},{8},{13},{6},{18},{2},{7},{18},{13},{17},{3},{12},{9},{7},{11},{10},{10},{6},{5},{1},{18},{7},{9},{4},{1},{5},{6},{3},{10},{5},{1},{5},{3},{8},{1},{7},{11},{16},{10},{7},{1},{5},{4},{14},{10},{8},{9},{4},{8},{5},{5},{9},{11},{18},{4},{6},{5},{1},{7},{2},{9},{3}};
+    const struct { const unsigned int length: 10; } bytes_length_index[] = {{172},{9},{411},{378},{612}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1255 bytes) */
-static const char cstring[] = "x\332uS=s\323H\030\306\301\006\003\006,\307\t_3\0279\220!\001&\\\276\030(\356n\302\205;\230\311@l\022\222\202\031\315ZZ\333J\254\225\254]%v\252\224*\267\334rK\225*)SR\246T\231\237\300O\270w\327\316\307\315q\032[\273\373\276\357\276\037\317\363h\226\205\030\233\255\020\265=L\330\334\037\216KQ\263\2131Q\357\266\355\322\341\316\361\\2;g\242\260m\272\324D\304\304^\300\006&\305\275\010\023\033S\334m\315w\006\301\013\275\tq\353|c\371\255\263\203\1770\3340\225\320\264\021!>3\233\260\363\311>\016\031vL\346\233\310\334\030\260\216OL\277\271\213mf\266\374\320\014\\{\257\353\2226\r\355\227\366\000.G/-\322e{\226\355\207x>\030\364\255\215O\237\326\255\317v\210\230\3359[\347-+\304Ndc\313\326\031-\353\222\207bF\031b\227|\326\206\3123Xsmf}\304}\326\200\336-\324\355*\227nUE\303\323\212\210\255\326\366Y\006x<\344\352\024\236\357D]m!\310\323\253jn\024\326\213P\367\314<j\314\372o\213g\006\334W\007h\363<\025\275T\360\047\3553L\031,.U\250\370\021s\tFA\200\211\203\350\200\330\256?\177n\246\315\300\266\002\024\"\317\006T\261\005\275\263\020\331\270\211\354=\010\n\"\225\"\"\214\016\261\236\277\300\332\201t\230\370\240\005\304\374\220\002\341V\027\223\321\322f\035e\361Y\007\344p\276s\251K\354}\302\\\206=\n,B\223~\013\206l\341P\013\307C}\313\017\035\034\002v\230\020pP\302\340DI\344\301\017\207\272\222\216\010t\317\201\037(YA\301\321\242\352^\344\013\361\001v\333\035JU\277Jn `\246<\326\310\302\034\334BQ\227Q\317\207\006\225\252\"\217\252\277e\243@Wf\300u7\242\330\331\207\005\323}\337F\315\003\235\225\321\003z\210C\037\010\247{\207n\340\022f\316R\026F \324!\327\314z5D\315Z\321\210Y\037\333\320\363\246V\374\263\027f\0047\226\026-\2464O\231\262l\014,J\335Cl\261\237y\301\360j\371\377\302/\357!\360\342\245\257<\233\273\242Y\004\255\350O\373(\227\345o\306\317y\375(\367\343\332\225\302$\257g\371*\377 \276\310E\271\235\254\236\346\247N\246~M!\350\2010\262\374\224\350e\371{\274\257\226I\216\262|!+\336\215\017\305\204@b_\326\345n:\226N\247\177\246\275\254X\212\337\361\t\216x(*b!+\225yN\035\225}]\334""\221vb\234<\373\375\033\312Jwc\306\227 \256\227\225\037\212\307\242.PV\036\347\257\3052\324\250>\024\263rZ\276K\214\344yZO\3013\311weN\032Y\351\276\310\211\252\330\226\353i.\205\343$\337\223\206|\"\333I=+Ux\215/\363\201\274.{Y\351\221\252\376H,\212M\010\250\251F\n|K\324\300Z\256\362U\376e\344\231\226o%\344\277/\306\304\023\030&\224\025\000\240\001\ttT\003\306\230\024\203\344Z\322L\257\253\351&x\235;\220eI8rFF\311*\324-\336\343=\221\027\253\242\001\327\307\345ZRH\266\322Z\272p\252\243at\205\001\200x+\376M\334\226_S\003 /*\310?\213\334\311\203\225\364\353\361\324\311\006\300\377P\324~\334\274R\230\022H\271\213G\373q#\016\3718\377KL\213\365\344j\262\234P\225V!\0174\024\343B\274\005\003\303\371Fl\3043\361\201\0063\177#\276\257\212\025t\331\254\250\246\330\024\367di\330j\205?\007\250\035\37141\262\342\235\030\001\to\304\337rAy\246\371\032\200\013\366[\361b\274\311\r\376Xu\230\225\3069\214\242j\202\3435\000\334\2071\re^Q\336K\270\032pg\2063@vG\326/\224\320S\314\014\223W\300W\377\367Q\t\256>\224\303\"\210\260\254\344UR\332\032\027\357\001\313\234\"\342\003PU\221K\262\231\334H\253i\003\2100*\312\376^\254\31119\233\3242\343\021P\2024iY\371\027\261\013p-%\350\334<\001\030T\304\033\340\272s\311Z\205&\306\304\214\350\311\"pVWB\034e\332K\252\311\216.\244\203\256\212\025P\337\203dv(\362o\305\343\233\337\247\277\277?\331\334\322wNuYh:\344\025\030bs4fY\321\257e+\037\203\244hRK\026\206544\006\177:\004{\205\217\001\324u\rtV\274\035o\303\\o\205\247\006HX\272\230\356|\3339n\034\367\277\367\024\245W\241\300gE\323\351\231\254\256\037\365\224$\016\324gy+^\370\007!\025\007`";
-    PyObject *data = __Pyx_DecompressString(cstring, 1255, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1431 bytes) */
+static const char cstring[] = "x\332\265T\317S\023I\0246\0204jT\022\002\242\326.\023\220\022\305\302\345\227\245\265\345n\341\262\273ZE)\t\240\034\334\232\352L:\311@23\231\356\001\302\211\343\034\373\330\307>\316q\216\0349z\3448G\376\004\377\204}\257\023 [jm\325Vm*Iw\277~\363~|\337\367f\206\373\224\0325\237\324[\324\341\217\177\255\332\214T\232\224:\370_\267l\326\335U[\2663\363\330 ~\335\260\231A\034\203\266<\3361\030m\007\324\261(\243\315\332\\\243\343=\325\033\237\326.6\246[;?\270\373\335\r\307\200\206E\034\307\345F\005v\256\263G}N\253\006w\rb\254wx\303u\014\267\262C-n\324\\\337\360lk\267i;u\346[\317\254\016<\034<3\235&\3375-\327\247s^\347\300\\\177\377~\315\334\260|\302\255\306\371:g\232>\255\006\0265-\035\3214\373n\030\345\214\023\336wg\256c\234\316\252mq\363\035=\340e\250\335$\315&^\351R\321\033>\265\300\261p\255\237G\200O\213\330:D\313\255\006MmqHK\257X\\\317\255\035\220\346\271\271W\230\371u\211\347\006z\200\007(\363\"\024\353K\370\215\3629e\034\026\233!*n\300m\207\022\317\243N\225\260\216c\331\356\334\205\231U<\313\364\210OZ\026\240JM\250\235\373\304\242\025b\355\202\223\027`\210\300\341\254\213\365\334%\326U\010G\035\027\264@\270\353\263F\255\347\010\314\233M\352\364\226:o\240\305\345\r\320\305\305\316f\266c\3559\334\346\264\305\200N\250\326\255A\2675\352k\005\265\220\031\\\016L\327\257R\037\260\244\216\003\367\314\341pbN\320\202/\365uf\355\341\351\036<\327\363\\\306l(\325G\275A\001\275\005\353\270\210ov;\273\314\347\323}j\327\033\214ac\250KP:\327\236=\013\257\322\032\t\232\320\235\353#\270\254\345B#(\303\240\305\360gZ\304\323\245q\020G\023 t\030\246\325\233&\341\266\333\277\355\345\017\030\255\356\221f@\331\236k\221\312\276\256\201\263}vH}\027t\304v\017m\317v\2701\303\270\037\200\376\273\022\342\346\363.\031\346\262&\302|W\207\3267\365 =yj\004\360\304\342\202\311q\224\030G\313z\307\004L\016\251\311\277u\013\206\347K\337s\357\337\203\343\345\237~\344\311\343+\232s\220\240~c\034\245\222\364\215pV\224\216R_\256^\031\032\023\245$]\020o\345\007\265\240>F+g\351\037\344_Q1I\337\223\271$=!\333I""\372\2568\300eL\220$}\365hW\200}(\311\334\t\017\345\250$rO\225\324N<\020O\306\277\305\355$\223\r\177\027\243\202\010_\346\345|\222\035\026)<\242}M\336Q,*\236\316\276:.%\331;!\027\213\340\327N\206\307\304\216J\251\\\222\035\227)Y\220\037\325Z\234\212\3418&vUN=T\365\010\374\363\242(\226DG]S\355${\027\302\217\303\335\224*+?\032\217sq\021S\r\211-Y\224\213\222$\303#bAl\313\222\254\250\201>\257\251\270\0145\026&\244\257\306\243\\4\031\275\216\2548\037/\304\333\307\245c\202q!86~\021l>\031.\210\025\361A.\310MH8\251^+\3225\225\241\2061\010T\200\376+\321\200\016\006}v\353l\313A\271$\003\365;d)&\231\0211/V\241\271<\204\331Pi0\217F$j\237eFE\t\301A\224\000\325\233\341\317\302\226\235(\365=j&N\047~\212S\377\0137\267\225\025\345N\237\374\2020\364qs_N\001\212\032\320\027\320\021\200w_\316\000\014\330\330l\\\212\311\177\241\357\001f\177\320\203\264\370o`\217\313\001\371\020\232\361U\036p(C\200>\374;\321\325\250\022_\303\356\020\313\252\346\277\252\246U\020\255@\336\0140*\323rE\226\341\361\021\265\032\rE[q1\236\377\032\371W\362\226\372\024\347\000\371\014\"\277!S\247\367\226\343O\047\023\247\353\300\302}Y\374r\343\312\320\204$x\2359\332\013\313\241/F\304\037rR\256E\203\321R\3040,\"\017ld\302\241p\013\032\206\363\3650\027N\207\373\032\314\364\365p\274G\020\244M2z\n\223\0146\263)\357\252l\267\342\274\230\005\304\253\352Q\224K2\267C\002\\\274\224\177\252y\274\231\324*\002\373\315p!\334\02491\205\205&Y\320\327\231N\r\027/\000\347\003\3506\207\346e\274\355\2037\007\317L\013\016\000o\253\322\245 \332H\320\344\205DK\377<\242\374z\023\273\000\005\017\243\330\262(\261\021\371\006 M!\037o\201\261\274Z\204I\270\036\027\364\224\345\362h\177#Wa\002g`\010r\017\272\223\t\355&\303?\312\035@m\021\006\346\334<\n\030\344\345K\240\274\321g-@\021\003rZ\266U\006\250+\241\036{\221v\243B\264\255\023i\247A\271\014\"\274\027\315t\265~\2349\271\361y\362\363\233\323\315-\375\314\231N\013E\373\"\017Ml\366\332\034F\025h\365\352\227\004\274\235\242\371n\016\rMN<\352\202\275,\006\000\352\222\006:\311\334\n?B_\257e""\013\033\210\270~}l\237\224O\016>\267\221\331AH\260\2014\235\235\253\353\332Q\033\225\261\217Cz3\234\377\033\245K\324P";
+    PyObject *data = __Pyx_DecompressString(cstring, 1431, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1610 bytes) */
-static const char cstring[] = "\377(tree fr\377agment)?\377disablee\275n\002\001gcis\004\003d\377min() ar\377g is an \377empty se\377quencese\177lf.hyp,\004\002wref\000\006_of\005\005\353ow\031\003t]\001 ca\377nnot be \377converte\377d to a P\377ython ob\377ject for\377 picklin\177gsrc/cy\233\000\377u/_nltk_\377core.pyx\377_POOL_Sc\337ratch\000\005._\377_reduce_\355cM\002__\017\010setostat\021\010_PD\001\377yDict_Ne\377xtRef__a\213ll4\000_\246\002*\001A\000f\227unc\020\001g:\005U\000m\367ain$\001modu;le.\001nam\003\002\231\001>c\003_qual\017\005\222\004\231_\221\017\254\005exu\001\244\000_\362C\005sf\010\254\020test\366\340\000is\222!outi\377neappend\377asyncio.\374\252 \021\003sbpc_p\337aramc\323 e_\376\271\000traceba\333ck\317 pu?\001un\253ts\346#.\342\047dL\000e\373no\211`ators\336\356@_len\000\004gt\235h\016\001oth\214`\001\006i\377sincvnti\317tems\303@\242\000of\356\226@fer\264bmax\277_order\271 e\273nn\270`snt\013\000s7num\000\000ere\002\035\002\035p\257\002pop\335`t\001\000\004\370t\001\357`I\004rewei\317ghss\230a\223\204\001se\362M\000n\203`\013\004tdef\177aultsmo\250\000\336\322aumss\001\000_c\373apu\002total\337usedv\004\000es\277vocabwQ\002t\377swszero_\377maskzipi\377nt (stru\337ct __\205\204\001t_\3556\234\204\003_5\231\204\002_Ngz\345 T\355\204\002*, u/\000\35732_t\360\204\001st \376\017\000Py_ssizge_t\n\021^\00064\027\025\314/\t\207\000, \000\002+\005*)w\000co\303@_se\326\206\002\377\200\001\330\004\n\210+\220\377Q\200\001\360\006\000\005\026\377\220Q\330\004\024\220I\230\377V\2402\240W\250A\340\277\004\037\320\0370\260\"\000\031\377\230\021\330\004\037\230q\330\357\004\027\220x\003\001\026\220a\377\330\004\005\330\010\017\210z\377\230\025\230a\230v\240Q\377\240j\260\002\260\"\260C\377\260q\330\010\014\210E\220\377\025\220a\220r\230\022\230?1\330\014\020\220\001\013\001\024\001\377L\230\016\240c\250\021\320\377*>\270a\330\014\017\210\367t\2203%\000q\330\020\032\377\230#\230Q\230a\330\020\337\023\2208\2304h\000\024\032\377\230(\240\"\240E\250\021\337\250+\260Q\260\027\000\026\220""\377j\240\001\240\021\330\014\030\377\230\001\230\024\230W\240L\367\260\001\260\014\000\026\220k\240\377\021\240$\240g\250Q\330\377\014\022\220!\2204\220y\177\240\007\240q\330\014\033z\001_\033\2302\230T\036\000!\205\001\337\005\220U\230!\221\000\020\024\357\220A\220V\023\004\"\240B}\240w\000\030\230\002\230$\312\000\227r\240\022\376\000R>\000!\002R\376\304\000\026\230y\250\006\250b\373\260\007\332\001\025\220Q\220d\376C\0003\230d\240%\240u\373\250Au\000\010\027\220q\230\377\004\230A\230R\230r\240\377\023\240D\250\005\250U\260\337!\2601\340\010*\001a\330\371\010\200!\302 \013\210=\230\r\257\240\\\260\021\360 \010\357!S\377\230\001\320\0315\260\\\300\367\037\320P\374 \032\230!\360\177\n\000\005\037\230a\360\034\000\377\010\200v\210R\210r\220\377\023\220F\230\"\230L\250\037\003\2504\250sS\001\366!\213@\337\010\210\005\210U\356\0001\330\377\010\t\210\021\210%\210w~\310\"\004\t\210\030\220\021\234B\366\370 \330\010\350\001T\230\027\240\335\014\245\003\022\220+\350 d\240\377\047\250\021\330\010\016\210a\336\202@9\230G\240B\000\022\220\347\"\220D\332 \025\000\013\2102\177\210T\220\021\220#\220\237\000o\330\014\023\220\310\000\017\210\331@\227\013\2108\336 x\344\000\207@\023\257\2205\230\001\313*\0211\000%;\220t\361 X\240Q\200g\212@\202U\005\022\215@\244Bf\003\013\001\355aQ>\211c2\220Q\330\020\333a\232`\337z\230\023\230H\311 \001\330\372\254@I\302@\022\2403\240b\277\250\t\260\024\260R\344`\021\375\022\024\001H\230D\240\002\240\377(\250!\330\021\033\2303|\276a\330@\330\020\036\230j\254 \3673\250a\016\006\025\220T\230W\022\2309\351@h\013\010\024\356\000\177\002\230%\230q\240\010\261@\370y\000\377 D\003k\250\024\250X|d\002\252`D\230\003\2305\373`\367\031\250(\337\204\003\270\010\300\n\177\310\"\310H\320TU\271\204\001\363!\340\316a\316\204\001r\220\022\220\2152f\0022\230\310\000\251a\262\204\002\240\377#\240R\240s\250!\250y1+\002\237\205\003\021\220\047\230\350\"\3275\220\002\350 Q\344\"\330\010\377\r\210W\220H\230B\230\373m\250\276\000\250t\2602\260\377X\270X\300R\300x\310""\345q\306a\003^\000\265`\230\021\340\316\317e\007\200q\211\206\001\374@\330\004\007\013\2101";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1610, 1986);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1862 bytes) */
+static const char cstring[] = "\377(tree fr\377agment)?\377disablee\275n\002\001gcis\004\003d\377min() ar\377g is an \377empty se\377quencese\177lf.hyp,\004\002wref\000\006_of\005\005\353ow\031\003t]\001 ca\377nnot be \377converte\377d to a P\377ython ob\377ject for\377 picklin\177gsrc/cy\233\000\377u/_nltk_\377core.pyx\377_POOL_Sc\337ratch\000\005._\377_reduce_\355cM\002__\017\010setostat\021\010_PD\001\377yDict_Ne\377xtRef__a\213ll4\000_\246\002*\001A\000f\227unc\020\001g:\005U\000m\367ain$\001modu;le.\001nam\003\002\231\001>c\003_qual\017\005\222\004\231_\221\017\254\005exu\001\244\000_\362C\005sf\010\254\020test\366\340\000is\222!outi\377neappend\377asyncio.\374\252 \021\003sbpc_p\337aramc\323 e_\376\271\000traceba\333ck\317 pu?\001un\253ts\346#.\342\047dL\000e\373no\211`ators\343hf\377 %\001\367@_le\275n\000\004gths\211`o\363th\225`\001\006isin\377cvntitem\331s\314@\253\000of\237@fe\365r\275bm\270Aesma\177x_order\311 wenn\310`snt\013\000osnum\000\000eru\002\372\035\002p\277\002poppo\177ssibler\366`X\204\001\000\004\204\001reY\004_\324\003\376\007\006sreweigghss\301a\274\204\001sef\000\371n\254`\013\004tdefa\177ultshor\331!\347smo\320\000\203\204\001ums\275s\001\000_cap\226\002tootal\300 ns\202!~\004\002lation\000\010\376y\004usedval\377uesvocab\375w\177\002tswsze\377ro_maskz\377ipint (s\377truct __n\334\204\001t_6\363\204\003_5\360\204\002\327_Ng\274@T\304\205\002*,{ u/\00032_t\307\205\001wst \017\000Py_\221 \317ze_t\n\021^\00064\230\027\025/\t\207\000, \000\002+\005*\357)\000co\232`_se\376\255\207\002\200\001\330\004\n\210+\377\220Q\200\001\360\006\000\005\377\026\220Q\330\004\024\220I\377\230V\2402\240W\250A\377\340\004\035\230]\250!\330\377\004\031\230\021\330\004\037\230\277q\330\004\027\220x\003\001\026\377\220a\330\004\006\200k\220\376\025\000\005\330\010\017\210z\230\377\025\230a\230v\240Q\240\377j\260\002\260\"\260C\260\377q\330\010\014\210E\220\025\377\220a\220r\230\022\2301\237\330\014\020\220\001\013\001\024\001L\377\230\017\240s\250!\320+\377=\270Q\330\014\017\210t\373\2203%\000q""\330\020\026\220\377j\240\001\240\021\330\014\030\377\230\001\230\024\230W\240L\367\260\001\260\014\000\026\220k\240\277\021\240$\240g\250-\000\022\377\220!\2204\220y\240\007_\240q\330\014\027\\\000\030\031\000\377#\240R\240r\250\030\260\367\021\260!g\001\005\220U\230\377!\2303\230a\330\020\023\377\2202\220X\230Q\230bw\240\002\240\034\007#\260R\241\000\377\024\037\230r\240\030\250\021\377\250\"\250B\250c\260\022\377\2602\260X\270Q\270a\340T\001Z\000\365\001\265\000G\0031\330\020\377\024\220A\220V\2302\230}T\212\000\"\240B\240a\r\003\325R\340\000\026F\000\024\375\000b\250\335\002H\002a\330\010\242\003q\230\177\003\2304\230u\240Ec\000\377!\330\010\023\2201\220D\272\332\000\022D\000S\240\004\024\000\025\377\250a\250q\340\010\025\220\345Q\323 \010\242!\353 \013\210;\277\220i\230y\250\001\203U\037\337\320\0370\260\001\307\201R\016\240?c\250\021\320*>\203!\221H\247\032\230#\303 \314\"8\317\000q\177\330\024\032\230(\240\"\324\002_+\260Q\260a\213\2021\033\226a\361\033\314$\257H\3273\030\230\002\230}$\346`r\240\022\2402\356@\375q\364)y\250\006\250b\260\351\007\366a\310!d\373Bd\240%\357\240u\250A\264`\010\027\220\177q\230\004\230A\230R\360@\377\023\240D\250\005\250U\260\367!\2601\350/=\230\r\240\177\\\260\021\200\001\360\010\221\205\001\377S\230\001\320\0315\260\\\377\300\037\320PQ\330\004\032\377\230!\360\n\000\005\037\230\375a\033\001\010\200v\210R\210\377r\220\023\220F\230\"\230\177L\250\003\2504\250sS\001\376\222\205\001q\330\004\010\210\005\210\377U\220!\2201\330\010\t\277\210\021\210%\210w\344\204\002\004\367\t\210\030\266\205\004\020\220\001\330\355\010\201\206\002\330\010\334aT\230\027\373\240\014\254\003\022\220+\230Q\377\230d\240\047\250\021\330\010\377\016\210a\210t\2209\230;G\240I\000\022\220\"\301b\025\000\377\013\2102\210T\220\021\220\333#\220\246\000\330\014\335`\340\010\377\017\210q\330\010\013\2108\277\2204\220x\230r\314\205\001\023_\2205\230\001\330\300\204\t\0211\000\377%\220t\2302\230X\240\235Q\243\206\007q\330\014U\005\237\204\001Q\270\001\013\226\207""\001\253\206\0042\220Q\254\206\001a\276\274\206\001z\230\023\230H\320 \001\356\237\205\001I\230T\234@3\240bo\250\t\260\024\341\205\002\021\022\267\205\001\377H\230D\240\002\240(\250\357!\330\021\033\224\206\003\024\220A\337\330\020\036\230j\263 3\250\375a\016\006\025\220T\230\022\230\3379\240B\240h\013\010\024\220}D\373@%\230q\240\010\270@\370y\000\206@D\003k\250\024\250X\372\312\206\002\020!\001\003\2305\240\001\357\240\031\250(\202\210\003\270\010\300\377\n\310\"\310H\320TU\313\330\020\272@\340\302\206\001\361\207\001r\2207\022\2202f\0022\230\310\000\374\205\001|\370\207\002\240\207\002s\250!\2501+\002\336\302\210\003\021\220\047\230\350\"5\220\365\002\350 Q\344\"\330\010\r\210\377W\220H\230B\230m\250\366\276\000\250t\272\207\002X\300R\300\377x\310q\330\010\020\220\003\273\2202\222A\230\021\340\320\206\005\007\363\200q\254\211\001\203`\330\004\013\210\0011";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1862, 2498);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (1986 bytes) */
-static const char bytes[] = "(tree fragment)?disableenablegcisenabledmin() arg is an empty sequenceself.hyp,self.ref,self.ref_off,self.row,self.table cannot be converted to a Python object for picklingsrc/cybleu/_nltk_core.pyx_POOL_Scratch_Scratch.__reduce_cython___Scratch.__setstate_cython____Pyx_PyDict_NextRef__all____annotate____func____getstate____main____module____name____pyx_state__qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineappendasyncio.coroutinesbpc_paramcline_in_tracebackcorpus_countscybleu._nltk_coredendenominatorshyp_lenhyp_lengthshypotheseshypothesisincvntitemsklist_of_referencesmax_ordermodennrefsntermsnumnumeratorsorderpparampopref_lenref_lengthsreferencesreweighsscoreselfsentence_scoresetdefaultsmoothingsumssums_captermstotalusedvaluesvocabwweightswszero_maskzipint (struct __pyx_t_6cybleu_5_core_NgramTable *, uint32_t const *, Py_ssize_t, uint32_t const *, int64_t const *, Py_ssize_t, Py_ssize_t, int, int, int64_t *)\000count_segment\200\001\330\004\n\210+\220Q\200\001\360\006\000\005\026\220Q\330\004\024\220I\230V\2402\240W\250A\340\004\037\320\0370\260\001\330\004\031\230\021\330\004\037\230q\330\004\027\220x\230q\330\004\026\220a\330\004\005\330\010\017\210z\230\025\230a\230v\240Q\240j\260\002\260\"\260C\260q\330\010\014\210E\220\025\220a\220r\230\022\2301\330\014\020\220\001\220\025\220a\330\010\014\210L\230\016\240c\250\021\320*>\270a\330\014\017\210t\2203\220a\220q\330\020\032\230#\230Q\230a\330\020\023\2208\2304\230q\330\024\032\230(\240\"\240E\250\021\250+\260Q\260a\330\020\026\220j\240\001\240\021\330\014\030\230\001\230\024\230W\240L\260\001\260\021\330\014\026\220k\240\021\240$\240g\250Q\330\014\022\220!\2204\220y\240\007\240q\330\014\033\2301\330\014\033\2302\230T\240\021\240!\330\014\020\220\005\220U\230!\2301\330\020\024\220A\220V\2302\230T\240\021\240\"\240B\240a\330\020\030\230\002\230$\230a\230r\240\022\2402\240R\240q\330\020\024\220A\220R\220r\230\026\230y\250\006\250b\260\007\260q\330\010""\025\220Q\220d\230!\2303\230d\240%\240u\250A\250Q\330\010\027\220q\230\004\230A\230R\230r\240\023\240D\250\005\250U\260!\2601\340\010\025\220Q\220a\330\010\020\220\001\220\021\330\004\013\210=\230\r\240\\\260\021\200\001\360\010\000\005\026\220S\230\001\320\0315\260\\\300\037\320PQ\330\004\032\230!\360\n\000\005\037\230a\360\010\000\005\010\200v\210R\210r\220\023\220F\230\"\230L\250\003\2504\250s\260!\2601\330\010\017\210q\330\004\010\210\005\210U\220!\2201\330\010\t\210\021\210%\210w\220a\220q\330\004\t\210\030\220\021\330\004\005\330\010\020\220\001\330\010\024\220A\220T\230\027\240\014\250A\250Q\330\010\022\220+\230Q\230d\240\047\250\021\330\010\016\210a\210t\2209\230G\2401\330\010\022\220\"\220D\230\001\230\021\330\010\013\2102\210T\220\021\220#\220S\230\001\330\014\023\2201\340\010\017\210q\330\010\013\2108\2204\220x\230r\240\021\330\014\023\2205\230\001\330\014\020\220\005\220U\230!\2301\330\020\021\220\021\220%\220t\2302\230X\240Q\330\010\014\210E\220\025\220a\220q\330\014\022\220\"\220D\230\001\230\022\2302\230Q\330\014\022\220\"\220D\230\001\230\022\2302\230V\2402\240Q\330\014\017\210t\2202\220Q\330\020\026\220a\330\014\017\210z\230\023\230H\240D\250\001\330\020\024\220I\230T\240\022\2403\240b\250\t\260\024\260R\260q\330\021\022\330\020\024\220H\230D\240\002\240(\250!\330\021\033\2303\230a\330\020\024\220A\330\020\036\230j\250\003\2503\250a\330\021\033\2303\230a\330\020\025\220T\230\022\2309\240B\240h\250a\330\021\033\2303\230a\330\020\024\220D\230\002\230%\230q\240\010\250\005\250Q\330\020\032\230!\330\021\033\2303\230k\250\024\250X\260R\260q\330\020\024\220D\230\003\2305\240\001\240\031\250(\260\"\260C\260q\270\010\300\n\310\"\310H\320TU\330\020\032\230!\340\020\024\220A\330\014\017\210r\220\022\2202\220T\230\022\2302\230Q\330\020\025\220Q\220j\240\001\240\021\240#\240R\240s\250!\2501\330\020\032\230!\330\010\014\210E\220\021\220\047\230\021\330\010\013\2105\220\002\220#\220Q\330\014\023\2201\330\010\r\210W\220H\230B\230m\2503\250a\250t\2602\260X\270X""\300R\300x\310q\330\010\020\220\003\2202\220S\230\001\230\021\340\010\020\220\001\220\021\330\004\007\200q\330\010\017\210w\220a\330\004\013\2101";
+    #else /* compression: none (2498 bytes) */
+static const char bytes[] = "(tree fragment)?disableenablegcisenabledmin() arg is an empty sequenceself.hyp,self.ref,self.ref_off,self.row,self.table cannot be converted to a Python object for picklingsrc/cybleu/_nltk_core.pyx_POOL_Scratch_Scratch.__reduce_cython___Scratch.__setstate_cython____Pyx_PyDict_NextRef__all____annotate____func____getstate____main____module____name____pyx_state__qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineappendasyncio.coroutinesbpc_paramcline_in_tracebackcorpus_countscybleu._nltk_coredendenominatorshf_countshyp_lenhyp_lengthshypotheseshypothesisincvntitemsklist_of_referencesmatchesmax_ordermodennrefsntermsnumnumeratorsorderpparampoppossiblerref_lenref_lengthsreference_corpusreferencesreweighsscoreselfsentence_scoresetdefaultshortestsmoothingsumssums_captermstotaltrans_lentranslationtranslation_corpususedvaluesvocabwweightswszero_maskzipint (struct __pyx_t_6cybleu_5_core_NgramTable *, uint32_t const *, Py_ssize_t, uint32_t const *, int64_t const *, Py_ssize_t, Py_ssize_t, int, int, int64_t *)\000count_segment\200\001\330\004\n\210+\220Q\200\001\360\006\000\005\026\220Q\330\004\024\220I\230V\2402\240W\250A\340\004\035\230]\250!\330\004\031\230\021\330\004\037\230q\330\004\027\220x\230q\330\004\026\220a\330\004\006\200k\220\021\330\004\005\330\010\017\210z\230\025\230a\230v\240Q\240j\260\002\260\"\260C\260q\330\010\014\210E\220\025\220a\220r\230\022\2301\330\014\020\220\001\220\025\220a\330\010\014\210L\230\017\240s\250!\320+=\270Q\330\014\017\210t\2203\220a\220q\330\020\026\220j\240\001\240\021\330\014\030\230\001\230\024\230W\240L\260\001\260\021\330\014\026\220k\240\021\240$\240g\250Q\330\014\022\220!\2204\220y\240\007\240q\330\014\027\220r\230\030\240\021\240#\240R\240r\250\030\260\021\260!\330\014\020\220\005\220U\230!\2303\230a\330\020\023\2202\220X\230Q\230b\240\002\240#\240R\240r\250\030\260\021\260#\260R\260q\330\024\037\230r\240\030\250\021\250\"\250B\250c\260\022\2602\260X\270Q\270a\330\014""\027\220q\330\014\031\230\021\330\014\020\220\005\220U\230!\2301\330\020\024\220A\220V\2302\230T\240\021\240\"\240B\240a\330\020\024\220A\220R\220r\230\026\230r\240\024\240Q\240b\250\002\250\"\250B\250a\330\010\022\220!\2204\220q\230\003\2304\230u\240E\250\021\250!\330\010\023\2201\220D\230\001\230\022\2302\230S\240\004\240E\250\025\250a\250q\340\010\025\220Q\220a\330\010\020\220\001\220\021\330\004\013\210;\220i\230y\250\001\200\001\360\006\000\005\026\220Q\330\004\024\220I\230V\2402\240W\250A\340\004\037\320\0370\260\001\330\004\031\230\021\330\004\037\230q\330\004\027\220x\230q\330\004\026\220a\330\004\006\200k\220\021\330\004\005\330\010\017\210z\230\025\230a\230v\240Q\240j\260\002\260\"\260C\260q\330\010\014\210E\220\025\220a\220r\230\022\2301\330\014\020\220\001\220\025\220a\330\010\014\210L\230\016\240c\250\021\320*>\270a\330\014\017\210t\2203\220a\220q\330\020\032\230#\230Q\230a\330\020\023\2208\2304\230q\330\024\032\230(\240\"\240E\250\021\250+\260Q\260a\330\020\026\220j\240\001\240\021\330\014\030\230\001\230\024\230W\240L\260\001\260\021\330\014\026\220k\240\021\240$\240g\250Q\330\014\022\220!\2204\220y\240\007\240q\330\014\033\2301\330\014\033\2302\230T\240\021\240!\330\014\020\220\005\220U\230!\2301\330\020\024\220A\220V\2302\230T\240\021\240\"\240B\240a\330\020\030\230\002\230$\230a\230r\240\022\2402\240R\240q\330\020\024\220A\220R\220r\230\026\230y\250\006\250b\260\007\260q\330\010\025\220Q\220d\230!\2303\230d\240%\240u\250A\250Q\330\010\027\220q\230\004\230A\230R\230r\240\023\240D\250\005\250U\260!\2601\340\010\025\220Q\220a\330\010\020\220\001\220\021\330\004\013\210=\230\r\240\\\260\021\200\001\360\010\000\005\026\220S\230\001\320\0315\260\\\300\037\320PQ\330\004\032\230!\360\n\000\005\037\230a\360\010\000\005\010\200v\210R\210r\220\023\220F\230\"\230L\250\003\2504\250s\260!\2601\330\010\017\210q\330\004\010\210\005\210U\220!\2201\330\010\t\210\021\210%\210w\220a\220q\330\004\t\210\030\220\021\330\004\005\330\010\020\220\001\330\010\n\210+\220Q""\330\010\024\220A\220T\230\027\240\014\250A\250Q\330\010\022\220+\230Q\230d\240\047\250\021\330\010\016\210a\210t\2209\230G\2401\330\010\022\220\"\220D\230\001\230\021\330\010\013\2102\210T\220\021\220#\220S\230\001\330\014\023\2201\340\010\017\210q\330\010\013\2108\2204\220x\230r\240\021\330\014\023\2205\230\001\330\014\020\220\005\220U\230!\2301\330\020\021\220\021\220%\220t\2302\230X\240Q\330\010\014\210E\220\025\220a\220q\330\014\022\220\"\220D\230\001\230\022\2302\230Q\330\014\022\220\"\220D\230\001\230\022\2302\230V\2402\240Q\330\014\017\210t\2202\220Q\330\020\026\220a\330\014\017\210z\230\023\230H\240D\250\001\330\020\024\220I\230T\240\022\2403\240b\250\t\260\024\260R\260q\330\021\022\330\020\024\220H\230D\240\002\240(\250!\330\021\033\2303\230a\330\020\024\220A\330\020\036\230j\250\003\2503\250a\330\021\033\2303\230a\330\020\025\220T\230\022\2309\240B\240h\250a\330\021\033\2303\230a\330\020\024\220D\230\002\230%\230q\240\010\250\005\250Q\330\020\032\230!\330\021\033\2303\230k\250\024\250X\260R\260q\330\020\024\220D\230\003\2305\240\001\240\031\250(\260\"\260C\260q\270\010\300\n\310\"\310H\320TU\330\020\032\230!\340\020\024\220A\330\014\017\210r\220\022\2202\220T\230\022\2302\230Q\330\020\025\220Q\220j\240\001\240\021\240#\240R\240s\250!\2501\330\020\032\230!\330\010\014\210E\220\021\220\047\230\021\330\010\013\2105\220\002\220#\220Q\330\014\023\2201\330\010\r\210W\220H\230B\230m\2503\250a\250t\2602\260X\270X\300R\300x\310q\330\010\020\220\003\2202\220S\230\001\230\021\340\010\020\220\001\220\021\330\004\007\200q\330\010\017\210w\220a\330\004\013\2101";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 81; i++) {
+    for (int i = 0; i < 90; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
       if (likely(string) && i >= 9) PyUnicode_InternInPlace(&string);
@@ -8187,8 +9118,8 @@ static const char bytes[] = "(tree fragment)?disableenablegcisenabledmin() arg i
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 81; i < 85; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-81].length;
+    for (int i = 90; i < 95; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-90].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -8198,15 +9129,15 @@ static const char bytes[] = "(tree fragment)?disableenablegcisenabledmin() arg i
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 85; i++) {
+    for (Py_ssize_t i = 0; i < 95; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 81;
-      for (Py_ssize_t i=0; i<4; ++i) {
+      PyObject **table = stringtab + 90;
+      for (Py_ssize_t i=0; i<5; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
         #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -8272,7 +9203,7 @@ typedef struct {
     unsigned int num_kwonly_args : 1;
     unsigned int nlocals : 5;
     unsigned int flags : 10;
-    unsigned int first_line : 8;
+    unsigned int first_line : 9;
 } __Pyx_PyCode_New_function_description;
 #ifdef __cplusplus
 } /* anonymous namespace */
@@ -8302,14 +9233,19 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
     __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 21, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 137};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 21, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 143};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_list_of_references, __pyx_mstate->__pyx_n_u_hypotheses, __pyx_mstate->__pyx_n_u_max_order, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_hyp_len, __pyx_mstate->__pyx_n_u_nrefs, __pyx_mstate->__pyx_n_u_hyp_lengths, __pyx_mstate->__pyx_n_u_ref_lengths, __pyx_mstate->__pyx_n_u_total, __pyx_mstate->__pyx_n_u_sums, __pyx_mstate->__pyx_n_u_sums_cap, __pyx_mstate->__pyx_n_u_ws, __pyx_mstate->__pyx_n_u_vocab, __pyx_mstate->__pyx_n_u_references, __pyx_mstate->__pyx_n_u_hypothesis, __pyx_mstate->__pyx_n_u_numerators, __pyx_mstate->__pyx_n_u_denominators, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_k};
-    __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_cybleu__nltk_core_pyx, __pyx_mstate->__pyx_n_u_corpus_counts, __pyx_mstate->__pyx_kp_b_iso88591_Q_IV2WA_0_q_xq_a_z_avQj_Cq_E_ar, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_cybleu__nltk_core_pyx, __pyx_mstate->__pyx_n_u_corpus_counts, __pyx_mstate->__pyx_kp_b_iso88591_Q_IV2WA_0_q_xq_a_k_z_avQj_Cq_E, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {6, 0, 0, 27, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 223};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 22, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 182};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_reference_corpus, __pyx_mstate->__pyx_n_u_translation_corpus, __pyx_mstate->__pyx_n_u_max_order, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_hyp_len, __pyx_mstate->__pyx_n_u_nrefs, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_shortest, __pyx_mstate->__pyx_n_u_trans_len, __pyx_mstate->__pyx_n_u_ref_len, __pyx_mstate->__pyx_n_u_sums, __pyx_mstate->__pyx_n_u_sums_cap, __pyx_mstate->__pyx_n_u_ws, __pyx_mstate->__pyx_n_u_vocab, __pyx_mstate->__pyx_n_u_references, __pyx_mstate->__pyx_n_u_translation, __pyx_mstate->__pyx_n_u_matches, __pyx_mstate->__pyx_n_u_possible, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_k};
+    __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_cybleu__nltk_core_pyx, __pyx_mstate->__pyx_n_u_hf_counts, __pyx_mstate->__pyx_kp_b_iso88591_Q_IV2WA_q_xq_a_k_z_avQj_Cq_E_ar, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {6, 0, 0, 27, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 269};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_references, __pyx_mstate->__pyx_n_u_hypothesis, __pyx_mstate->__pyx_n_u_weights, __pyx_mstate->__pyx_n_u_mode, __pyx_mstate->__pyx_n_u_param, __pyx_mstate->__pyx_n_u_reweigh, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_used, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_incvnt, __pyx_mstate->__pyx_n_u_nterms, __pyx_mstate->__pyx_n_u_smoothing, __pyx_mstate->__pyx_n_u_c_param, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_terms, __pyx_mstate->__pyx_n_u_p, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_bp, __pyx_mstate->__pyx_n_u_score, __pyx_mstate->__pyx_n_u_num, __pyx_mstate->__pyx_n_u_den, __pyx_mstate->__pyx_n_u_hyp_len, __pyx_mstate->__pyx_n_u_ref_len, __pyx_mstate->__pyx_n_u_zero_mask, __pyx_mstate->__pyx_n_u_nrefs, __pyx_mstate->__pyx_n_u_ws, __pyx_mstate->__pyx_n_u_vocab};
-    __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_cybleu__nltk_core_pyx, __pyx_mstate->__pyx_n_u_sentence_score, __pyx_mstate->__pyx_kp_b_iso88591_S_5_PQ_a_vRr_F_L_4s_1_q_U_1_waq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_cybleu__nltk_core_pyx, __pyx_mstate->__pyx_n_u_sentence_score, __pyx_mstate->__pyx_kp_b_iso88591_S_5_PQ_a_vRr_F_L_4s_1_q_U_1_waq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
   }
   Py_DECREF(tuple_dedup_map);
   return 0;
@@ -10560,6 +11496,22 @@ static PyObject *__Pyx_CallNewInitFromVectorcall(PyTypeObject *t, PyObject *cons
 }
 #endif
 
+/* CallTypeTraverse */
+#if !CYTHON_USE_TYPE_SPECS
+#else
+static int __Pyx_call_type_traverse(PyObject *o, int always_call, visitproc visit, void *arg) {
+    if (!always_call) {
+        PyTypeObject *base = __Pyx_PyObject_GetSlot(o, tp_base, PyTypeObject*);
+        unsigned long flags = PyType_GetFlags(base);
+        if (flags & Py_TPFLAGS_HEAPTYPE) {
+            return 0;
+        }
+    }
+    Py_VISIT((PyObject*)Py_TYPE(o));
+    return 0;
+}
+#endif
+
 /* GetTypeDictOffset (used by ValidateBasesTuple) */
 #if !CYTHON_USE_TYPE_SLOTS
 CYTHON_UNUSED static Py_ssize_t __Pyx_GetTypeDictOffset(PyObject *tp, int require_cython_valid_result) {
@@ -11431,22 +12383,6 @@ static CYTHON_INLINE void __Pyx_CyFunction_SetAnnotationsDict(PyObject *func, Py
     m->func_annotations = dict;
     Py_INCREF(dict);
 }
-
-/* CallTypeTraverse (used by CythonFunctionShared) */
-#if !CYTHON_USE_TYPE_SPECS
-#else
-static int __Pyx_call_type_traverse(PyObject *o, int always_call, visitproc visit, void *arg) {
-    if (!always_call) {
-        PyTypeObject *base = __Pyx_PyObject_GetSlot(o, tp_base, PyTypeObject*);
-        unsigned long flags = PyType_GetFlags(base);
-        if (flags & Py_TPFLAGS_HEAPTYPE) {
-            return 0;
-        }
-    }
-    Py_VISIT((PyObject*)Py_TYPE(o));
-    return 0;
-}
-#endif
 
 /* PyMethodNew (used by CythonFunctionShared) */
 #if CYTHON_COMPILING_IN_LIMITED_API
@@ -12936,307 +13872,6 @@ bad:
         }\
         return (target_type) value;\
     }
-
-/* CIntFromPy */
-static uint32_t __Pyx_LargePyLong___Pyx_PyLong_As_uint32_t(PyObject *x);
-static uint32_t __Pyx_raise_neg_overflow___Pyx_PyLong_As_uint32_t(void) {
-    const char* type_name = "uint32_t";
-    PyErr_Format(PyExc_OverflowError,
-        "can't convert negative value to %.200s", type_name);
-    return (uint32_t) -1;
-}
-static uint32_t __Pyx_raise_overflow___Pyx_PyLong_As_uint32_t(void) {
-    const char* type_name = "uint32_t";
-    PyErr_Format(PyExc_OverflowError,
-        "value too large to convert to %.200s", type_name);
-    return (uint32_t) -1;
-}
-static CYTHON_INLINE uint32_t __Pyx_PyULong___Pyx_PyLong_As_uint32_t(PyObject *x) {
-    const int is_unsigned = 1;
-#if CYTHON_USE_PYLONG_INTERNALS
-    {
-        const digit* digits = __Pyx_PyLong_Digits(x);
-        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
-        if (size == 2 && (8 * sizeof(uint32_t) > 1 * PyLong_SHIFT)) {
-            if ((8 * sizeof(unsigned long) > 2 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(uint32_t, unsigned long, (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(uint32_t) >= 2 * PyLong_SHIFT)) {
-                return (uint32_t) (((((uint32_t)digits[1]) << PyLong_SHIFT) | (uint32_t)digits[0]));
-            }
-        } else
-        if (size == 3 && (8 * sizeof(uint32_t) > 2 * PyLong_SHIFT)) {
-            if ((8 * sizeof(unsigned long) > 3 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(uint32_t, unsigned long, (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(uint32_t) >= 3 * PyLong_SHIFT)) {
-                return (uint32_t) (((((((uint32_t)digits[2]) << PyLong_SHIFT) | (uint32_t)digits[1]) << PyLong_SHIFT) | (uint32_t)digits[0]));
-            }
-        } else
-        if (size == 4 && (8 * sizeof(uint32_t) > 3 * PyLong_SHIFT)) {
-            if ((8 * sizeof(unsigned long) > 4 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(uint32_t, unsigned long, (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(uint32_t) >= 4 * PyLong_SHIFT)) {
-                return (uint32_t) (((((((((uint32_t)digits[3]) << PyLong_SHIFT) | (uint32_t)digits[2]) << PyLong_SHIFT) | (uint32_t)digits[1]) << PyLong_SHIFT) | (uint32_t)digits[0]));
-            }
-        } else
-        {}
-    }
-#elif CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX < 0x030C00A7
-    if (unlikely(Py_SIZE(x) < 0)) {
-        goto raise_neg_overflow;
-    }
-#else
-    {
-        int result = PyObject_RichCompareBool(x, Py_False, Py_LT);
-        if (unlikely(result < 0))
-            return (uint32_t) -1;
-        if (unlikely(result == 1))
-            goto raise_neg_overflow;
-    }
-#endif
-    if ((sizeof(uint32_t) <= sizeof(unsigned long))) {
-        __PYX_VERIFY_RETURN_INT_EXC(uint32_t, unsigned long, PyLong_AsUnsignedLong(x))
-    } else if ((sizeof(uint32_t) <= sizeof(unsigned PY_LONG_LONG))) {
-        __PYX_VERIFY_RETURN_INT_EXC(uint32_t, unsigned PY_LONG_LONG, PyLong_AsUnsignedLongLong(x))
-    }
-    return __Pyx_LargePyLong___Pyx_PyLong_As_uint32_t(x);
-raise_neg_overflow:
-    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_uint32_t();
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_uint32_t();
-}
-static CYTHON_INLINE uint32_t __Pyx_PySLong___Pyx_PyLong_As_uint32_t(PyObject *x) {
-    const int is_unsigned = 0;
-#if CYTHON_USE_PYLONG_INTERNALS
-    if (__Pyx_PyLong_IsNeg(x)) {
-        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
-        const digit* digits = __Pyx_PyLong_Digits(x);
-        if (size == 2 && (8 * sizeof(uint32_t) > 1 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 2 * PyLong_SHIFT)) {
-                long ival = - (long) (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-                __PYX_VERIFY_RETURN_INT(uint32_t, long, ival)
-            } else if ((8 * sizeof(uint32_t) - 1 > 2 * PyLong_SHIFT)) {
-                return (uint32_t) (((uint32_t) -1) * (((((uint32_t)digits[1]) << PyLong_SHIFT) | (uint32_t)digits[0])));
-            }
-        } else
-        if (size == 3 && (8 * sizeof(uint32_t) > 2 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 3 * PyLong_SHIFT)) {
-                long ival = - (long) (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-                __PYX_VERIFY_RETURN_INT(uint32_t, long, ival)
-            } else if ((8 * sizeof(uint32_t) - 1 > 3 * PyLong_SHIFT)) {
-                return (uint32_t) (((uint32_t) -1) * (((((((uint32_t)digits[2]) << PyLong_SHIFT) | (uint32_t)digits[1]) << PyLong_SHIFT) | (uint32_t)digits[0])));
-            }
-        } else
-        if (size == 4 && (8 * sizeof(uint32_t) > 3 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 4 * PyLong_SHIFT)) {
-                long ival = - (long) (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-                __PYX_VERIFY_RETURN_INT(uint32_t, long, ival)
-            } else if ((8 * sizeof(uint32_t) - 1 > 4 * PyLong_SHIFT)) {
-                return (uint32_t) (((uint32_t) -1) * (((((((((uint32_t)digits[3]) << PyLong_SHIFT) | (uint32_t)digits[2]) << PyLong_SHIFT) | (uint32_t)digits[1]) << PyLong_SHIFT) | (uint32_t)digits[0])));
-            }
-        } else
-        {}
-    } else {
-        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
-        const digit* digits = __Pyx_PyLong_Digits(x);
-        if (size == 2 && (8 * sizeof(uint32_t) > 1 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 2 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(uint32_t, unsigned long, (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(uint32_t) - 1 > 2 * PyLong_SHIFT)) {
-                return (uint32_t) (((((uint32_t)digits[1]) << PyLong_SHIFT) | (uint32_t)digits[0]));
-            }
-        } else
-        if (size == 3 && (8 * sizeof(uint32_t) > 2 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 3 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(uint32_t, unsigned long, (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(uint32_t) - 1 > 3 * PyLong_SHIFT)) {
-                return (uint32_t) (((((((uint32_t)digits[2]) << PyLong_SHIFT) | (uint32_t)digits[1]) << PyLong_SHIFT) | (uint32_t)digits[0]));
-            }
-        } else
-        if (size == 4 && (8 * sizeof(uint32_t) > 3 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 4 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(uint32_t, unsigned long, (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(uint32_t) - 1 > 4 * PyLong_SHIFT)) {
-                return (uint32_t) (((((((((uint32_t)digits[3]) << PyLong_SHIFT) | (uint32_t)digits[2]) << PyLong_SHIFT) | (uint32_t)digits[1]) << PyLong_SHIFT) | (uint32_t)digits[0]));
-            }
-        } else
-        {}
-    }
-#endif
-    #if __PYX_LIMITED_VERSION_HEX >= 0x030d0000
-    if ((sizeof(uint32_t) <= sizeof(int)) && (sizeof(int) < sizeof(long))) {
-        __PYX_VERIFY_RETURN_INT_EXC(uint32_t, int, PyLong_AsInt(x))
-    } else
-    #endif
-    if ((sizeof(uint32_t) <= sizeof(long))) {
-        __PYX_VERIFY_RETURN_INT_EXC(uint32_t, long, PyLong_AsLong(x))
-    } else if ((sizeof(uint32_t) <= sizeof(PY_LONG_LONG))) {
-        __PYX_VERIFY_RETURN_INT_EXC(uint32_t, PY_LONG_LONG, PyLong_AsLongLong(x))
-    }
-    return __Pyx_LargePyLong___Pyx_PyLong_As_uint32_t(x);
-raise_neg_overflow:
-    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_uint32_t();
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_uint32_t();
-}
-static uint32_t __Pyx_LargePyLong___Pyx_PyLong_As_uint32_t(PyObject *x) {
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#endif
-    const uint32_t neg_one = (uint32_t) -1, const_zero = (uint32_t) 0;
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic pop
-#endif
-    const int is_unsigned = neg_one > const_zero;
-    uint32_t val;
-    int ret = -1;
-#if PY_VERSION_HEX >= 0x030d00A6 && !CYTHON_COMPILING_IN_LIMITED_API
-    Py_ssize_t bytes_copied = PyLong_AsNativeBytes(
-        x, &val, sizeof(val), Py_ASNATIVEBYTES_NATIVE_ENDIAN | (is_unsigned ? Py_ASNATIVEBYTES_UNSIGNED_BUFFER | Py_ASNATIVEBYTES_REJECT_NEGATIVE : 0));
-    if (unlikely(bytes_copied == -1)) {
-    } else if (unlikely(bytes_copied > (Py_ssize_t) sizeof(val))) {
-        goto raise_overflow;
-    } else {
-        ret = 0;
-    }
-#elif PY_VERSION_HEX < 0x030d0000 && !(CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_LIMITED_API) || defined(_PyLong_AsByteArray)
-    int one = 1; int is_little = (int)*(unsigned char *)&one;
-    unsigned char *bytes = (unsigned char *)&val;
-    ret = _PyLong_AsByteArray((PyLongObject *)x,
-                                bytes, sizeof(val),
-                                is_little, !is_unsigned);
-    if ((0)) goto raise_overflow;
-#else
-    PyObject *v;
-    PyObject *stepval = NULL, *mask = NULL, *shift = NULL;
-    int bits, remaining_bits, is_negative = 0;
-    int chunk_size = (sizeof(long) < 8) ? 30 : 62;
-    if (likely(PyLong_CheckExact(x))) {
-        v = __Pyx_NewRef(x);
-    } else {
-        v = PyNumber_Long(x);
-        if (unlikely(!v)) return (uint32_t) -1;
-        assert(PyLong_CheckExact(v));
-    }
-    {
-        int result = PyObject_RichCompareBool(v, Py_False, Py_LT);
-        if (unlikely(result < 0)) {
-            Py_DECREF(v);
-            return (uint32_t) -1;
-        }
-        is_negative = result == 1;
-    }
-    if (is_unsigned && unlikely(is_negative)) {
-        Py_DECREF(v);
-        PyErr_SetString(PyExc_OverflowError,
-            "can't convert negative value to uint32_t");
-        return (uint32_t) -1;
-    } else if (is_negative) {
-        stepval = PyNumber_Invert(v);
-        Py_DECREF(v);
-        if (unlikely(!stepval))
-            return (uint32_t) -1;
-    } else {
-        stepval = v;
-    }
-    v = NULL;
-    val = (uint32_t) 0;
-    mask = PyLong_FromLong((1L << chunk_size) - 1); if (unlikely(!mask)) goto done;
-    shift = PyLong_FromLong(chunk_size); if (unlikely(!shift)) goto done;
-    for (bits = 0; bits < (int) sizeof(uint32_t) * 8 - chunk_size; bits += chunk_size) {
-        PyObject *tmp, *digit;
-        long idigit;
-        digit = PyNumber_And(stepval, mask);
-        if (unlikely(!digit)) goto done;
-        idigit = PyLong_AsLong(digit);
-        Py_DECREF(digit);
-        if (unlikely(idigit < 0)) goto done;
-        val |= ((uint32_t) idigit) << bits;
-        tmp = PyNumber_Rshift(stepval, shift);
-        if (unlikely(!tmp)) goto done;
-        Py_DECREF(stepval); stepval = tmp;
-    }
-    Py_DECREF(shift); shift = NULL;
-    Py_DECREF(mask); mask = NULL;
-    {
-        long idigit = PyLong_AsLong(stepval);
-        if (unlikely(idigit < 0)) goto done;
-        remaining_bits = ((int) sizeof(uint32_t) * 8) - bits - (is_unsigned ? 0 : 1);
-        if (unlikely(idigit >= (1L << remaining_bits)))
-            goto raise_overflow;
-        val |= ((uint32_t) idigit) << bits;
-    }
-    if (!is_unsigned) {
-        if (unlikely(val & (((uint32_t) 1) << (sizeof(uint32_t) * 8 - 1))))
-            goto raise_overflow;
-        if (is_negative)
-            val = ~val;
-    }
-    ret = 0;
-done:
-    Py_XDECREF(shift);
-    Py_XDECREF(mask);
-    Py_XDECREF(stepval);
-#endif
-    if (unlikely(ret))
-        return (uint32_t) -1;
-    return val;
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_uint32_t();
-}
-static CYTHON_INLINE uint32_t __Pyx_PyLong___Pyx_PyLong_As_uint32_t(PyObject *x) {
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#endif
-    const uint32_t neg_one = (uint32_t) -1, const_zero = (uint32_t) 0;
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic pop
-#endif
-    const int is_unsigned = neg_one > const_zero;
-    if (is_unsigned) {
-        #if CYTHON_USE_PYLONG_INTERNALS
-        if (unlikely(__Pyx_PyLong_IsNeg(x))) {
-            goto raise_neg_overflow;
-        } else if (__Pyx_PyLong_IsCompact(x)) {
-            __PYX_VERIFY_RETURN_INT(uint32_t, __Pyx_compact_upylong, __Pyx_PyLong_CompactValueUnsigned(x))
-        } else
-        #endif
-        {
-            return __Pyx_PyULong___Pyx_PyLong_As_uint32_t(x);
-        }
-    } else {
-        #if CYTHON_USE_PYLONG_INTERNALS
-        if (__Pyx_PyLong_IsCompact(x)) {
-            __PYX_VERIFY_RETURN_INT(uint32_t, __Pyx_compact_pylong, __Pyx_PyLong_CompactValue(x))
-        } else
-        #endif
-        {
-            return __Pyx_PySLong___Pyx_PyLong_As_uint32_t(x);
-        }
-    }
-#if CYTHON_USE_PYLONG_INTERNALS
-raise_neg_overflow:
-    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_uint32_t();
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_uint32_t();
-#endif
-}
-static uint32_t __Pyx_NonPyLong___Pyx_PyLong_As_uint32_t(PyObject *x) {
-    uint32_t val;
-    PyObject *tmp = __Pyx_PyNumber_Long(x);
-    if (!tmp) return (uint32_t) -1;
-    val = __Pyx_PyLong_As_uint32_t(tmp);
-    Py_DECREF(tmp);
-    return val;
-}
-static CYTHON_INLINE uint32_t __Pyx_PyLong_As_uint32_t(PyObject *x) {
-    if (likely(PyLong_Check(x))) {
-        return __Pyx_PyLong___Pyx_PyLong_As_uint32_t(x);
-    } else {
-        return __Pyx_NonPyLong___Pyx_PyLong_As_uint32_t(x);
-    }
-}
 
 /* CIntFromPy */
 static int __Pyx_LargePyLong___Pyx_PyLong_As_int(PyObject *x);

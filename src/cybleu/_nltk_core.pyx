@@ -8,14 +8,18 @@ reference holds it, gets OOV_ID, which never matches. The IDs go to the core's c
 are taken from its integer statistics.
 """
 from cpython.dict cimport PyDict_GetItemWithError, PyDict_SetDefault
+from cpython.long cimport PyLong_AsSsize_t, PyLong_FromSsize_t
 from cpython.mem cimport PyMem_RawFree, PyMem_RawRealloc
 from cpython.ref cimport PyObject
 from libc.math cimport exp, fabs, ldexp, log
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 
+cdef extern from "Python.h":
+    Py_ssize_t PyDict_GET_SIZE(object d)
+
 from ._core cimport NgramTable, OOV_ID, count_segment
 
-__all__ = ["corpus_counts", "sentence_score"]
+__all__ = ["corpus_counts", "hf_counts", "sentence_score"]
 
 cdef enum:
     MAX_WEIGHTS = 64
@@ -42,6 +46,7 @@ cdef class _Scratch:
     cdef int64_t* row
     cdef Py_ssize_t row_cap
     cdef NgramTable table
+    cdef object next_id     # the ID the next new reference token gets (a Python int)
 
     def __dealloc__(self):
         PyMem_RawFree(self.hyp)
@@ -95,11 +100,12 @@ cdef int _intern_refs(_Scratch ws, dict vocab, references, Py_ssize_t* nrefs) ex
         n = len(seq)
         ws.ref = <uint32_t*>_grow(ws.ref, &ws.ref_cap, k + n, sizeof(uint32_t))
         for tok in seq:
-            value = len(vocab)
-            got = PyDict_SetDefault(vocab, tok, value)
+            got = PyDict_SetDefault(vocab, tok, ws.next_id)
             if got == NULL:
                 raise MemoryError()
-            ws.ref[k] = <uint32_t>(<object>got)
+            if got == <PyObject*>ws.next_id:       # a new token took the ID
+                ws.next_id = PyLong_FromSsize_t(PyDict_GET_SIZE(vocab))
+            ws.ref[k] = <uint32_t>PyLong_AsSsize_t(<object>got)
             k += 1
         r += 1
         if r >= ws.off_cap:
@@ -121,7 +127,7 @@ cdef Py_ssize_t _intern_hyp(_Scratch ws, dict vocab, hypothesis) except -1:
         if got == NULL:
             ws.hyp[i] = OOV_ID
         else:
-            ws.hyp[i] = <uint32_t>(<object>got)
+            ws.hyp[i] = <uint32_t>PyLong_AsSsize_t(<object>got)
         i += 1
     return n
 
@@ -145,6 +151,7 @@ def corpus_counts(list_of_references, hypotheses, max_order):
     cdef Py_ssize_t sums_cap = 0
     cdef _Scratch ws = _acquire()
     cdef dict vocab = {}
+    ws.next_id = 0
     try:
         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
         for k in range(2 * n):
@@ -170,6 +177,45 @@ def corpus_counts(list_of_references, hypotheses, max_order):
         PyMem_RawFree(sums)
         _release(ws)
     return hyp_lengths, ref_lengths, numerators, denominators
+
+
+def hf_counts(reference_corpus, translation_corpus, max_order):
+    """(translation_length, reference_length, matches_by_order, possible_matches_by_order) as
+    tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
+    cdef int order = max_order
+    cdef int k, n = order if order > 0 else 1
+    cdef Py_ssize_t hyp_len, nrefs, r, shortest
+    cdef int64_t trans_len = 0, ref_len = 0
+    cdef int64_t* sums = NULL
+    cdef Py_ssize_t sums_cap = 0
+    cdef _Scratch ws = _acquire()
+    cdef dict vocab = {}
+    ws.next_id = 0
+    try:
+        sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
+        for k in range(2 * n):
+            sums[k] = 0
+        for references, translation in zip(reference_corpus, translation_corpus):
+            if not len(references):
+                raise ValueError("min() arg is an empty sequence")
+            _intern_refs(ws, vocab, references, &nrefs)
+            hyp_len = _intern_hyp(ws, vocab, translation)
+            _count(ws, hyp_len, nrefs, n)
+            shortest = ws.ref_off[1] - ws.ref_off[0]
+            for r in range(1, nrefs):
+                if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:
+                    shortest = ws.ref_off[r + 1] - ws.ref_off[r]
+            ref_len += shortest
+            trans_len += hyp_len
+            for k in range(n):
+                sums[k] += ws.row[2 + k]
+                sums[n + k] += ws.row[2 + n + k]
+        matches = [sums[k] for k in range(order)]
+        possible = [sums[n + k] for k in range(order)]
+    finally:
+        PyMem_RawFree(sums)
+        _release(ws)
+    return trans_len, ref_len, matches, possible
 
 
 cdef double _fsum(const double* x, int n) noexcept:
@@ -241,6 +287,7 @@ def sentence_score(references, hypothesis, weights, mode, param, reweigh):
     ws = _acquire()
     try:
         vocab = {}
+        ws.next_id = 0
         _intern_refs(ws, vocab, references, &nrefs)
         hyp_len = _intern_hyp(ws, vocab, hypothesis)
         _count(ws, hyp_len, nrefs, order)

@@ -8,7 +8,7 @@ from collections import Counter
 
 from ._nltk_math import NO_SMOOTHING, smoothed_precisions
 
-__all__ = ["corpus_counts", "sentence_score"]
+__all__ = ["corpus_counts", "hf_counts", "sentence_score"]
 
 #: math.exp overflows above ~709.78; beyond this the caller takes nltk's own path (which raises)
 EXP_LIMIT = 709.0
@@ -77,3 +77,29 @@ def sentence_score(references, hypothesis, weights, mode, param, reweigh):
     if mode == NO_SMOOTHING and zero_orders:
         return score, sum(1 << (order - 1) for order in zero_orders)
     return score
+
+
+def hf_counts(reference_corpus, translation_corpus, max_order):
+    """(translation_length, reference_length, matches_by_order, possible_matches_by_order) as
+    tensorflow/nmt's compute_bleu sums them: the shortest reference length, clipped matches,
+    len - n + 1 possible matches when positive. Segments are paired with zip, as there; a
+    segment without references raises min()'s ValueError, as there."""
+    matches = [0] * max_order
+    possible = [0] * max_order
+    translation_length = reference_length = 0
+    for references, translation in zip(reference_corpus, translation_corpus):
+        hyp = tuple(translation)
+        refs = [tuple(r) for r in references]
+        if not refs:
+            raise ValueError("min() arg is an empty sequence")
+        reference_length += min(len(r) for r in refs)
+        translation_length += len(hyp)
+        for n in range(1, max_order + 1):
+            counts = _ngram_counts(hyp, n)
+            if counts:
+                best = Counter()
+                for ref in refs:
+                    best |= _ngram_counts(ref, n)
+                matches[n - 1] += sum(min(c, best[g]) for g, c in counts.items())
+                possible[n - 1] += len(hyp) - n + 1
+    return translation_length, reference_length, matches, possible
