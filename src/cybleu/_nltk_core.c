@@ -1872,7 +1872,7 @@ struct __pyx_t_6cybleu_5_core_NgramTable {
   Py_ssize_t ntouched;
 };
 
-/* "cybleu/_nltk_core.pyx":24
+/* "cybleu/_nltk_core.pyx":26
  * __all__ = ["corpus_counts", "hf_counts", "sentence_score"]
  * 
  * cdef enum:             # <<<<<<<<<<<<<<
@@ -1909,7 +1909,7 @@ struct __pyx_obj_6cybleu_5_core_RefSet {
 };
 
 
-/* "cybleu/_nltk_core.pyx":38
+/* "cybleu/_nltk_core.pyx":40
  * 
  * 
  * cdef class _Scratch:             # <<<<<<<<<<<<<<
@@ -3301,7 +3301,7 @@ return 0;
 #endif
 /* #### Code section: module_code ### */
 
-/* "cybleu/_nltk_core.pyx":51
+/* "cybleu/_nltk_core.pyx":53
  *     cdef object next_id     # the ID the next new reference token gets (a Python int)
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -3324,7 +3324,7 @@ static void __pyx_pw_6cybleu_10_nltk_core_8_Scratch_1__dealloc__(PyObject *__pyx
 
 static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_v_self) {
 
-  /* "cybleu/_nltk_core.pyx":52
+  /* "cybleu/_nltk_core.pyx":54
  * 
  *     def __dealloc__(self):
  *         PyMem_RawFree(self.hyp)             # <<<<<<<<<<<<<<
@@ -3333,7 +3333,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->hyp);
 
-  /* "cybleu/_nltk_core.pyx":53
+  /* "cybleu/_nltk_core.pyx":55
  *     def __dealloc__(self):
  *         PyMem_RawFree(self.hyp)
  *         PyMem_RawFree(self.ref)             # <<<<<<<<<<<<<<
@@ -3342,7 +3342,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->ref);
 
-  /* "cybleu/_nltk_core.pyx":54
+  /* "cybleu/_nltk_core.pyx":56
  *         PyMem_RawFree(self.hyp)
  *         PyMem_RawFree(self.ref)
  *         PyMem_RawFree(self.ref_off)             # <<<<<<<<<<<<<<
@@ -3351,7 +3351,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->ref_off);
 
-  /* "cybleu/_nltk_core.pyx":55
+  /* "cybleu/_nltk_core.pyx":57
  *         PyMem_RawFree(self.ref)
  *         PyMem_RawFree(self.ref_off)
  *         PyMem_RawFree(self.row)             # <<<<<<<<<<<<<<
@@ -3360,7 +3360,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->row);
 
-  /* "cybleu/_nltk_core.pyx":56
+  /* "cybleu/_nltk_core.pyx":58
  *         PyMem_RawFree(self.ref_off)
  *         PyMem_RawFree(self.row)
  *         PyMem_RawFree(self.table.slots)             # <<<<<<<<<<<<<<
@@ -3369,7 +3369,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->table.slots);
 
-  /* "cybleu/_nltk_core.pyx":57
+  /* "cybleu/_nltk_core.pyx":59
  *         PyMem_RawFree(self.row)
  *         PyMem_RawFree(self.table.slots)
  *         PyMem_RawFree(self.table.entries)             # <<<<<<<<<<<<<<
@@ -3378,7 +3378,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->table.entries);
 
-  /* "cybleu/_nltk_core.pyx":58
+  /* "cybleu/_nltk_core.pyx":60
  *         PyMem_RawFree(self.table.slots)
  *         PyMem_RawFree(self.table.entries)
  *         PyMem_RawFree(self.table.touched)             # <<<<<<<<<<<<<<
@@ -3387,7 +3387,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->table.touched);
 
-  /* "cybleu/_nltk_core.pyx":51
+  /* "cybleu/_nltk_core.pyx":53
  *     cdef object next_id     # the ID the next new reference token gets (a Python int)
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -3605,7 +3605,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_8_Scratch_4__setstate_cython__(CY
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":61
+/* "cybleu/_nltk_core.pyx":63
  * 
  * 
  * cdef void* _grow(void* p, Py_ssize_t* cap, Py_ssize_t need, size_t item) except NULL:             # <<<<<<<<<<<<<<
@@ -3624,7 +3624,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "cybleu/_nltk_core.pyx":62
+  /* "cybleu/_nltk_core.pyx":64
  * 
  * cdef void* _grow(void* p, Py_ssize_t* cap, Py_ssize_t need, size_t item) except NULL:
  *     cdef Py_ssize_t n = cap[0] if cap[0] > 16 else 16             # <<<<<<<<<<<<<<
@@ -3643,7 +3643,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
 
   __pyx_v_n = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":64
+  /* "cybleu/_nltk_core.pyx":66
  *     cdef Py_ssize_t n = cap[0] if cap[0] > 16 else 16
  *     cdef void* q
  *     if need <= cap[0] and p != NULL:             # <<<<<<<<<<<<<<
@@ -3669,7 +3669,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
   if (__pyx_t_2) {
 
 
-    /* "cybleu/_nltk_core.pyx":65
+    /* "cybleu/_nltk_core.pyx":67
  *     cdef void* q
  *     if need <= cap[0] and p != NULL:
  *         return p             # <<<<<<<<<<<<<<
@@ -3682,7 +3682,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
     }
     goto __pyx_L0;
 
-    /* "cybleu/_nltk_core.pyx":64
+    /* "cybleu/_nltk_core.pyx":66
  *     cdef Py_ssize_t n = cap[0] if cap[0] > 16 else 16
  *     cdef void* q
  *     if need <= cap[0] and p != NULL:             # <<<<<<<<<<<<<<
@@ -3691,7 +3691,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":66
+  /* "cybleu/_nltk_core.pyx":68
  *     if need <= cap[0] and p != NULL:
  *         return p
  *     while n < need:             # <<<<<<<<<<<<<<
@@ -3704,7 +3704,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
 
     if (!__pyx_t_2) break;
 
-    /* "cybleu/_nltk_core.pyx":67
+    /* "cybleu/_nltk_core.pyx":69
  *         return p
  *     while n < need:
  *         n *= 2             # <<<<<<<<<<<<<<
@@ -3714,7 +3714,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
     __pyx_v_n = (__pyx_v_n * 2);
   }
 
-  /* "cybleu/_nltk_core.pyx":68
+  /* "cybleu/_nltk_core.pyx":70
  *     while n < need:
  *         n *= 2
  *     q = PyMem_RawRealloc(p, <size_t>n * item)             # <<<<<<<<<<<<<<
@@ -3723,7 +3723,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
 */
   __pyx_v_q = PyMem_RawRealloc(__pyx_v_p, (((size_t)__pyx_v_n) * __pyx_v_item));
 
-  /* "cybleu/_nltk_core.pyx":69
+  /* "cybleu/_nltk_core.pyx":71
  *         n *= 2
  *     q = PyMem_RawRealloc(p, <size_t>n * item)
  *     if q == NULL:             # <<<<<<<<<<<<<<
@@ -3735,16 +3735,16 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "cybleu/_nltk_core.pyx":70
+    /* "cybleu/_nltk_core.pyx":72
  *     q = PyMem_RawRealloc(p, <size_t>n * item)
  *     if q == NULL:
  *         raise MemoryError()             # <<<<<<<<<<<<<<
  *     cap[0] = n
  *     return q
 */
-    PyErr_NoMemory(); __PYX_ERR(0, 70, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(0, 72, __pyx_L1_error)
 
-    /* "cybleu/_nltk_core.pyx":69
+    /* "cybleu/_nltk_core.pyx":71
  *         n *= 2
  *     q = PyMem_RawRealloc(p, <size_t>n * item)
  *     if q == NULL:             # <<<<<<<<<<<<<<
@@ -3753,7 +3753,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":71
+  /* "cybleu/_nltk_core.pyx":73
  *     if q == NULL:
  *         raise MemoryError()
  *     cap[0] = n             # <<<<<<<<<<<<<<
@@ -3762,7 +3762,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
 */
   (__pyx_v_cap[0]) = __pyx_v_n;
 
-  /* "cybleu/_nltk_core.pyx":72
+  /* "cybleu/_nltk_core.pyx":74
  *         raise MemoryError()
  *     cap[0] = n
  *     return q             # <<<<<<<<<<<<<<
@@ -3775,7 +3775,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
   }
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":61
+  /* "cybleu/_nltk_core.pyx":63
  * 
  * 
  * cdef void* _grow(void* p, Py_ssize_t* cap, Py_ssize_t need, size_t item) except NULL:             # <<<<<<<<<<<<<<
@@ -3794,7 +3794,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":78
+/* "cybleu/_nltk_core.pyx":80
  * 
  * 
  * cdef _Scratch _acquire():             # <<<<<<<<<<<<<<
@@ -3814,30 +3814,30 @@ static struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_f_6cybleu_10_nltk_c
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_acquire", 0);
 
-  /* "cybleu/_nltk_core.pyx":81
+  /* "cybleu/_nltk_core.pyx":83
  *     # one scratch per call in flight: a token's __eq__/__hash__ may run Python code that lets
  *     # another thread call in, so buffers are never shared between calls
  *     if _POOL:             # <<<<<<<<<<<<<<
  *         return <_Scratch>_POOL.pop()
  *     return _Scratch()
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 81, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 83, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_t_1); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 81, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_t_1); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 83, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   if (__pyx_t_2) {
 
 
-    /* "cybleu/_nltk_core.pyx":82
+    /* "cybleu/_nltk_core.pyx":84
  *     # another thread call in, so buffers are never shared between calls
  *     if _POOL:
  *         return <_Scratch>_POOL.pop()             # <<<<<<<<<<<<<<
  *     return _Scratch()
  * 
 */
-    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 82, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 84, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_3 = __Pyx_PyObject_Pop(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 82, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyObject_Pop(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 84, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     {
@@ -3852,7 +3852,7 @@ static struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_f_6cybleu_10_nltk_c
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     goto __pyx_L0;
 
-    /* "cybleu/_nltk_core.pyx":81
+    /* "cybleu/_nltk_core.pyx":83
  *     # one scratch per call in flight: a token's __eq__/__hash__ may run Python code that lets
  *     # another thread call in, so buffers are never shared between calls
  *     if _POOL:             # <<<<<<<<<<<<<<
@@ -3861,7 +3861,7 @@ static struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_f_6cybleu_10_nltk_c
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":83
+  /* "cybleu/_nltk_core.pyx":85
  *     if _POOL:
  *         return <_Scratch>_POOL.pop()
  *     return _Scratch()             # <<<<<<<<<<<<<<
@@ -3874,7 +3874,7 @@ static struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_f_6cybleu_10_nltk_c
     PyObject *__pyx_callargs[2] = {__pyx_t_1, NULL};
     __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_mstate_global->__pyx_ptype_6cybleu_10_nltk_core__Scratch, __pyx_callargs+__pyx_t_4, (1-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_1); __pyx_t_1 = 0;
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 83, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 85, __pyx_L1_error)
     __Pyx_GOTREF((PyObject *)__pyx_t_3);
   }
   {
@@ -3888,7 +3888,7 @@ static struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_f_6cybleu_10_nltk_c
   __pyx_t_3 = 0;
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":78
+  /* "cybleu/_nltk_core.pyx":80
  * 
  * 
  * cdef _Scratch _acquire():             # <<<<<<<<<<<<<<
@@ -3908,7 +3908,7 @@ static struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_f_6cybleu_10_nltk_c
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":86
+/* "cybleu/_nltk_core.pyx":88
  * 
  * 
  * cdef void _release(_Scratch ws):             # <<<<<<<<<<<<<<
@@ -3927,16 +3927,16 @@ static void __pyx_f_6cybleu_10_nltk_core__release(struct __pyx_obj_6cybleu_10_nl
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_release", 0);
 
-  /* "cybleu/_nltk_core.pyx":87
+  /* "cybleu/_nltk_core.pyx":89
  * 
  * cdef void _release(_Scratch ws):
  *     if len(_POOL) < 8:             # <<<<<<<<<<<<<<
  *         _POOL.append(ws)
  * 
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 87, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 89, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = PyObject_Length(__pyx_t_1); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 87, __pyx_L1_error)
+  __pyx_t_2 = PyObject_Length(__pyx_t_1); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 89, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_t_3 = (__pyx_t_2 < 8);
 
@@ -3944,20 +3944,20 @@ static void __pyx_f_6cybleu_10_nltk_core__release(struct __pyx_obj_6cybleu_10_nl
   if (__pyx_t_3) {
 
 
-    /* "cybleu/_nltk_core.pyx":88
+    /* "cybleu/_nltk_core.pyx":90
  * cdef void _release(_Scratch ws):
  *     if len(_POOL) < 8:
  *         _POOL.append(ws)             # <<<<<<<<<<<<<<
  * 
  * 
 */
-    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 88, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 90, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_4 = __Pyx_PyObject_Append(__pyx_t_1, ((PyObject *)__pyx_v_ws)); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 88, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyObject_Append(__pyx_t_1, ((PyObject *)__pyx_v_ws)); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 90, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-    /* "cybleu/_nltk_core.pyx":87
+    /* "cybleu/_nltk_core.pyx":89
  * 
  * cdef void _release(_Scratch ws):
  *     if len(_POOL) < 8:             # <<<<<<<<<<<<<<
@@ -3966,7 +3966,7 @@ static void __pyx_f_6cybleu_10_nltk_core__release(struct __pyx_obj_6cybleu_10_nl
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":86
+  /* "cybleu/_nltk_core.pyx":88
  * 
  * 
  * cdef void _release(_Scratch ws):             # <<<<<<<<<<<<<<
@@ -3984,7 +3984,7 @@ static void __pyx_f_6cybleu_10_nltk_core__release(struct __pyx_obj_6cybleu_10_nl
   __Pyx_RefNannyFinishContext();
 }
 
-/* "cybleu/_nltk_core.pyx":91
+/* "cybleu/_nltk_core.pyx":93
  * 
  * 
  * cdef int _intern_refs(_Scratch ws, dict vocab, references, Py_ssize_t* nrefs) except -1:             # <<<<<<<<<<<<<<
@@ -4019,7 +4019,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_intern_refs", 0);
 
-  /* "cybleu/_nltk_core.pyx":93
+  /* "cybleu/_nltk_core.pyx":95
  * cdef int _intern_refs(_Scratch ws, dict vocab, references, Py_ssize_t* nrefs) except -1:
  *     """Reference tokens -> ws.ref (new tokens get the next ID), offsets -> ws.ref_off."""
  *     cdef Py_ssize_t r = 0, k = 0, n             # <<<<<<<<<<<<<<
@@ -4029,20 +4029,20 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
   __pyx_v_r = 0;
   __pyx_v_k = 0;
 
-  /* "cybleu/_nltk_core.pyx":96
+  /* "cybleu/_nltk_core.pyx":98
  *     cdef object seq, tok, value
  *     cdef PyObject* got
  *     ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, len(references) + 1, sizeof(int64_t))             # <<<<<<<<<<<<<<
  *     ws.ref_off[0] = 0
  *     for ref in references:
 */
-  __pyx_t_1 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 96, __pyx_L1_error)
-  __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->ref_off, (&__pyx_v_ws->off_cap), (__pyx_t_1 + 1), (sizeof(int64_t))); if (unlikely(__pyx_t_2 == ((void *)NULL))) __PYX_ERR(0, 96, __pyx_L1_error)
+  __pyx_t_1 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 98, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->ref_off, (&__pyx_v_ws->off_cap), (__pyx_t_1 + 1), (sizeof(int64_t))); if (unlikely(__pyx_t_2 == ((void *)NULL))) __PYX_ERR(0, 98, __pyx_L1_error)
 
   __pyx_v_ws->ref_off = ((int64_t *)__pyx_t_2);
 
 
-  /* "cybleu/_nltk_core.pyx":97
+  /* "cybleu/_nltk_core.pyx":99
  *     cdef PyObject* got
  *     ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, len(references) + 1, sizeof(int64_t))
  *     ws.ref_off[0] = 0             # <<<<<<<<<<<<<<
@@ -4051,7 +4051,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
   (__pyx_v_ws->ref_off[0]) = 0;
 
-  /* "cybleu/_nltk_core.pyx":98
+  /* "cybleu/_nltk_core.pyx":100
  *     ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, len(references) + 1, sizeof(int64_t))
  *     ws.ref_off[0] = 0
  *     for ref in references:             # <<<<<<<<<<<<<<
@@ -4063,9 +4063,9 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
     __pyx_t_1 = 0;
     __pyx_t_4 = NULL;
   } else {
-    __pyx_t_1 = -1; __pyx_t_3 = PyObject_GetIter(__pyx_v_references); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 98, __pyx_L1_error)
+    __pyx_t_1 = -1; __pyx_t_3 = PyObject_GetIter(__pyx_v_references); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 100, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_4 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_3); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 98, __pyx_L1_error)
+    __pyx_t_4 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_3); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 100, __pyx_L1_error)
   }
   for (;;) {
     if (likely(!__pyx_t_4)) {
@@ -4073,7 +4073,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_3);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 98, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 100, __pyx_L1_error)
           #endif
           if (__pyx_t_1 >= __pyx_temp) break;
         }
@@ -4083,7 +4083,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_3);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 98, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 100, __pyx_L1_error)
           #endif
           if (__pyx_t_1 >= __pyx_temp) break;
         }
@@ -4094,13 +4094,13 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
         #endif
         ++__pyx_t_1;
       }
-      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 98, __pyx_L1_error)
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 100, __pyx_L1_error)
     } else {
       __pyx_t_5 = __pyx_t_4(__pyx_t_3);
       if (unlikely(!__pyx_t_5)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 98, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 100, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
@@ -4110,7 +4110,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
     __Pyx_XDECREF_SET(__pyx_v_ref, __pyx_t_5);
     __pyx_t_5 = 0;
 
-    /* "cybleu/_nltk_core.pyx":99
+    /* "cybleu/_nltk_core.pyx":101
  *     ws.ref_off[0] = 0
  *     for ref in references:
  *         seq = ref if (type(ref) is list or type(ref) is tuple) else tuple(ref)             # <<<<<<<<<<<<<<
@@ -4135,7 +4135,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
       __Pyx_INCREF(__pyx_v_ref);
       __pyx_t_5 = __pyx_v_ref;
     } else {
-      __pyx_t_8 = __Pyx_PySequence_Tuple(__pyx_v_ref); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 99, __pyx_L1_error)
+      __pyx_t_8 = __Pyx_PySequence_Tuple(__pyx_v_ref); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 101, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
       __pyx_t_5 = __pyx_t_8;
       __pyx_t_8 = 0;
@@ -4144,28 +4144,28 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
     __Pyx_XDECREF_SET(__pyx_v_seq, __pyx_t_5);
     __pyx_t_5 = 0;
 
-    /* "cybleu/_nltk_core.pyx":100
+    /* "cybleu/_nltk_core.pyx":102
  *     for ref in references:
  *         seq = ref if (type(ref) is list or type(ref) is tuple) else tuple(ref)
  *         n = len(seq)             # <<<<<<<<<<<<<<
  *         ws.ref = <uint32_t*>_grow(ws.ref, &ws.ref_cap, k + n, sizeof(uint32_t))
  *         for tok in seq:
 */
-    __pyx_t_9 = PyObject_Length(__pyx_v_seq); if (unlikely(__pyx_t_9 == ((Py_ssize_t)-1))) __PYX_ERR(0, 100, __pyx_L1_error)
+    __pyx_t_9 = PyObject_Length(__pyx_v_seq); if (unlikely(__pyx_t_9 == ((Py_ssize_t)-1))) __PYX_ERR(0, 102, __pyx_L1_error)
     __pyx_v_n = __pyx_t_9;
 
-    /* "cybleu/_nltk_core.pyx":101
+    /* "cybleu/_nltk_core.pyx":103
  *         seq = ref if (type(ref) is list or type(ref) is tuple) else tuple(ref)
  *         n = len(seq)
  *         ws.ref = <uint32_t*>_grow(ws.ref, &ws.ref_cap, k + n, sizeof(uint32_t))             # <<<<<<<<<<<<<<
  *         for tok in seq:
  *             got = PyDict_SetDefault(vocab, tok, ws.next_id)
 */
-    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->ref, (&__pyx_v_ws->ref_cap), (__pyx_v_k + __pyx_v_n), (sizeof(uint32_t))); if (unlikely(__pyx_t_2 == ((void *)NULL))) __PYX_ERR(0, 101, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->ref, (&__pyx_v_ws->ref_cap), (__pyx_v_k + __pyx_v_n), (sizeof(uint32_t))); if (unlikely(__pyx_t_2 == ((void *)NULL))) __PYX_ERR(0, 103, __pyx_L1_error)
     __pyx_v_ws->ref = ((uint32_t *)__pyx_t_2);
 
 
-    /* "cybleu/_nltk_core.pyx":102
+    /* "cybleu/_nltk_core.pyx":104
  *         n = len(seq)
  *         ws.ref = <uint32_t*>_grow(ws.ref, &ws.ref_cap, k + n, sizeof(uint32_t))
  *         for tok in seq:             # <<<<<<<<<<<<<<
@@ -4177,9 +4177,9 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
       __pyx_t_9 = 0;
       __pyx_t_10 = NULL;
     } else {
-      __pyx_t_9 = -1; __pyx_t_5 = PyObject_GetIter(__pyx_v_seq); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 102, __pyx_L1_error)
+      __pyx_t_9 = -1; __pyx_t_5 = PyObject_GetIter(__pyx_v_seq); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 104, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
-      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 102, __pyx_L1_error)
+      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 104, __pyx_L1_error)
     }
     for (;;) {
       if (likely(!__pyx_t_10)) {
@@ -4187,7 +4187,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
           {
             Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_5);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 102, __pyx_L1_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 104, __pyx_L1_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -4197,7 +4197,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
           {
             Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_5);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 102, __pyx_L1_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 104, __pyx_L1_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -4208,13 +4208,13 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
           #endif
           ++__pyx_t_9;
         }
-        if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 102, __pyx_L1_error)
+        if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 104, __pyx_L1_error)
       } else {
         __pyx_t_8 = __pyx_t_10(__pyx_t_5);
         if (unlikely(!__pyx_t_8)) {
           PyObject* exc_type = PyErr_Occurred();
           if (exc_type) {
-            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 102, __pyx_L1_error)
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 104, __pyx_L1_error)
             PyErr_Clear();
           }
           break;
@@ -4224,7 +4224,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
       __Pyx_XDECREF_SET(__pyx_v_tok, __pyx_t_8);
       __pyx_t_8 = 0;
 
-      /* "cybleu/_nltk_core.pyx":103
+      /* "cybleu/_nltk_core.pyx":105
  *         ws.ref = <uint32_t*>_grow(ws.ref, &ws.ref_cap, k + n, sizeof(uint32_t))
  *         for tok in seq:
  *             got = PyDict_SetDefault(vocab, tok, ws.next_id)             # <<<<<<<<<<<<<<
@@ -4233,11 +4233,11 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
       __pyx_t_8 = __pyx_v_ws->next_id;
       __Pyx_INCREF(__pyx_t_8);
-      __pyx_t_11 = PyDict_SetDefault(__pyx_v_vocab, __pyx_v_tok, __pyx_t_8); if (unlikely(__pyx_t_11 == ((void *)NULL))) __PYX_ERR(0, 103, __pyx_L1_error)
+      __pyx_t_11 = PyDict_SetDefault(__pyx_v_vocab, __pyx_v_tok, __pyx_t_8); if (unlikely(__pyx_t_11 == ((void *)NULL))) __PYX_ERR(0, 105, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
       __pyx_v_got = __pyx_t_11;
 
-      /* "cybleu/_nltk_core.pyx":104
+      /* "cybleu/_nltk_core.pyx":106
  *         for tok in seq:
  *             got = PyDict_SetDefault(vocab, tok, ws.next_id)
  *             if got == NULL:             # <<<<<<<<<<<<<<
@@ -4249,16 +4249,16 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
       if (unlikely(__pyx_t_6)) {
 
 
-        /* "cybleu/_nltk_core.pyx":105
+        /* "cybleu/_nltk_core.pyx":107
  *             got = PyDict_SetDefault(vocab, tok, ws.next_id)
  *             if got == NULL:
  *                 raise MemoryError()             # <<<<<<<<<<<<<<
  *             if got == <PyObject*>ws.next_id:       # a new token took the ID
  *                 ws.next_id = PyLong_FromSsize_t(PyDict_GET_SIZE(vocab))
 */
-        PyErr_NoMemory(); __PYX_ERR(0, 105, __pyx_L1_error)
+        PyErr_NoMemory(); __PYX_ERR(0, 107, __pyx_L1_error)
 
-        /* "cybleu/_nltk_core.pyx":104
+        /* "cybleu/_nltk_core.pyx":106
  *         for tok in seq:
  *             got = PyDict_SetDefault(vocab, tok, ws.next_id)
  *             if got == NULL:             # <<<<<<<<<<<<<<
@@ -4267,7 +4267,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":106
+      /* "cybleu/_nltk_core.pyx":108
  *             if got == NULL:
  *                 raise MemoryError()
  *             if got == <PyObject*>ws.next_id:       # a new token took the ID             # <<<<<<<<<<<<<<
@@ -4279,21 +4279,21 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
       if (__pyx_t_6) {
 
 
-        /* "cybleu/_nltk_core.pyx":107
+        /* "cybleu/_nltk_core.pyx":109
  *                 raise MemoryError()
  *             if got == <PyObject*>ws.next_id:       # a new token took the ID
  *                 ws.next_id = PyLong_FromSsize_t(PyDict_GET_SIZE(vocab))             # <<<<<<<<<<<<<<
  *             ws.ref[k] = <uint32_t>PyLong_AsSsize_t(<object>got)
  *             k += 1
 */
-        __pyx_t_8 = PyLong_FromSsize_t(PyDict_GET_SIZE(__pyx_v_vocab)); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 107, __pyx_L1_error)
+        __pyx_t_8 = PyLong_FromSsize_t(PyDict_GET_SIZE(__pyx_v_vocab)); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 109, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_8);
         __Pyx_GIVEREF(__pyx_t_8);
         __Pyx_GOTREF(__pyx_v_ws->next_id);
         __Pyx_DECREF_SET(__pyx_v_ws->next_id, __pyx_t_8);
         __pyx_t_8 = 0;
 
-        /* "cybleu/_nltk_core.pyx":106
+        /* "cybleu/_nltk_core.pyx":108
  *             if got == NULL:
  *                 raise MemoryError()
  *             if got == <PyObject*>ws.next_id:       # a new token took the ID             # <<<<<<<<<<<<<<
@@ -4302,18 +4302,18 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":108
+      /* "cybleu/_nltk_core.pyx":110
  *             if got == <PyObject*>ws.next_id:       # a new token took the ID
  *                 ws.next_id = PyLong_FromSsize_t(PyDict_GET_SIZE(vocab))
  *             ws.ref[k] = <uint32_t>PyLong_AsSsize_t(<object>got)             # <<<<<<<<<<<<<<
  *             k += 1
  *         r += 1
 */
-      __pyx_t_12 = PyLong_AsSsize_t(((PyObject *)__pyx_v_got)); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 108, __pyx_L1_error)
+      __pyx_t_12 = PyLong_AsSsize_t(((PyObject *)__pyx_v_got)); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 110, __pyx_L1_error)
       (__pyx_v_ws->ref[__pyx_v_k]) = ((uint32_t)__pyx_t_12);
 
 
-      /* "cybleu/_nltk_core.pyx":109
+      /* "cybleu/_nltk_core.pyx":111
  *                 ws.next_id = PyLong_FromSsize_t(PyDict_GET_SIZE(vocab))
  *             ws.ref[k] = <uint32_t>PyLong_AsSsize_t(<object>got)
  *             k += 1             # <<<<<<<<<<<<<<
@@ -4322,7 +4322,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
       __pyx_v_k = (__pyx_v_k + 1);
 
-      /* "cybleu/_nltk_core.pyx":102
+      /* "cybleu/_nltk_core.pyx":104
  *         n = len(seq)
  *         ws.ref = <uint32_t*>_grow(ws.ref, &ws.ref_cap, k + n, sizeof(uint32_t))
  *         for tok in seq:             # <<<<<<<<<<<<<<
@@ -4332,7 +4332,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
     }
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-    /* "cybleu/_nltk_core.pyx":110
+    /* "cybleu/_nltk_core.pyx":112
  *             ws.ref[k] = <uint32_t>PyLong_AsSsize_t(<object>got)
  *             k += 1
  *         r += 1             # <<<<<<<<<<<<<<
@@ -4341,7 +4341,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
     __pyx_v_r = (__pyx_v_r + 1);
 
-    /* "cybleu/_nltk_core.pyx":111
+    /* "cybleu/_nltk_core.pyx":113
  *             k += 1
  *         r += 1
  *         if r >= ws.off_cap:             # <<<<<<<<<<<<<<
@@ -4353,18 +4353,18 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
     if (__pyx_t_6) {
 
 
-      /* "cybleu/_nltk_core.pyx":112
+      /* "cybleu/_nltk_core.pyx":114
  *         r += 1
  *         if r >= ws.off_cap:
  *             ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, r + 1, sizeof(int64_t))             # <<<<<<<<<<<<<<
  *         ws.ref_off[r] = k
  *     nrefs[0] = r
 */
-      __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->ref_off, (&__pyx_v_ws->off_cap), (__pyx_v_r + 1), (sizeof(int64_t))); if (unlikely(__pyx_t_2 == ((void *)NULL))) __PYX_ERR(0, 112, __pyx_L1_error)
+      __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->ref_off, (&__pyx_v_ws->off_cap), (__pyx_v_r + 1), (sizeof(int64_t))); if (unlikely(__pyx_t_2 == ((void *)NULL))) __PYX_ERR(0, 114, __pyx_L1_error)
       __pyx_v_ws->ref_off = ((int64_t *)__pyx_t_2);
 
 
-      /* "cybleu/_nltk_core.pyx":111
+      /* "cybleu/_nltk_core.pyx":113
  *             k += 1
  *         r += 1
  *         if r >= ws.off_cap:             # <<<<<<<<<<<<<<
@@ -4373,7 +4373,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":113
+    /* "cybleu/_nltk_core.pyx":115
  *         if r >= ws.off_cap:
  *             ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, r + 1, sizeof(int64_t))
  *         ws.ref_off[r] = k             # <<<<<<<<<<<<<<
@@ -4382,7 +4382,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
     (__pyx_v_ws->ref_off[__pyx_v_r]) = __pyx_v_k;
 
-    /* "cybleu/_nltk_core.pyx":98
+    /* "cybleu/_nltk_core.pyx":100
  *     ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, len(references) + 1, sizeof(int64_t))
  *     ws.ref_off[0] = 0
  *     for ref in references:             # <<<<<<<<<<<<<<
@@ -4392,7 +4392,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
   }
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
-  /* "cybleu/_nltk_core.pyx":114
+  /* "cybleu/_nltk_core.pyx":116
  *             ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, r + 1, sizeof(int64_t))
  *         ws.ref_off[r] = k
  *     nrefs[0] = r             # <<<<<<<<<<<<<<
@@ -4401,7 +4401,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
   (__pyx_v_nrefs[0]) = __pyx_v_r;
 
-  /* "cybleu/_nltk_core.pyx":115
+  /* "cybleu/_nltk_core.pyx":117
  *         ws.ref_off[r] = k
  *     nrefs[0] = r
  *     return 0             # <<<<<<<<<<<<<<
@@ -4414,7 +4414,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
   }
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":91
+  /* "cybleu/_nltk_core.pyx":93
  * 
  * 
  * cdef int _intern_refs(_Scratch ws, dict vocab, references, Py_ssize_t* nrefs) except -1:             # <<<<<<<<<<<<<<
@@ -4442,7 +4442,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":118
+/* "cybleu/_nltk_core.pyx":120
  * 
  * 
  * cdef Py_ssize_t _intern_hyp(_Scratch ws, dict vocab, hypothesis) except -1:             # <<<<<<<<<<<<<<
@@ -4472,7 +4472,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_intern_hyp", 0);
 
-  /* "cybleu/_nltk_core.pyx":120
+  /* "cybleu/_nltk_core.pyx":122
  * cdef Py_ssize_t _intern_hyp(_Scratch ws, dict vocab, hypothesis) except -1:
  *     """Hypothesis tokens -> ws.hyp (looked up only; OOV_ID when no reference has them)."""
  *     cdef object seq = hypothesis if (type(hypothesis) is list or type(hypothesis) is tuple) \             # <<<<<<<<<<<<<<
@@ -4498,14 +4498,14 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
     __pyx_t_1 = __pyx_v_hypothesis;
   } else {
 
-    /* "cybleu/_nltk_core.pyx":121
+    /* "cybleu/_nltk_core.pyx":123
  *     """Hypothesis tokens -> ws.hyp (looked up only; OOV_ID when no reference has them)."""
  *     cdef object seq = hypothesis if (type(hypothesis) is list or type(hypothesis) is tuple) \
  *         else tuple(hypothesis)             # <<<<<<<<<<<<<<
  *     cdef Py_ssize_t n = len(seq), i = 0
  *     cdef PyObject* got
 */
-    __pyx_t_4 = __Pyx_PySequence_Tuple(__pyx_v_hypothesis); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 121, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PySequence_Tuple(__pyx_v_hypothesis); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 123, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_1 = __pyx_t_4;
     __pyx_t_4 = 0;
@@ -4514,29 +4514,29 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
   __pyx_v_seq = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "cybleu/_nltk_core.pyx":122
+  /* "cybleu/_nltk_core.pyx":124
  *     cdef object seq = hypothesis if (type(hypothesis) is list or type(hypothesis) is tuple) \
  *         else tuple(hypothesis)
  *     cdef Py_ssize_t n = len(seq), i = 0             # <<<<<<<<<<<<<<
  *     cdef PyObject* got
  *     ws.hyp = <uint32_t*>_grow(ws.hyp, &ws.hyp_cap, n, sizeof(uint32_t))
 */
-  __pyx_t_5 = PyObject_Length(__pyx_v_seq); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 122, __pyx_L1_error)
+  __pyx_t_5 = PyObject_Length(__pyx_v_seq); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 124, __pyx_L1_error)
   __pyx_v_n = __pyx_t_5;
   __pyx_v_i = 0;
 
-  /* "cybleu/_nltk_core.pyx":124
+  /* "cybleu/_nltk_core.pyx":126
  *     cdef Py_ssize_t n = len(seq), i = 0
  *     cdef PyObject* got
  *     ws.hyp = <uint32_t*>_grow(ws.hyp, &ws.hyp_cap, n, sizeof(uint32_t))             # <<<<<<<<<<<<<<
  *     for tok in seq:
  *         got = PyDict_GetItemWithError(vocab, tok)
 */
-  __pyx_t_6 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->hyp, (&__pyx_v_ws->hyp_cap), __pyx_v_n, (sizeof(uint32_t))); if (unlikely(__pyx_t_6 == ((void *)NULL))) __PYX_ERR(0, 124, __pyx_L1_error)
+  __pyx_t_6 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->hyp, (&__pyx_v_ws->hyp_cap), __pyx_v_n, (sizeof(uint32_t))); if (unlikely(__pyx_t_6 == ((void *)NULL))) __PYX_ERR(0, 126, __pyx_L1_error)
   __pyx_v_ws->hyp = ((uint32_t *)__pyx_t_6);
 
 
-  /* "cybleu/_nltk_core.pyx":125
+  /* "cybleu/_nltk_core.pyx":127
  *     cdef PyObject* got
  *     ws.hyp = <uint32_t*>_grow(ws.hyp, &ws.hyp_cap, n, sizeof(uint32_t))
  *     for tok in seq:             # <<<<<<<<<<<<<<
@@ -4548,9 +4548,9 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
     __pyx_t_5 = 0;
     __pyx_t_7 = NULL;
   } else {
-    __pyx_t_5 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_v_seq); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 125, __pyx_L1_error)
+    __pyx_t_5 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_v_seq); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 127, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_7 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 125, __pyx_L1_error)
+    __pyx_t_7 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 127, __pyx_L1_error)
   }
   for (;;) {
     if (likely(!__pyx_t_7)) {
@@ -4558,7 +4558,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_1);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 125, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 127, __pyx_L1_error)
           #endif
           if (__pyx_t_5 >= __pyx_temp) break;
         }
@@ -4568,7 +4568,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_1);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 125, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 127, __pyx_L1_error)
           #endif
           if (__pyx_t_5 >= __pyx_temp) break;
         }
@@ -4579,13 +4579,13 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
         #endif
         ++__pyx_t_5;
       }
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 125, __pyx_L1_error)
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 127, __pyx_L1_error)
     } else {
       __pyx_t_4 = __pyx_t_7(__pyx_t_1);
       if (unlikely(!__pyx_t_4)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 125, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 127, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
@@ -4595,17 +4595,17 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
     __Pyx_XDECREF_SET(__pyx_v_tok, __pyx_t_4);
     __pyx_t_4 = 0;
 
-    /* "cybleu/_nltk_core.pyx":126
+    /* "cybleu/_nltk_core.pyx":128
  *     ws.hyp = <uint32_t*>_grow(ws.hyp, &ws.hyp_cap, n, sizeof(uint32_t))
  *     for tok in seq:
  *         got = PyDict_GetItemWithError(vocab, tok)             # <<<<<<<<<<<<<<
  *         if got == NULL:
  *             ws.hyp[i] = OOV_ID
 */
-    __pyx_t_8 = PyDict_GetItemWithError(__pyx_v_vocab, __pyx_v_tok); if (unlikely(__pyx_t_8 == ((void *)NULL) && PyErr_Occurred())) __PYX_ERR(0, 126, __pyx_L1_error)
+    __pyx_t_8 = PyDict_GetItemWithError(__pyx_v_vocab, __pyx_v_tok); if (unlikely(__pyx_t_8 == ((void *)NULL) && PyErr_Occurred())) __PYX_ERR(0, 128, __pyx_L1_error)
     __pyx_v_got = __pyx_t_8;
 
-    /* "cybleu/_nltk_core.pyx":127
+    /* "cybleu/_nltk_core.pyx":129
  *     for tok in seq:
  *         got = PyDict_GetItemWithError(vocab, tok)
  *         if got == NULL:             # <<<<<<<<<<<<<<
@@ -4617,7 +4617,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
     if (__pyx_t_2) {
 
 
-      /* "cybleu/_nltk_core.pyx":128
+      /* "cybleu/_nltk_core.pyx":130
  *         got = PyDict_GetItemWithError(vocab, tok)
  *         if got == NULL:
  *             ws.hyp[i] = OOV_ID             # <<<<<<<<<<<<<<
@@ -4626,7 +4626,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
 */
       (__pyx_v_ws->hyp[__pyx_v_i]) = __pyx_e_6cybleu_5_core_OOV_ID;
 
-      /* "cybleu/_nltk_core.pyx":127
+      /* "cybleu/_nltk_core.pyx":129
  *     for tok in seq:
  *         got = PyDict_GetItemWithError(vocab, tok)
  *         if got == NULL:             # <<<<<<<<<<<<<<
@@ -4636,7 +4636,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
       goto __pyx_L7;
     }
 
-    /* "cybleu/_nltk_core.pyx":130
+    /* "cybleu/_nltk_core.pyx":132
  *             ws.hyp[i] = OOV_ID
  *         else:
  *             ws.hyp[i] = <uint32_t>PyLong_AsSsize_t(<object>got)             # <<<<<<<<<<<<<<
@@ -4644,13 +4644,13 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
  *     return n
 */
     /*else*/ {
-      __pyx_t_9 = PyLong_AsSsize_t(((PyObject *)__pyx_v_got)); if (unlikely(__pyx_t_9 == ((Py_ssize_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 130, __pyx_L1_error)
+      __pyx_t_9 = PyLong_AsSsize_t(((PyObject *)__pyx_v_got)); if (unlikely(__pyx_t_9 == ((Py_ssize_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 132, __pyx_L1_error)
       (__pyx_v_ws->hyp[__pyx_v_i]) = ((uint32_t)__pyx_t_9);
 
     }
     __pyx_L7:;
 
-    /* "cybleu/_nltk_core.pyx":131
+    /* "cybleu/_nltk_core.pyx":133
  *         else:
  *             ws.hyp[i] = <uint32_t>PyLong_AsSsize_t(<object>got)
  *         i += 1             # <<<<<<<<<<<<<<
@@ -4659,7 +4659,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
 */
     __pyx_v_i = (__pyx_v_i + 1);
 
-    /* "cybleu/_nltk_core.pyx":125
+    /* "cybleu/_nltk_core.pyx":127
  *     cdef PyObject* got
  *     ws.hyp = <uint32_t*>_grow(ws.hyp, &ws.hyp_cap, n, sizeof(uint32_t))
  *     for tok in seq:             # <<<<<<<<<<<<<<
@@ -4669,7 +4669,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
   }
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "cybleu/_nltk_core.pyx":132
+  /* "cybleu/_nltk_core.pyx":134
  *             ws.hyp[i] = <uint32_t>PyLong_AsSsize_t(<object>got)
  *         i += 1
  *     return n             # <<<<<<<<<<<<<<
@@ -4682,7 +4682,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
   }
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":118
+  /* "cybleu/_nltk_core.pyx":120
  * 
  * 
  * cdef Py_ssize_t _intern_hyp(_Scratch ws, dict vocab, hypothesis) except -1:             # <<<<<<<<<<<<<<
@@ -4707,7 +4707,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":135
+/* "cybleu/_nltk_core.pyx":137
  * 
  * 
  * cdef int _count(_Scratch ws, Py_ssize_t hyp_len, Py_ssize_t nrefs, int max_order) except -1:             # <<<<<<<<<<<<<<
@@ -4723,18 +4723,18 @@ static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "cybleu/_nltk_core.pyx":136
+  /* "cybleu/_nltk_core.pyx":138
  * 
  * cdef int _count(_Scratch ws, Py_ssize_t hyp_len, Py_ssize_t nrefs, int max_order) except -1:
  *     ws.row = <int64_t*>_grow(ws.row, &ws.row_cap, 2 + 2 * max_order, sizeof(int64_t))             # <<<<<<<<<<<<<<
  *     if count_segment(&ws.table, ws.hyp, hyp_len, ws.ref, ws.ref_off, 0, nrefs, max_order, True,
  *                      ws.row) < 0:
 */
-  __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->row, (&__pyx_v_ws->row_cap), (2 + (2 * __pyx_v_max_order)), (sizeof(int64_t))); if (unlikely(__pyx_t_1 == ((void *)NULL))) __PYX_ERR(0, 136, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->row, (&__pyx_v_ws->row_cap), (2 + (2 * __pyx_v_max_order)), (sizeof(int64_t))); if (unlikely(__pyx_t_1 == ((void *)NULL))) __PYX_ERR(0, 138, __pyx_L1_error)
   __pyx_v_ws->row = ((int64_t *)__pyx_t_1);
 
 
-  /* "cybleu/_nltk_core.pyx":138
+  /* "cybleu/_nltk_core.pyx":140
  *     ws.row = <int64_t*>_grow(ws.row, &ws.row_cap, 2 + 2 * max_order, sizeof(int64_t))
  *     if count_segment(&ws.table, ws.hyp, hyp_len, ws.ref, ws.ref_off, 0, nrefs, max_order, True,
  *                      ws.row) < 0:             # <<<<<<<<<<<<<<
@@ -4744,7 +4744,7 @@ static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_
   __pyx_t_2 = (__pyx_f_6cybleu_5_core_count_segment((&__pyx_v_ws->table), __pyx_v_ws->hyp, __pyx_v_hyp_len, __pyx_v_ws->ref, __pyx_v_ws->ref_off, 0, __pyx_v_nrefs, __pyx_v_max_order, 1, __pyx_v_ws->row) < 0);
 
 
-  /* "cybleu/_nltk_core.pyx":137
+  /* "cybleu/_nltk_core.pyx":139
  * cdef int _count(_Scratch ws, Py_ssize_t hyp_len, Py_ssize_t nrefs, int max_order) except -1:
  *     ws.row = <int64_t*>_grow(ws.row, &ws.row_cap, 2 + 2 * max_order, sizeof(int64_t))
  *     if count_segment(&ws.table, ws.hyp, hyp_len, ws.ref, ws.ref_off, 0, nrefs, max_order, True,             # <<<<<<<<<<<<<<
@@ -4754,16 +4754,16 @@ static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "cybleu/_nltk_core.pyx":139
+    /* "cybleu/_nltk_core.pyx":141
  *     if count_segment(&ws.table, ws.hyp, hyp_len, ws.ref, ws.ref_off, 0, nrefs, max_order, True,
  *                      ws.row) < 0:
  *         raise MemoryError()             # <<<<<<<<<<<<<<
  *     return 0
  * 
 */
-    PyErr_NoMemory(); __PYX_ERR(0, 139, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(0, 141, __pyx_L1_error)
 
-    /* "cybleu/_nltk_core.pyx":137
+    /* "cybleu/_nltk_core.pyx":139
  * cdef int _count(_Scratch ws, Py_ssize_t hyp_len, Py_ssize_t nrefs, int max_order) except -1:
  *     ws.row = <int64_t*>_grow(ws.row, &ws.row_cap, 2 + 2 * max_order, sizeof(int64_t))
  *     if count_segment(&ws.table, ws.hyp, hyp_len, ws.ref, ws.ref_off, 0, nrefs, max_order, True,             # <<<<<<<<<<<<<<
@@ -4772,7 +4772,7 @@ static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":140
+  /* "cybleu/_nltk_core.pyx":142
  *                      ws.row) < 0:
  *         raise MemoryError()
  *     return 0             # <<<<<<<<<<<<<<
@@ -4785,7 +4785,7 @@ static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_
   }
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":135
+  /* "cybleu/_nltk_core.pyx":137
  * 
  * 
  * cdef int _count(_Scratch ws, Py_ssize_t hyp_len, Py_ssize_t nrefs, int max_order) except -1:             # <<<<<<<<<<<<<<
@@ -4802,7 +4802,7 @@ static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":143
+/* "cybleu/_nltk_core.pyx":145
  * 
  * 
  * def corpus_counts(list_of_references, hypotheses, max_order):             # <<<<<<<<<<<<<<
@@ -4852,38 +4852,38 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_list_of_references,&__pyx_mstate_global->__pyx_n_u_hypotheses,&__pyx_mstate_global->__pyx_n_u_max_order,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 143, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 145, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 143, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 145, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 143, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 145, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 143, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 145, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "corpus_counts", 0) < (0)) __PYX_ERR(0, 143, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "corpus_counts", 0) < (0)) __PYX_ERR(0, 145, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("corpus_counts", 1, 3, 3, i); __PYX_ERR(0, 143, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("corpus_counts", 1, 3, 3, i); __PYX_ERR(0, 145, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 143, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 145, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 143, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 145, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 143, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 145, __pyx_L3_error)
     }
     __pyx_v_list_of_references = values[0];
     __pyx_v_hypotheses = values[1];
@@ -4891,7 +4891,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("corpus_counts", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 143, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("corpus_counts", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 145, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -4965,17 +4965,17 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("corpus_counts", 0);
 
-  /* "cybleu/_nltk_core.pyx":146
+  /* "cybleu/_nltk_core.pyx":148
  *     """(hyp_lengths, ref_lengths, numerators, denominators) summed over the corpus as nltk's
  *     corpus_bleu sums them (see the twin's docstring)."""
  *     cdef int order = max_order             # <<<<<<<<<<<<<<
  *     cdef int k, n = order if order > 0 else 1     # order 0 still needs the reference lengths
  *     cdef Py_ssize_t hyp_len, nrefs
 */
-  __pyx_t_1 = __Pyx_PyLong_As_int(__pyx_v_max_order); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 146, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_As_int(__pyx_v_max_order); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 148, __pyx_L1_error)
   __pyx_v_order = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":147
+  /* "cybleu/_nltk_core.pyx":149
  *     corpus_bleu sums them (see the twin's docstring)."""
  *     cdef int order = max_order
  *     cdef int k, n = order if order > 0 else 1     # order 0 still needs the reference lengths             # <<<<<<<<<<<<<<
@@ -4994,7 +4994,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 
   __pyx_v_n = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":149
+  /* "cybleu/_nltk_core.pyx":151
  *     cdef int k, n = order if order > 0 else 1     # order 0 still needs the reference lengths
  *     cdef Py_ssize_t hyp_len, nrefs
  *     cdef int64_t hyp_lengths = 0, ref_lengths = 0, total             # <<<<<<<<<<<<<<
@@ -5004,7 +5004,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
   __pyx_v_hyp_lengths = 0;
   __pyx_v_ref_lengths = 0;
 
-  /* "cybleu/_nltk_core.pyx":150
+  /* "cybleu/_nltk_core.pyx":152
  *     cdef Py_ssize_t hyp_len, nrefs
  *     cdef int64_t hyp_lengths = 0, ref_lengths = 0, total
  *     cdef int64_t* sums = NULL             # <<<<<<<<<<<<<<
@@ -5013,7 +5013,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
   __pyx_v_sums = NULL;
 
-  /* "cybleu/_nltk_core.pyx":151
+  /* "cybleu/_nltk_core.pyx":153
  *     cdef int64_t hyp_lengths = 0, ref_lengths = 0, total
  *     cdef int64_t* sums = NULL
  *     cdef Py_ssize_t sums_cap = 0             # <<<<<<<<<<<<<<
@@ -5022,31 +5022,31 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
   __pyx_v_sums_cap = 0;
 
-  /* "cybleu/_nltk_core.pyx":152
+  /* "cybleu/_nltk_core.pyx":154
  *     cdef int64_t* sums = NULL
  *     cdef Py_ssize_t sums_cap = 0
  *     cdef _Scratch ws = _acquire()             # <<<<<<<<<<<<<<
  *     cdef dict vocab = {}
  *     ws.next_id = 0
 */
-  __pyx_t_3 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 152, __pyx_L1_error)
+  __pyx_t_3 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 154, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_v_ws = ((struct __pyx_obj_6cybleu_10_nltk_core__Scratch *)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "cybleu/_nltk_core.pyx":153
+  /* "cybleu/_nltk_core.pyx":155
  *     cdef Py_ssize_t sums_cap = 0
  *     cdef _Scratch ws = _acquire()
  *     cdef dict vocab = {}             # <<<<<<<<<<<<<<
  *     ws.next_id = 0
  *     try:
 */
-  __pyx_t_3 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 153, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 155, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_v_vocab = ((PyObject*)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "cybleu/_nltk_core.pyx":154
+  /* "cybleu/_nltk_core.pyx":156
  *     cdef _Scratch ws = _acquire()
  *     cdef dict vocab = {}
  *     ws.next_id = 0             # <<<<<<<<<<<<<<
@@ -5058,7 +5058,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
   __Pyx_GOTREF(__pyx_v_ws->next_id);
   __Pyx_DECREF_SET(__pyx_v_ws->next_id, __pyx_mstate_global->__pyx_int_0);
 
-  /* "cybleu/_nltk_core.pyx":155
+  /* "cybleu/_nltk_core.pyx":157
  *     cdef dict vocab = {}
  *     ws.next_id = 0
  *     try:             # <<<<<<<<<<<<<<
@@ -5067,18 +5067,18 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
   /*try:*/ {
 
-    /* "cybleu/_nltk_core.pyx":156
+    /* "cybleu/_nltk_core.pyx":158
  *     ws.next_id = 0
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))             # <<<<<<<<<<<<<<
  *         for k in range(2 * n):
  *             sums[k] = 0
 */
-    __pyx_t_4 = __pyx_f_6cybleu_10_nltk_core__grow(NULL, (&__pyx_v_sums_cap), (2 * __pyx_v_n), (sizeof(int64_t))); if (unlikely(__pyx_t_4 == ((void *)NULL))) __PYX_ERR(0, 156, __pyx_L4_error)
+    __pyx_t_4 = __pyx_f_6cybleu_10_nltk_core__grow(NULL, (&__pyx_v_sums_cap), (2 * __pyx_v_n), (sizeof(int64_t))); if (unlikely(__pyx_t_4 == ((void *)NULL))) __PYX_ERR(0, 158, __pyx_L4_error)
     __pyx_v_sums = ((int64_t *)__pyx_t_4);
 
 
-    /* "cybleu/_nltk_core.pyx":157
+    /* "cybleu/_nltk_core.pyx":159
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):             # <<<<<<<<<<<<<<
@@ -5092,7 +5092,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     for (__pyx_t_1 = 0; __pyx_t_1 < __pyx_t_6; __pyx_t_1+=1) {
       __pyx_v_k = __pyx_t_1;
 
-      /* "cybleu/_nltk_core.pyx":158
+      /* "cybleu/_nltk_core.pyx":160
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):
  *             sums[k] = 0             # <<<<<<<<<<<<<<
@@ -5103,7 +5103,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     }
 
 
-    /* "cybleu/_nltk_core.pyx":159
+    /* "cybleu/_nltk_core.pyx":161
  *         for k in range(2 * n):
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):             # <<<<<<<<<<<<<<
@@ -5116,7 +5116,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       PyObject *__pyx_callargs[3] = {__pyx_t_7, __pyx_v_list_of_references, __pyx_v_hypotheses};
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_builtin_zip, __pyx_callargs+__pyx_t_8, (3-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 159, __pyx_L4_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 161, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     if (likely(PyList_CheckExact(__pyx_t_3)) || PyTuple_CheckExact(__pyx_t_3)) {
@@ -5124,9 +5124,9 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       __pyx_t_9 = 0;
       __pyx_t_10 = NULL;
     } else {
-      __pyx_t_9 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 159, __pyx_L4_error)
+      __pyx_t_9 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 161, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
-      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 159, __pyx_L4_error)
+      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 161, __pyx_L4_error)
     }
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     for (;;) {
@@ -5135,7 +5135,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           {
             Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 159, __pyx_L4_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 161, __pyx_L4_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -5145,7 +5145,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           {
             Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 159, __pyx_L4_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 161, __pyx_L4_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -5156,13 +5156,13 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           #endif
           ++__pyx_t_9;
         }
-        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 159, __pyx_L4_error)
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 161, __pyx_L4_error)
       } else {
         __pyx_t_3 = __pyx_t_10(__pyx_t_7);
         if (unlikely(!__pyx_t_3)) {
           PyObject* exc_type = PyErr_Occurred();
           if (exc_type) {
-            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 159, __pyx_L4_error)
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 161, __pyx_L4_error)
             PyErr_Clear();
           }
           break;
@@ -5175,7 +5175,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         if (unlikely(size != 2)) {
           if (size > 2) __Pyx_RaiseTooManyValuesError(2);
           else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-          __PYX_ERR(0, 159, __pyx_L4_error)
+          __PYX_ERR(0, 161, __pyx_L4_error)
         }
         #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
         if (likely(PyTuple_CheckExact(sequence))) {
@@ -5185,22 +5185,22 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           __Pyx_INCREF(__pyx_t_12);
         } else {
           __pyx_t_11 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 159, __pyx_L4_error)
+          if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 161, __pyx_L4_error)
           __Pyx_XGOTREF(__pyx_t_11);
           __pyx_t_12 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 159, __pyx_L4_error)
+          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 161, __pyx_L4_error)
           __Pyx_XGOTREF(__pyx_t_12);
         }
         #else
-        __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 159, __pyx_L4_error)
+        __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 161, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_11);
-        __pyx_t_12 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 159, __pyx_L4_error)
+        __pyx_t_12 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 161, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_12);
         #endif
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
       } else {
         Py_ssize_t index = -1;
-        __pyx_t_13 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 159, __pyx_L4_error)
+        __pyx_t_13 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 161, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_13);
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
         __pyx_t_14 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_13);
@@ -5208,7 +5208,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         __Pyx_GOTREF(__pyx_t_11);
         index = 1; __pyx_t_12 = __pyx_t_14(__pyx_t_13); if (unlikely(!__pyx_t_12)) goto __pyx_L10_unpacking_failed;
         __Pyx_GOTREF(__pyx_t_12);
-        if (__Pyx_IternextUnpackEndCheck(__pyx_t_14(__pyx_t_13), 2) < (0)) __PYX_ERR(0, 159, __pyx_L4_error)
+        if (__Pyx_IternextUnpackEndCheck(__pyx_t_14(__pyx_t_13), 2) < (0)) __PYX_ERR(0, 161, __pyx_L4_error)
         __pyx_t_14 = NULL;
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         goto __pyx_L11_unpacking_done;
@@ -5216,7 +5216,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         __pyx_t_14 = NULL;
         if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-        __PYX_ERR(0, 159, __pyx_L4_error)
+        __PYX_ERR(0, 161, __pyx_L4_error)
         __pyx_L11_unpacking_done:;
       }
       __Pyx_XDECREF_SET(__pyx_v_references, __pyx_t_11);
@@ -5224,31 +5224,31 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       __Pyx_XDECREF_SET(__pyx_v_hypothesis, __pyx_t_12);
       __pyx_t_12 = 0;
 
-      /* "cybleu/_nltk_core.pyx":160
+      /* "cybleu/_nltk_core.pyx":162
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):
  *             if not len(references):             # <<<<<<<<<<<<<<
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:
 */
-      __pyx_t_15 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 160, __pyx_L4_error)
+      __pyx_t_15 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 162, __pyx_L4_error)
       __pyx_t_2 = (!(__pyx_t_15 != 0));
 
 
       if (__pyx_t_2) {
 
 
-        /* "cybleu/_nltk_core.pyx":161
+        /* "cybleu/_nltk_core.pyx":163
  *         for references, hypothesis in zip(list_of_references, hypotheses):
  *             if not len(references):
  *                 hyp_len = len(hypothesis)             # <<<<<<<<<<<<<<
  *                 if hyp_len and order:
  *                     raise KeyError((tuple(hypothesis)[0],))
 */
-        __pyx_t_15 = PyObject_Length(__pyx_v_hypothesis); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 161, __pyx_L4_error)
+        __pyx_t_15 = PyObject_Length(__pyx_v_hypothesis); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 163, __pyx_L4_error)
         __pyx_v_hyp_len = __pyx_t_15;
 
-        /* "cybleu/_nltk_core.pyx":162
+        /* "cybleu/_nltk_core.pyx":164
  *             if not len(references):
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:             # <<<<<<<<<<<<<<
@@ -5274,7 +5274,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         if (unlikely(__pyx_t_2)) {
 
 
-          /* "cybleu/_nltk_core.pyx":163
+          /* "cybleu/_nltk_core.pyx":165
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:
  *                     raise KeyError((tuple(hypothesis)[0],))             # <<<<<<<<<<<<<<
@@ -5282,13 +5282,13 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
  *             _intern_refs(ws, vocab, references, &nrefs)
 */
           __pyx_t_12 = NULL;
-          __pyx_t_11 = __Pyx_PySequence_Tuple(__pyx_v_hypothesis); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 163, __pyx_L4_error)
+          __pyx_t_11 = __Pyx_PySequence_Tuple(__pyx_v_hypothesis); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 165, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_11);
-          __pyx_t_13 = PyTuple_New(1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 163, __pyx_L4_error)
+          __pyx_t_13 = PyTuple_New(1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 165, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_13);
           __Pyx_INCREF(__Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0));
           __Pyx_GIVEREF(__Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0));
-          if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0)) != (0)) __PYX_ERR(0, 163, __pyx_L4_error);
+          if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0)) != (0)) __PYX_ERR(0, 165, __pyx_L4_error);
           __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
           __pyx_t_8 = 1;
           {
@@ -5296,14 +5296,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
             __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_KeyError)), __pyx_callargs+__pyx_t_8, (2-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
             __Pyx_XDECREF(__pyx_t_12); __pyx_t_12 = 0;
             __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-            if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 163, __pyx_L4_error)
+            if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 165, __pyx_L4_error)
             __Pyx_GOTREF(__pyx_t_3);
           }
           __Pyx_Raise(__pyx_t_3, 0, 0, 0);
           __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-          __PYX_ERR(0, 163, __pyx_L4_error)
+          __PYX_ERR(0, 165, __pyx_L4_error)
 
-          /* "cybleu/_nltk_core.pyx":162
+          /* "cybleu/_nltk_core.pyx":164
  *             if not len(references):
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:             # <<<<<<<<<<<<<<
@@ -5312,7 +5312,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
         }
 
-        /* "cybleu/_nltk_core.pyx":164
+        /* "cybleu/_nltk_core.pyx":166
  *                 if hyp_len and order:
  *                     raise KeyError((tuple(hypothesis)[0],))
  *                 raise ValueError("min() arg is an empty sequence")             # <<<<<<<<<<<<<<
@@ -5325,14 +5325,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           PyObject *__pyx_callargs[2] = {__pyx_t_13, __pyx_mstate_global->__pyx_kp_u_min_arg_is_an_empty_sequence};
           __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_8, (2-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_13); __pyx_t_13 = 0;
-          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 164, __pyx_L4_error)
+          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 166, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_3);
         }
         __Pyx_Raise(__pyx_t_3, 0, 0, 0);
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-        __PYX_ERR(0, 164, __pyx_L4_error)
+        __PYX_ERR(0, 166, __pyx_L4_error)
 
-        /* "cybleu/_nltk_core.pyx":160
+        /* "cybleu/_nltk_core.pyx":162
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):
  *             if not len(references):             # <<<<<<<<<<<<<<
@@ -5341,37 +5341,37 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":165
+      /* "cybleu/_nltk_core.pyx":167
  *                     raise KeyError((tuple(hypothesis)[0],))
  *                 raise ValueError("min() arg is an empty sequence")
  *             _intern_refs(ws, vocab, references, &nrefs)             # <<<<<<<<<<<<<<
  *             hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *             _count(ws, hyp_len, nrefs, n)
 */
-      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 165, __pyx_L4_error)
+      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 167, __pyx_L4_error)
 
 
-      /* "cybleu/_nltk_core.pyx":166
+      /* "cybleu/_nltk_core.pyx":168
  *                 raise ValueError("min() arg is an empty sequence")
  *             _intern_refs(ws, vocab, references, &nrefs)
  *             hyp_len = _intern_hyp(ws, vocab, hypothesis)             # <<<<<<<<<<<<<<
  *             _count(ws, hyp_len, nrefs, n)
  *             hyp_lengths += hyp_len
 */
-      __pyx_t_15 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_hypothesis); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 166, __pyx_L4_error)
+      __pyx_t_15 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_hypothesis); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 168, __pyx_L4_error)
       __pyx_v_hyp_len = __pyx_t_15;
 
-      /* "cybleu/_nltk_core.pyx":167
+      /* "cybleu/_nltk_core.pyx":169
  *             _intern_refs(ws, vocab, references, &nrefs)
  *             hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *             _count(ws, hyp_len, nrefs, n)             # <<<<<<<<<<<<<<
  *             hyp_lengths += hyp_len
  *             ref_lengths += ws.row[1]
 */
-      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_n); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 167, __pyx_L4_error)
+      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_n); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 169, __pyx_L4_error)
 
 
-      /* "cybleu/_nltk_core.pyx":168
+      /* "cybleu/_nltk_core.pyx":170
  *             hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *             _count(ws, hyp_len, nrefs, n)
  *             hyp_lengths += hyp_len             # <<<<<<<<<<<<<<
@@ -5380,7 +5380,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
       __pyx_v_hyp_lengths = (__pyx_v_hyp_lengths + __pyx_v_hyp_len);
 
-      /* "cybleu/_nltk_core.pyx":169
+      /* "cybleu/_nltk_core.pyx":171
  *             _count(ws, hyp_len, nrefs, n)
  *             hyp_lengths += hyp_len
  *             ref_lengths += ws.row[1]             # <<<<<<<<<<<<<<
@@ -5389,7 +5389,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
       __pyx_v_ref_lengths = (__pyx_v_ref_lengths + (__pyx_v_ws->row[1]));
 
-      /* "cybleu/_nltk_core.pyx":170
+      /* "cybleu/_nltk_core.pyx":172
  *             hyp_lengths += hyp_len
  *             ref_lengths += ws.row[1]
  *             for k in range(n):             # <<<<<<<<<<<<<<
@@ -5403,7 +5403,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       for (__pyx_t_18 = 0; __pyx_t_18 < __pyx_t_17; __pyx_t_18+=1) {
         __pyx_v_k = __pyx_t_18;
 
-        /* "cybleu/_nltk_core.pyx":171
+        /* "cybleu/_nltk_core.pyx":173
  *             ref_lengths += ws.row[1]
  *             for k in range(n):
  *                 sums[k] += ws.row[2 + k]             # <<<<<<<<<<<<<<
@@ -5414,7 +5414,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         __pyx_t_19 = __pyx_v_k;
         (__pyx_v_sums[__pyx_t_19]) = ((__pyx_v_sums[__pyx_t_19]) + (__pyx_v_ws->row[(2 + __pyx_v_k)]));
 
-        /* "cybleu/_nltk_core.pyx":172
+        /* "cybleu/_nltk_core.pyx":174
  *             for k in range(n):
  *                 sums[k] += ws.row[2 + k]
  *                 total = ws.row[2 + n + k]             # <<<<<<<<<<<<<<
@@ -5423,7 +5423,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
         __pyx_v_total = (__pyx_v_ws->row[((2 + __pyx_v_n) + __pyx_v_k)]);
 
-        /* "cybleu/_nltk_core.pyx":173
+        /* "cybleu/_nltk_core.pyx":175
  *                 sums[k] += ws.row[2 + k]
  *                 total = ws.row[2 + n + k]
  *                 sums[n + k] += total if total > 1 else 1      # nltk: max(1, #n-grams)             # <<<<<<<<<<<<<<
@@ -5447,7 +5447,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       }
 
 
-      /* "cybleu/_nltk_core.pyx":159
+      /* "cybleu/_nltk_core.pyx":161
  *         for k in range(2 * n):
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):             # <<<<<<<<<<<<<<
@@ -5457,7 +5457,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     }
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-    /* "cybleu/_nltk_core.pyx":174
+    /* "cybleu/_nltk_core.pyx":176
  *                 total = ws.row[2 + n + k]
  *                 sums[n + k] += total if total > 1 else 1      # nltk: max(1, #n-grams)
  *         numerators = [sums[k] for k in range(order)]             # <<<<<<<<<<<<<<
@@ -5465,7 +5465,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
  *     finally:
 */
     { /* enter inner scope */
-      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 174, __pyx_L4_error)
+      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 176, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
 
       __pyx_t_1 = __pyx_v_order;
@@ -5473,10 +5473,10 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 
       for (__pyx_t_18 = 0; __pyx_t_18 < __pyx_t_17; __pyx_t_18+=1) {
         __pyx_7genexpr__pyx_v_k = __pyx_t_18;
-        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[__pyx_7genexpr__pyx_v_k])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 174, __pyx_L4_error)
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[__pyx_7genexpr__pyx_v_k])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 176, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_3);
         __Pyx_GIVEREF(__pyx_t_3);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 174, __pyx_L4_error)
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 176, __pyx_L4_error)
         __pyx_t_3 = 0;
       }
 
@@ -5484,7 +5484,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     __pyx_v_numerators = ((PyObject*)__pyx_t_7);
     __pyx_t_7 = 0;
 
-    /* "cybleu/_nltk_core.pyx":175
+    /* "cybleu/_nltk_core.pyx":177
  *                 sums[n + k] += total if total > 1 else 1      # nltk: max(1, #n-grams)
  *         numerators = [sums[k] for k in range(order)]
  *         denominators = [sums[n + k] for k in range(order)]             # <<<<<<<<<<<<<<
@@ -5492,7 +5492,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
  *         PyMem_RawFree(sums)
 */
     { /* enter inner scope */
-      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 175, __pyx_L4_error)
+      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 177, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
 
       __pyx_t_1 = __pyx_v_order;
@@ -5500,10 +5500,10 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 
       for (__pyx_t_18 = 0; __pyx_t_18 < __pyx_t_17; __pyx_t_18+=1) {
         __pyx_8genexpr1__pyx_v_k = __pyx_t_18;
-        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[(__pyx_v_n + __pyx_8genexpr1__pyx_v_k)])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 175, __pyx_L4_error)
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[(__pyx_v_n + __pyx_8genexpr1__pyx_v_k)])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 177, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_3);
         __Pyx_GIVEREF(__pyx_t_3);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 175, __pyx_L4_error)
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 177, __pyx_L4_error)
         __pyx_t_3 = 0;
       }
 
@@ -5512,7 +5512,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     __pyx_t_7 = 0;
   }
 
-  /* "cybleu/_nltk_core.pyx":177
+  /* "cybleu/_nltk_core.pyx":179
  *         denominators = [sums[n + k] for k in range(order)]
  *     finally:
  *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
@@ -5523,14 +5523,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     /*normal exit:*/{
       PyMem_RawFree(__pyx_v_sums);
 
-      /* "cybleu/_nltk_core.pyx":178
+      /* "cybleu/_nltk_core.pyx":180
  *     finally:
  *         PyMem_RawFree(sums)
  *         _release(ws)             # <<<<<<<<<<<<<<
  *     return hyp_lengths, ref_lengths, numerators, denominators
  * 
 */
-      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 178, __pyx_L1_error)
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 180, __pyx_L1_error)
       goto __pyx_L5;
     }
     __pyx_L4_error:;
@@ -5554,7 +5554,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       __pyx_t_1 = __pyx_lineno; __pyx_t_17 = __pyx_clineno; __pyx_t_21 = __pyx_filename;
       {
 
-        /* "cybleu/_nltk_core.pyx":177
+        /* "cybleu/_nltk_core.pyx":179
  *         denominators = [sums[n + k] for k in range(order)]
  *     finally:
  *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
@@ -5563,14 +5563,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
         PyMem_RawFree(__pyx_v_sums);
 
-        /* "cybleu/_nltk_core.pyx":178
+        /* "cybleu/_nltk_core.pyx":180
  *     finally:
  *         PyMem_RawFree(sums)
  *         _release(ws)             # <<<<<<<<<<<<<<
  *     return hyp_lengths, ref_lengths, numerators, denominators
  * 
 */
-        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 178, __pyx_L24_error)
+        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 180, __pyx_L24_error)
       }
       __Pyx_XGIVEREF(__pyx_t_25);
       __Pyx_XGIVEREF(__pyx_t_26);
@@ -5597,29 +5597,29 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     __pyx_L5:;
   }
 
-  /* "cybleu/_nltk_core.pyx":179
+  /* "cybleu/_nltk_core.pyx":181
  *         PyMem_RawFree(sums)
  *         _release(ws)
  *     return hyp_lengths, ref_lengths, numerators, denominators             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_7 = __Pyx_PyLong_From_int64_t(__pyx_v_hyp_lengths); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 179, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_int64_t(__pyx_v_hyp_lengths); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 181, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_3 = __Pyx_PyLong_From_int64_t(__pyx_v_ref_lengths); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 179, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int64_t(__pyx_v_ref_lengths); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 181, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_13 = PyTuple_New(4); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 179, __pyx_L1_error)
+  __pyx_t_13 = PyTuple_New(4); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 181, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
   __Pyx_GIVEREF(__pyx_t_7);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 179, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 181, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 179, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 181, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_numerators);
   __Pyx_GIVEREF(__pyx_v_numerators);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 2, __pyx_v_numerators) != (0)) __PYX_ERR(0, 179, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 2, __pyx_v_numerators) != (0)) __PYX_ERR(0, 181, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_denominators);
   __Pyx_GIVEREF(__pyx_v_denominators);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 3, __pyx_v_denominators) != (0)) __PYX_ERR(0, 179, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 3, __pyx_v_denominators) != (0)) __PYX_ERR(0, 181, __pyx_L1_error);
   __pyx_t_7 = 0;
   __pyx_t_3 = 0;
   {
@@ -5633,7 +5633,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
   __pyx_t_13 = 0;
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":143
+  /* "cybleu/_nltk_core.pyx":145
  * 
  * 
  * def corpus_counts(list_of_references, hypotheses, max_order):             # <<<<<<<<<<<<<<
@@ -5674,7 +5674,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":182
+/* "cybleu/_nltk_core.pyx":184
  * 
  * 
  * def hf_counts(reference_corpus, translation_corpus, max_order):             # <<<<<<<<<<<<<<
@@ -5724,38 +5724,38 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_reference_corpus,&__pyx_mstate_global->__pyx_n_u_translation_corpus,&__pyx_mstate_global->__pyx_n_u_max_order,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 182, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 184, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 182, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 184, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 182, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 184, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 182, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 184, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "hf_counts", 0) < (0)) __PYX_ERR(0, 182, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "hf_counts", 0) < (0)) __PYX_ERR(0, 184, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("hf_counts", 1, 3, 3, i); __PYX_ERR(0, 182, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("hf_counts", 1, 3, 3, i); __PYX_ERR(0, 184, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 182, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 184, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 182, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 184, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 182, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 184, __pyx_L3_error)
     }
     __pyx_v_reference_corpus = values[0];
     __pyx_v_translation_corpus = values[1];
@@ -5763,7 +5763,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("hf_counts", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 182, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("hf_counts", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 184, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -5838,17 +5838,17 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("hf_counts", 0);
 
-  /* "cybleu/_nltk_core.pyx":185
+  /* "cybleu/_nltk_core.pyx":187
  *     """(translation_length, reference_length, matches_by_order, possible_matches_by_order) as
  *     tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
  *     cdef int order = max_order             # <<<<<<<<<<<<<<
  *     cdef int k, n = order if order > 0 else 1
  *     cdef Py_ssize_t hyp_len, nrefs, r, shortest
 */
-  __pyx_t_1 = __Pyx_PyLong_As_int(__pyx_v_max_order); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 185, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_As_int(__pyx_v_max_order); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 187, __pyx_L1_error)
   __pyx_v_order = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":186
+  /* "cybleu/_nltk_core.pyx":188
  *     tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
  *     cdef int order = max_order
  *     cdef int k, n = order if order > 0 else 1             # <<<<<<<<<<<<<<
@@ -5867,7 +5867,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 
   __pyx_v_n = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":188
+  /* "cybleu/_nltk_core.pyx":190
  *     cdef int k, n = order if order > 0 else 1
  *     cdef Py_ssize_t hyp_len, nrefs, r, shortest
  *     cdef int64_t trans_len = 0, ref_len = 0             # <<<<<<<<<<<<<<
@@ -5877,7 +5877,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
   __pyx_v_trans_len = 0;
   __pyx_v_ref_len = 0;
 
-  /* "cybleu/_nltk_core.pyx":189
+  /* "cybleu/_nltk_core.pyx":191
  *     cdef Py_ssize_t hyp_len, nrefs, r, shortest
  *     cdef int64_t trans_len = 0, ref_len = 0
  *     cdef int64_t* sums = NULL             # <<<<<<<<<<<<<<
@@ -5886,7 +5886,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
   __pyx_v_sums = NULL;
 
-  /* "cybleu/_nltk_core.pyx":190
+  /* "cybleu/_nltk_core.pyx":192
  *     cdef int64_t trans_len = 0, ref_len = 0
  *     cdef int64_t* sums = NULL
  *     cdef Py_ssize_t sums_cap = 0             # <<<<<<<<<<<<<<
@@ -5895,31 +5895,31 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
   __pyx_v_sums_cap = 0;
 
-  /* "cybleu/_nltk_core.pyx":191
+  /* "cybleu/_nltk_core.pyx":193
  *     cdef int64_t* sums = NULL
  *     cdef Py_ssize_t sums_cap = 0
  *     cdef _Scratch ws = _acquire()             # <<<<<<<<<<<<<<
  *     cdef dict vocab = {}
  *     ws.next_id = 0
 */
-  __pyx_t_3 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 191, __pyx_L1_error)
+  __pyx_t_3 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 193, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_v_ws = ((struct __pyx_obj_6cybleu_10_nltk_core__Scratch *)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "cybleu/_nltk_core.pyx":192
+  /* "cybleu/_nltk_core.pyx":194
  *     cdef Py_ssize_t sums_cap = 0
  *     cdef _Scratch ws = _acquire()
  *     cdef dict vocab = {}             # <<<<<<<<<<<<<<
  *     ws.next_id = 0
  *     try:
 */
-  __pyx_t_3 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 192, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 194, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_v_vocab = ((PyObject*)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "cybleu/_nltk_core.pyx":193
+  /* "cybleu/_nltk_core.pyx":195
  *     cdef _Scratch ws = _acquire()
  *     cdef dict vocab = {}
  *     ws.next_id = 0             # <<<<<<<<<<<<<<
@@ -5931,7 +5931,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
   __Pyx_GOTREF(__pyx_v_ws->next_id);
   __Pyx_DECREF_SET(__pyx_v_ws->next_id, __pyx_mstate_global->__pyx_int_0);
 
-  /* "cybleu/_nltk_core.pyx":194
+  /* "cybleu/_nltk_core.pyx":196
  *     cdef dict vocab = {}
  *     ws.next_id = 0
  *     try:             # <<<<<<<<<<<<<<
@@ -5940,18 +5940,18 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
   /*try:*/ {
 
-    /* "cybleu/_nltk_core.pyx":195
+    /* "cybleu/_nltk_core.pyx":197
  *     ws.next_id = 0
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))             # <<<<<<<<<<<<<<
  *         for k in range(2 * n):
  *             sums[k] = 0
 */
-    __pyx_t_4 = __pyx_f_6cybleu_10_nltk_core__grow(NULL, (&__pyx_v_sums_cap), (2 * __pyx_v_n), (sizeof(int64_t))); if (unlikely(__pyx_t_4 == ((void *)NULL))) __PYX_ERR(0, 195, __pyx_L4_error)
+    __pyx_t_4 = __pyx_f_6cybleu_10_nltk_core__grow(NULL, (&__pyx_v_sums_cap), (2 * __pyx_v_n), (sizeof(int64_t))); if (unlikely(__pyx_t_4 == ((void *)NULL))) __PYX_ERR(0, 197, __pyx_L4_error)
     __pyx_v_sums = ((int64_t *)__pyx_t_4);
 
 
-    /* "cybleu/_nltk_core.pyx":196
+    /* "cybleu/_nltk_core.pyx":198
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):             # <<<<<<<<<<<<<<
@@ -5965,7 +5965,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     for (__pyx_t_1 = 0; __pyx_t_1 < __pyx_t_6; __pyx_t_1+=1) {
       __pyx_v_k = __pyx_t_1;
 
-      /* "cybleu/_nltk_core.pyx":197
+      /* "cybleu/_nltk_core.pyx":199
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):
  *             sums[k] = 0             # <<<<<<<<<<<<<<
@@ -5976,7 +5976,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     }
 
 
-    /* "cybleu/_nltk_core.pyx":198
+    /* "cybleu/_nltk_core.pyx":200
  *         for k in range(2 * n):
  *             sums[k] = 0
  *         for references, translation in zip(reference_corpus, translation_corpus):             # <<<<<<<<<<<<<<
@@ -5989,7 +5989,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       PyObject *__pyx_callargs[3] = {__pyx_t_7, __pyx_v_reference_corpus, __pyx_v_translation_corpus};
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_builtin_zip, __pyx_callargs+__pyx_t_8, (3-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 198, __pyx_L4_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 200, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     if (likely(PyList_CheckExact(__pyx_t_3)) || PyTuple_CheckExact(__pyx_t_3)) {
@@ -5997,9 +5997,9 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       __pyx_t_9 = 0;
       __pyx_t_10 = NULL;
     } else {
-      __pyx_t_9 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 198, __pyx_L4_error)
+      __pyx_t_9 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 200, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
-      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 198, __pyx_L4_error)
+      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 200, __pyx_L4_error)
     }
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     for (;;) {
@@ -6008,7 +6008,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
           {
             Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 198, __pyx_L4_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 200, __pyx_L4_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -6018,7 +6018,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
           {
             Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 198, __pyx_L4_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 200, __pyx_L4_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -6029,13 +6029,13 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
           #endif
           ++__pyx_t_9;
         }
-        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 198, __pyx_L4_error)
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 200, __pyx_L4_error)
       } else {
         __pyx_t_3 = __pyx_t_10(__pyx_t_7);
         if (unlikely(!__pyx_t_3)) {
           PyObject* exc_type = PyErr_Occurred();
           if (exc_type) {
-            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 198, __pyx_L4_error)
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 200, __pyx_L4_error)
             PyErr_Clear();
           }
           break;
@@ -6048,7 +6048,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         if (unlikely(size != 2)) {
           if (size > 2) __Pyx_RaiseTooManyValuesError(2);
           else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-          __PYX_ERR(0, 198, __pyx_L4_error)
+          __PYX_ERR(0, 200, __pyx_L4_error)
         }
         #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
         if (likely(PyTuple_CheckExact(sequence))) {
@@ -6058,22 +6058,22 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
           __Pyx_INCREF(__pyx_t_12);
         } else {
           __pyx_t_11 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 198, __pyx_L4_error)
+          if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 200, __pyx_L4_error)
           __Pyx_XGOTREF(__pyx_t_11);
           __pyx_t_12 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 198, __pyx_L4_error)
+          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 200, __pyx_L4_error)
           __Pyx_XGOTREF(__pyx_t_12);
         }
         #else
-        __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 198, __pyx_L4_error)
+        __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 200, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_11);
-        __pyx_t_12 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 198, __pyx_L4_error)
+        __pyx_t_12 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 200, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_12);
         #endif
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
       } else {
         Py_ssize_t index = -1;
-        __pyx_t_13 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 198, __pyx_L4_error)
+        __pyx_t_13 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 200, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_13);
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
         __pyx_t_14 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_13);
@@ -6081,7 +6081,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         __Pyx_GOTREF(__pyx_t_11);
         index = 1; __pyx_t_12 = __pyx_t_14(__pyx_t_13); if (unlikely(!__pyx_t_12)) goto __pyx_L10_unpacking_failed;
         __Pyx_GOTREF(__pyx_t_12);
-        if (__Pyx_IternextUnpackEndCheck(__pyx_t_14(__pyx_t_13), 2) < (0)) __PYX_ERR(0, 198, __pyx_L4_error)
+        if (__Pyx_IternextUnpackEndCheck(__pyx_t_14(__pyx_t_13), 2) < (0)) __PYX_ERR(0, 200, __pyx_L4_error)
         __pyx_t_14 = NULL;
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         goto __pyx_L11_unpacking_done;
@@ -6089,7 +6089,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         __pyx_t_14 = NULL;
         if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-        __PYX_ERR(0, 198, __pyx_L4_error)
+        __PYX_ERR(0, 200, __pyx_L4_error)
         __pyx_L11_unpacking_done:;
       }
       __Pyx_XDECREF_SET(__pyx_v_references, __pyx_t_11);
@@ -6097,21 +6097,21 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       __Pyx_XDECREF_SET(__pyx_v_translation, __pyx_t_12);
       __pyx_t_12 = 0;
 
-      /* "cybleu/_nltk_core.pyx":199
+      /* "cybleu/_nltk_core.pyx":201
  *             sums[k] = 0
  *         for references, translation in zip(reference_corpus, translation_corpus):
  *             if not len(references):             # <<<<<<<<<<<<<<
  *                 raise ValueError("min() arg is an empty sequence")
  *             _intern_refs(ws, vocab, references, &nrefs)
 */
-      __pyx_t_15 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 199, __pyx_L4_error)
+      __pyx_t_15 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 201, __pyx_L4_error)
       __pyx_t_2 = (!(__pyx_t_15 != 0));
 
 
       if (unlikely(__pyx_t_2)) {
 
 
-        /* "cybleu/_nltk_core.pyx":200
+        /* "cybleu/_nltk_core.pyx":202
  *         for references, translation in zip(reference_corpus, translation_corpus):
  *             if not len(references):
  *                 raise ValueError("min() arg is an empty sequence")             # <<<<<<<<<<<<<<
@@ -6124,14 +6124,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
           PyObject *__pyx_callargs[2] = {__pyx_t_12, __pyx_mstate_global->__pyx_kp_u_min_arg_is_an_empty_sequence};
           __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_8, (2-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_12); __pyx_t_12 = 0;
-          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 200, __pyx_L4_error)
+          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 202, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_3);
         }
         __Pyx_Raise(__pyx_t_3, 0, 0, 0);
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-        __PYX_ERR(0, 200, __pyx_L4_error)
+        __PYX_ERR(0, 202, __pyx_L4_error)
 
-        /* "cybleu/_nltk_core.pyx":199
+        /* "cybleu/_nltk_core.pyx":201
  *             sums[k] = 0
  *         for references, translation in zip(reference_corpus, translation_corpus):
  *             if not len(references):             # <<<<<<<<<<<<<<
@@ -6140,37 +6140,37 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":201
+      /* "cybleu/_nltk_core.pyx":203
  *             if not len(references):
  *                 raise ValueError("min() arg is an empty sequence")
  *             _intern_refs(ws, vocab, references, &nrefs)             # <<<<<<<<<<<<<<
  *             hyp_len = _intern_hyp(ws, vocab, translation)
  *             _count(ws, hyp_len, nrefs, n)
 */
-      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 201, __pyx_L4_error)
+      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 203, __pyx_L4_error)
 
 
-      /* "cybleu/_nltk_core.pyx":202
+      /* "cybleu/_nltk_core.pyx":204
  *                 raise ValueError("min() arg is an empty sequence")
  *             _intern_refs(ws, vocab, references, &nrefs)
  *             hyp_len = _intern_hyp(ws, vocab, translation)             # <<<<<<<<<<<<<<
  *             _count(ws, hyp_len, nrefs, n)
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
 */
-      __pyx_t_15 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_translation); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 202, __pyx_L4_error)
+      __pyx_t_15 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_translation); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 204, __pyx_L4_error)
       __pyx_v_hyp_len = __pyx_t_15;
 
-      /* "cybleu/_nltk_core.pyx":203
+      /* "cybleu/_nltk_core.pyx":205
  *             _intern_refs(ws, vocab, references, &nrefs)
  *             hyp_len = _intern_hyp(ws, vocab, translation)
  *             _count(ws, hyp_len, nrefs, n)             # <<<<<<<<<<<<<<
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
  *             for r in range(1, nrefs):
 */
-      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_n); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 203, __pyx_L4_error)
+      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_n); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 205, __pyx_L4_error)
 
 
-      /* "cybleu/_nltk_core.pyx":204
+      /* "cybleu/_nltk_core.pyx":206
  *             hyp_len = _intern_hyp(ws, vocab, translation)
  *             _count(ws, hyp_len, nrefs, n)
  *             shortest = ws.ref_off[1] - ws.ref_off[0]             # <<<<<<<<<<<<<<
@@ -6179,7 +6179,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
       __pyx_v_shortest = ((__pyx_v_ws->ref_off[1]) - (__pyx_v_ws->ref_off[0]));
 
-      /* "cybleu/_nltk_core.pyx":205
+      /* "cybleu/_nltk_core.pyx":207
  *             _count(ws, hyp_len, nrefs, n)
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
  *             for r in range(1, nrefs):             # <<<<<<<<<<<<<<
@@ -6193,7 +6193,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       for (__pyx_t_17 = 1; __pyx_t_17 < __pyx_t_16; __pyx_t_17+=1) {
         __pyx_v_r = __pyx_t_17;
 
-        /* "cybleu/_nltk_core.pyx":206
+        /* "cybleu/_nltk_core.pyx":208
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
  *             for r in range(1, nrefs):
  *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:             # <<<<<<<<<<<<<<
@@ -6205,7 +6205,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         if (__pyx_t_2) {
 
 
-          /* "cybleu/_nltk_core.pyx":207
+          /* "cybleu/_nltk_core.pyx":209
  *             for r in range(1, nrefs):
  *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:
  *                     shortest = ws.ref_off[r + 1] - ws.ref_off[r]             # <<<<<<<<<<<<<<
@@ -6214,7 +6214,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
           __pyx_v_shortest = ((__pyx_v_ws->ref_off[(__pyx_v_r + 1)]) - (__pyx_v_ws->ref_off[__pyx_v_r]));
 
-          /* "cybleu/_nltk_core.pyx":206
+          /* "cybleu/_nltk_core.pyx":208
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
  *             for r in range(1, nrefs):
  *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:             # <<<<<<<<<<<<<<
@@ -6225,7 +6225,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       }
 
 
-      /* "cybleu/_nltk_core.pyx":208
+      /* "cybleu/_nltk_core.pyx":210
  *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:
  *                     shortest = ws.ref_off[r + 1] - ws.ref_off[r]
  *             ref_len += shortest             # <<<<<<<<<<<<<<
@@ -6234,7 +6234,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
       __pyx_v_ref_len = (__pyx_v_ref_len + __pyx_v_shortest);
 
-      /* "cybleu/_nltk_core.pyx":209
+      /* "cybleu/_nltk_core.pyx":211
  *                     shortest = ws.ref_off[r + 1] - ws.ref_off[r]
  *             ref_len += shortest
  *             trans_len += hyp_len             # <<<<<<<<<<<<<<
@@ -6243,7 +6243,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
       __pyx_v_trans_len = (__pyx_v_trans_len + __pyx_v_hyp_len);
 
-      /* "cybleu/_nltk_core.pyx":210
+      /* "cybleu/_nltk_core.pyx":212
  *             ref_len += shortest
  *             trans_len += hyp_len
  *             for k in range(n):             # <<<<<<<<<<<<<<
@@ -6257,7 +6257,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       for (__pyx_t_19 = 0; __pyx_t_19 < __pyx_t_18; __pyx_t_19+=1) {
         __pyx_v_k = __pyx_t_19;
 
-        /* "cybleu/_nltk_core.pyx":211
+        /* "cybleu/_nltk_core.pyx":213
  *             trans_len += hyp_len
  *             for k in range(n):
  *                 sums[k] += ws.row[2 + k]             # <<<<<<<<<<<<<<
@@ -6268,7 +6268,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         __pyx_t_20 = __pyx_v_k;
         (__pyx_v_sums[__pyx_t_20]) = ((__pyx_v_sums[__pyx_t_20]) + (__pyx_v_ws->row[(2 + __pyx_v_k)]));
 
-        /* "cybleu/_nltk_core.pyx":212
+        /* "cybleu/_nltk_core.pyx":214
  *             for k in range(n):
  *                 sums[k] += ws.row[2 + k]
  *                 sums[n + k] += ws.row[2 + n + k]             # <<<<<<<<<<<<<<
@@ -6281,7 +6281,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       }
 
 
-      /* "cybleu/_nltk_core.pyx":198
+      /* "cybleu/_nltk_core.pyx":200
  *         for k in range(2 * n):
  *             sums[k] = 0
  *         for references, translation in zip(reference_corpus, translation_corpus):             # <<<<<<<<<<<<<<
@@ -6291,7 +6291,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     }
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-    /* "cybleu/_nltk_core.pyx":213
+    /* "cybleu/_nltk_core.pyx":215
  *                 sums[k] += ws.row[2 + k]
  *                 sums[n + k] += ws.row[2 + n + k]
  *         matches = [sums[k] for k in range(order)]             # <<<<<<<<<<<<<<
@@ -6299,7 +6299,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
  *     finally:
 */
     { /* enter inner scope */
-      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 213, __pyx_L4_error)
+      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 215, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
 
       __pyx_t_1 = __pyx_v_order;
@@ -6307,10 +6307,10 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 
       for (__pyx_t_19 = 0; __pyx_t_19 < __pyx_t_18; __pyx_t_19+=1) {
         __pyx_8genexpr2__pyx_v_k = __pyx_t_19;
-        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[__pyx_8genexpr2__pyx_v_k])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 213, __pyx_L4_error)
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[__pyx_8genexpr2__pyx_v_k])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 215, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_3);
         __Pyx_GIVEREF(__pyx_t_3);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 213, __pyx_L4_error)
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 215, __pyx_L4_error)
         __pyx_t_3 = 0;
       }
 
@@ -6318,7 +6318,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     __pyx_v_matches = ((PyObject*)__pyx_t_7);
     __pyx_t_7 = 0;
 
-    /* "cybleu/_nltk_core.pyx":214
+    /* "cybleu/_nltk_core.pyx":216
  *                 sums[n + k] += ws.row[2 + n + k]
  *         matches = [sums[k] for k in range(order)]
  *         possible = [sums[n + k] for k in range(order)]             # <<<<<<<<<<<<<<
@@ -6326,7 +6326,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
  *         PyMem_RawFree(sums)
 */
     { /* enter inner scope */
-      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 214, __pyx_L4_error)
+      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 216, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
 
       __pyx_t_1 = __pyx_v_order;
@@ -6334,10 +6334,10 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 
       for (__pyx_t_19 = 0; __pyx_t_19 < __pyx_t_18; __pyx_t_19+=1) {
         __pyx_8genexpr3__pyx_v_k = __pyx_t_19;
-        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[(__pyx_v_n + __pyx_8genexpr3__pyx_v_k)])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 214, __pyx_L4_error)
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[(__pyx_v_n + __pyx_8genexpr3__pyx_v_k)])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 216, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_3);
         __Pyx_GIVEREF(__pyx_t_3);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 214, __pyx_L4_error)
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 216, __pyx_L4_error)
         __pyx_t_3 = 0;
       }
 
@@ -6346,7 +6346,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     __pyx_t_7 = 0;
   }
 
-  /* "cybleu/_nltk_core.pyx":216
+  /* "cybleu/_nltk_core.pyx":218
  *         possible = [sums[n + k] for k in range(order)]
  *     finally:
  *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
@@ -6357,14 +6357,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     /*normal exit:*/{
       PyMem_RawFree(__pyx_v_sums);
 
-      /* "cybleu/_nltk_core.pyx":217
+      /* "cybleu/_nltk_core.pyx":219
  *     finally:
  *         PyMem_RawFree(sums)
  *         _release(ws)             # <<<<<<<<<<<<<<
  *     return trans_len, ref_len, matches, possible
  * 
 */
-      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 217, __pyx_L1_error)
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 219, __pyx_L1_error)
       goto __pyx_L5;
     }
     __pyx_L4_error:;
@@ -6388,7 +6388,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       __pyx_t_1 = __pyx_lineno; __pyx_t_18 = __pyx_clineno; __pyx_t_21 = __pyx_filename;
       {
 
-        /* "cybleu/_nltk_core.pyx":216
+        /* "cybleu/_nltk_core.pyx":218
  *         possible = [sums[n + k] for k in range(order)]
  *     finally:
  *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
@@ -6397,14 +6397,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
         PyMem_RawFree(__pyx_v_sums);
 
-        /* "cybleu/_nltk_core.pyx":217
+        /* "cybleu/_nltk_core.pyx":219
  *     finally:
  *         PyMem_RawFree(sums)
  *         _release(ws)             # <<<<<<<<<<<<<<
  *     return trans_len, ref_len, matches, possible
  * 
 */
-        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 217, __pyx_L24_error)
+        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 219, __pyx_L24_error)
       }
       __Pyx_XGIVEREF(__pyx_t_25);
       __Pyx_XGIVEREF(__pyx_t_26);
@@ -6431,29 +6431,29 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     __pyx_L5:;
   }
 
-  /* "cybleu/_nltk_core.pyx":218
+  /* "cybleu/_nltk_core.pyx":220
  *         PyMem_RawFree(sums)
  *         _release(ws)
  *     return trans_len, ref_len, matches, possible             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_7 = __Pyx_PyLong_From_int64_t(__pyx_v_trans_len); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 218, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_int64_t(__pyx_v_trans_len); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 220, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_3 = __Pyx_PyLong_From_int64_t(__pyx_v_ref_len); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 218, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int64_t(__pyx_v_ref_len); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 220, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_12 = PyTuple_New(4); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 218, __pyx_L1_error)
+  __pyx_t_12 = PyTuple_New(4); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 220, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_12);
   __Pyx_GIVEREF(__pyx_t_7);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 218, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 220, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 218, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 220, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_matches);
   __Pyx_GIVEREF(__pyx_v_matches);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 2, __pyx_v_matches) != (0)) __PYX_ERR(0, 218, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 2, __pyx_v_matches) != (0)) __PYX_ERR(0, 220, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_possible);
   __Pyx_GIVEREF(__pyx_v_possible);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 3, __pyx_v_possible) != (0)) __PYX_ERR(0, 218, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 3, __pyx_v_possible) != (0)) __PYX_ERR(0, 220, __pyx_L1_error);
   __pyx_t_7 = 0;
   __pyx_t_3 = 0;
   {
@@ -6467,7 +6467,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
   __pyx_t_12 = 0;
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":182
+  /* "cybleu/_nltk_core.pyx":184
  * 
  * 
  * def hf_counts(reference_corpus, translation_corpus, max_order):             # <<<<<<<<<<<<<<
@@ -6509,7 +6509,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":221
+/* "cybleu/_nltk_core.pyx":223
  * 
  * 
  * cdef double _fsum(const double* x, int n) noexcept:             # <<<<<<<<<<<<<<
@@ -6539,7 +6539,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   int __pyx_t_7;
   int __pyx_t_8;
 
-  /* "cybleu/_nltk_core.pyx":225
+  /* "cybleu/_nltk_core.pyx":227
  *     (Shewchuk's exact partials, then the correction for round-half-even)."""
  *     cdef double[64] p
  *     cdef double xi, y, t, hi, yr, lo = 0.0             # <<<<<<<<<<<<<<
@@ -6548,7 +6548,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   __pyx_v_lo = 0.0;
 
-  /* "cybleu/_nltk_core.pyx":226
+  /* "cybleu/_nltk_core.pyx":228
  *     cdef double[64] p
  *     cdef double xi, y, t, hi, yr, lo = 0.0
  *     cdef int i, j, k, m = 0             # <<<<<<<<<<<<<<
@@ -6557,7 +6557,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   __pyx_v_m = 0;
 
-  /* "cybleu/_nltk_core.pyx":227
+  /* "cybleu/_nltk_core.pyx":229
  *     cdef double xi, y, t, hi, yr, lo = 0.0
  *     cdef int i, j, k, m = 0
  *     for i in range(n):             # <<<<<<<<<<<<<<
@@ -6571,7 +6571,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_i = __pyx_t_3;
 
-    /* "cybleu/_nltk_core.pyx":228
+    /* "cybleu/_nltk_core.pyx":230
  *     cdef int i, j, k, m = 0
  *     for i in range(n):
  *         xi = x[i]             # <<<<<<<<<<<<<<
@@ -6580,7 +6580,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_xi = (__pyx_v_x[__pyx_v_i]);
 
-    /* "cybleu/_nltk_core.pyx":229
+    /* "cybleu/_nltk_core.pyx":231
  *     for i in range(n):
  *         xi = x[i]
  *         k = 0             # <<<<<<<<<<<<<<
@@ -6589,7 +6589,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_k = 0;
 
-    /* "cybleu/_nltk_core.pyx":230
+    /* "cybleu/_nltk_core.pyx":232
  *         xi = x[i]
  *         k = 0
  *         for j in range(m):             # <<<<<<<<<<<<<<
@@ -6603,7 +6603,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_v_j = __pyx_t_6;
 
-      /* "cybleu/_nltk_core.pyx":231
+      /* "cybleu/_nltk_core.pyx":233
  *         k = 0
  *         for j in range(m):
  *             y = p[j]             # <<<<<<<<<<<<<<
@@ -6612,7 +6612,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_y = (__pyx_v_p[__pyx_v_j]);
 
-      /* "cybleu/_nltk_core.pyx":232
+      /* "cybleu/_nltk_core.pyx":234
  *         for j in range(m):
  *             y = p[j]
  *             if fabs(xi) < fabs(y):             # <<<<<<<<<<<<<<
@@ -6624,7 +6624,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":233
+        /* "cybleu/_nltk_core.pyx":235
  *             y = p[j]
  *             if fabs(xi) < fabs(y):
  *                 t = xi             # <<<<<<<<<<<<<<
@@ -6633,7 +6633,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_t = __pyx_v_xi;
 
-        /* "cybleu/_nltk_core.pyx":234
+        /* "cybleu/_nltk_core.pyx":236
  *             if fabs(xi) < fabs(y):
  *                 t = xi
  *                 xi = y             # <<<<<<<<<<<<<<
@@ -6642,7 +6642,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_xi = __pyx_v_y;
 
-        /* "cybleu/_nltk_core.pyx":235
+        /* "cybleu/_nltk_core.pyx":237
  *                 t = xi
  *                 xi = y
  *                 y = t             # <<<<<<<<<<<<<<
@@ -6651,7 +6651,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_y = __pyx_v_t;
 
-        /* "cybleu/_nltk_core.pyx":232
+        /* "cybleu/_nltk_core.pyx":234
  *         for j in range(m):
  *             y = p[j]
  *             if fabs(xi) < fabs(y):             # <<<<<<<<<<<<<<
@@ -6660,7 +6660,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":236
+      /* "cybleu/_nltk_core.pyx":238
  *                 xi = y
  *                 y = t
  *             hi = xi + y             # <<<<<<<<<<<<<<
@@ -6669,7 +6669,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_hi = (__pyx_v_xi + __pyx_v_y);
 
-      /* "cybleu/_nltk_core.pyx":237
+      /* "cybleu/_nltk_core.pyx":239
  *                 y = t
  *             hi = xi + y
  *             yr = hi - xi             # <<<<<<<<<<<<<<
@@ -6678,7 +6678,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_yr = (__pyx_v_hi - __pyx_v_xi);
 
-      /* "cybleu/_nltk_core.pyx":238
+      /* "cybleu/_nltk_core.pyx":240
  *             hi = xi + y
  *             yr = hi - xi
  *             lo = y - yr             # <<<<<<<<<<<<<<
@@ -6687,7 +6687,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_lo = (__pyx_v_y - __pyx_v_yr);
 
-      /* "cybleu/_nltk_core.pyx":239
+      /* "cybleu/_nltk_core.pyx":241
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -6699,7 +6699,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":240
+        /* "cybleu/_nltk_core.pyx":242
  *             lo = y - yr
  *             if lo != 0.0:
  *                 p[k] = lo             # <<<<<<<<<<<<<<
@@ -6708,7 +6708,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         (__pyx_v_p[__pyx_v_k]) = __pyx_v_lo;
 
-        /* "cybleu/_nltk_core.pyx":241
+        /* "cybleu/_nltk_core.pyx":243
  *             if lo != 0.0:
  *                 p[k] = lo
  *                 k += 1             # <<<<<<<<<<<<<<
@@ -6717,7 +6717,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_k = (__pyx_v_k + 1);
 
-        /* "cybleu/_nltk_core.pyx":239
+        /* "cybleu/_nltk_core.pyx":241
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -6726,7 +6726,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":242
+      /* "cybleu/_nltk_core.pyx":244
  *                 p[k] = lo
  *                 k += 1
  *             xi = hi             # <<<<<<<<<<<<<<
@@ -6737,7 +6737,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     }
 
 
-    /* "cybleu/_nltk_core.pyx":243
+    /* "cybleu/_nltk_core.pyx":245
  *                 k += 1
  *             xi = hi
  *         m = k             # <<<<<<<<<<<<<<
@@ -6746,7 +6746,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_m = __pyx_v_k;
 
-    /* "cybleu/_nltk_core.pyx":244
+    /* "cybleu/_nltk_core.pyx":246
  *             xi = hi
  *         m = k
  *         if xi != 0.0:             # <<<<<<<<<<<<<<
@@ -6758,7 +6758,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     if (__pyx_t_7) {
 
 
-      /* "cybleu/_nltk_core.pyx":245
+      /* "cybleu/_nltk_core.pyx":247
  *         m = k
  *         if xi != 0.0:
  *             p[m] = xi             # <<<<<<<<<<<<<<
@@ -6767,7 +6767,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       (__pyx_v_p[__pyx_v_m]) = __pyx_v_xi;
 
-      /* "cybleu/_nltk_core.pyx":246
+      /* "cybleu/_nltk_core.pyx":248
  *         if xi != 0.0:
  *             p[m] = xi
  *             m += 1             # <<<<<<<<<<<<<<
@@ -6776,7 +6776,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_m = (__pyx_v_m + 1);
 
-      /* "cybleu/_nltk_core.pyx":244
+      /* "cybleu/_nltk_core.pyx":246
  *             xi = hi
  *         m = k
  *         if xi != 0.0:             # <<<<<<<<<<<<<<
@@ -6787,7 +6787,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   }
 
 
-  /* "cybleu/_nltk_core.pyx":247
+  /* "cybleu/_nltk_core.pyx":249
  *             p[m] = xi
  *             m += 1
  *     hi = 0.0             # <<<<<<<<<<<<<<
@@ -6796,7 +6796,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   __pyx_v_hi = 0.0;
 
-  /* "cybleu/_nltk_core.pyx":248
+  /* "cybleu/_nltk_core.pyx":250
  *             m += 1
  *     hi = 0.0
  *     if m > 0:             # <<<<<<<<<<<<<<
@@ -6808,7 +6808,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   if (__pyx_t_7) {
 
 
-    /* "cybleu/_nltk_core.pyx":249
+    /* "cybleu/_nltk_core.pyx":251
  *     hi = 0.0
  *     if m > 0:
  *         m -= 1             # <<<<<<<<<<<<<<
@@ -6817,7 +6817,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_m = (__pyx_v_m - 1);
 
-    /* "cybleu/_nltk_core.pyx":250
+    /* "cybleu/_nltk_core.pyx":252
  *     if m > 0:
  *         m -= 1
  *         hi = p[m]             # <<<<<<<<<<<<<<
@@ -6826,7 +6826,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_hi = (__pyx_v_p[__pyx_v_m]);
 
-    /* "cybleu/_nltk_core.pyx":251
+    /* "cybleu/_nltk_core.pyx":253
  *         m -= 1
  *         hi = p[m]
  *         while m > 0:             # <<<<<<<<<<<<<<
@@ -6839,7 +6839,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 
       if (!__pyx_t_7) break;
 
-      /* "cybleu/_nltk_core.pyx":252
+      /* "cybleu/_nltk_core.pyx":254
  *         hi = p[m]
  *         while m > 0:
  *             xi = hi             # <<<<<<<<<<<<<<
@@ -6848,7 +6848,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_xi = __pyx_v_hi;
 
-      /* "cybleu/_nltk_core.pyx":253
+      /* "cybleu/_nltk_core.pyx":255
  *         while m > 0:
  *             xi = hi
  *             m -= 1             # <<<<<<<<<<<<<<
@@ -6857,7 +6857,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_m = (__pyx_v_m - 1);
 
-      /* "cybleu/_nltk_core.pyx":254
+      /* "cybleu/_nltk_core.pyx":256
  *             xi = hi
  *             m -= 1
  *             y = p[m]             # <<<<<<<<<<<<<<
@@ -6866,7 +6866,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_y = (__pyx_v_p[__pyx_v_m]);
 
-      /* "cybleu/_nltk_core.pyx":255
+      /* "cybleu/_nltk_core.pyx":257
  *             m -= 1
  *             y = p[m]
  *             hi = xi + y             # <<<<<<<<<<<<<<
@@ -6875,7 +6875,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_hi = (__pyx_v_xi + __pyx_v_y);
 
-      /* "cybleu/_nltk_core.pyx":256
+      /* "cybleu/_nltk_core.pyx":258
  *             y = p[m]
  *             hi = xi + y
  *             yr = hi - xi             # <<<<<<<<<<<<<<
@@ -6884,7 +6884,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_yr = (__pyx_v_hi - __pyx_v_xi);
 
-      /* "cybleu/_nltk_core.pyx":257
+      /* "cybleu/_nltk_core.pyx":259
  *             hi = xi + y
  *             yr = hi - xi
  *             lo = y - yr             # <<<<<<<<<<<<<<
@@ -6893,7 +6893,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_lo = (__pyx_v_y - __pyx_v_yr);
 
-      /* "cybleu/_nltk_core.pyx":258
+      /* "cybleu/_nltk_core.pyx":260
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -6905,7 +6905,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":259
+        /* "cybleu/_nltk_core.pyx":261
  *             lo = y - yr
  *             if lo != 0.0:
  *                 break             # <<<<<<<<<<<<<<
@@ -6914,7 +6914,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         goto __pyx_L12_break;
 
-        /* "cybleu/_nltk_core.pyx":258
+        /* "cybleu/_nltk_core.pyx":260
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -6925,7 +6925,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     }
     __pyx_L12_break:;
 
-    /* "cybleu/_nltk_core.pyx":260
+    /* "cybleu/_nltk_core.pyx":262
  *             if lo != 0.0:
  *                 break
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):             # <<<<<<<<<<<<<<
@@ -6980,7 +6980,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     if (__pyx_t_7) {
 
 
-      /* "cybleu/_nltk_core.pyx":261
+      /* "cybleu/_nltk_core.pyx":263
  *                 break
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):
  *             y = lo * 2.0             # <<<<<<<<<<<<<<
@@ -6989,7 +6989,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_y = (__pyx_v_lo * 2.0);
 
-      /* "cybleu/_nltk_core.pyx":262
+      /* "cybleu/_nltk_core.pyx":264
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):
  *             y = lo * 2.0
  *             xi = hi + y             # <<<<<<<<<<<<<<
@@ -6998,7 +6998,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_xi = (__pyx_v_hi + __pyx_v_y);
 
-      /* "cybleu/_nltk_core.pyx":263
+      /* "cybleu/_nltk_core.pyx":265
  *             y = lo * 2.0
  *             xi = hi + y
  *             yr = xi - hi             # <<<<<<<<<<<<<<
@@ -7007,7 +7007,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_yr = (__pyx_v_xi - __pyx_v_hi);
 
-      /* "cybleu/_nltk_core.pyx":264
+      /* "cybleu/_nltk_core.pyx":266
  *             xi = hi + y
  *             yr = xi - hi
  *             if y == yr:             # <<<<<<<<<<<<<<
@@ -7019,7 +7019,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":265
+        /* "cybleu/_nltk_core.pyx":267
  *             yr = xi - hi
  *             if y == yr:
  *                 hi = xi             # <<<<<<<<<<<<<<
@@ -7028,7 +7028,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_hi = __pyx_v_xi;
 
-        /* "cybleu/_nltk_core.pyx":264
+        /* "cybleu/_nltk_core.pyx":266
  *             xi = hi + y
  *             yr = xi - hi
  *             if y == yr:             # <<<<<<<<<<<<<<
@@ -7037,7 +7037,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":260
+      /* "cybleu/_nltk_core.pyx":262
  *             if lo != 0.0:
  *                 break
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):             # <<<<<<<<<<<<<<
@@ -7046,7 +7046,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":248
+    /* "cybleu/_nltk_core.pyx":250
  *             m += 1
  *     hi = 0.0
  *     if m > 0:             # <<<<<<<<<<<<<<
@@ -7055,7 +7055,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":266
+  /* "cybleu/_nltk_core.pyx":268
  *             if y == yr:
  *                 hi = xi
  *     return hi             # <<<<<<<<<<<<<<
@@ -7068,7 +7068,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   }
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":221
+  /* "cybleu/_nltk_core.pyx":223
  * 
  * 
  * cdef double _fsum(const double* x, int n) noexcept:             # <<<<<<<<<<<<<<
@@ -7093,7 +7093,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":269
+/* "cybleu/_nltk_core.pyx":271
  * 
  * 
  * def sentence_score(references, hypothesis, weights, mode, param, reweigh):             # <<<<<<<<<<<<<<
@@ -7146,56 +7146,56 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_references,&__pyx_mstate_global->__pyx_n_u_hypothesis,&__pyx_mstate_global->__pyx_n_u_weights,&__pyx_mstate_global->__pyx_n_u_mode,&__pyx_mstate_global->__pyx_n_u_param,&__pyx_mstate_global->__pyx_n_u_reweigh,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 269, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 271, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 269, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 271, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 269, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 271, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 269, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 271, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 269, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 271, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 269, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 271, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 269, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 271, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "sentence_score", 0) < (0)) __PYX_ERR(0, 269, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "sentence_score", 0) < (0)) __PYX_ERR(0, 271, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 6; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, i); __PYX_ERR(0, 269, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, i); __PYX_ERR(0, 271, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 6)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 269, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 271, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 269, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 271, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 269, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 271, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 269, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 271, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 269, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 271, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 269, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 271, __pyx_L3_error)
     }
     __pyx_v_references = values[0];
     __pyx_v_hypothesis = values[1];
@@ -7206,7 +7206,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, __pyx_nargs); __PYX_ERR(0, 269, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, __pyx_nargs); __PYX_ERR(0, 271, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -7273,31 +7273,31 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("sentence_score", 0);
 
-  /* "cybleu/_nltk_core.pyx":273
+  /* "cybleu/_nltk_core.pyx":275
  *     float score, int 0, (score, zero-order mask) when method0 must warn, or None when the caller
  *     must take nltk's general path (see the twin's docstring)."""
  *     cdef int order = len(weights), used, k, incvnt = 1, nterms = 0, smoothing = mode             # <<<<<<<<<<<<<<
  *     cdef double c_param = param
  *     cdef double[64] w
 */
-  __pyx_t_1 = PyObject_Length(__pyx_v_weights); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 273, __pyx_L1_error)
+  __pyx_t_1 = PyObject_Length(__pyx_v_weights); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 275, __pyx_L1_error)
   __pyx_v_order = __pyx_t_1;
   __pyx_v_incvnt = 1;
   __pyx_v_nterms = 0;
-  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_v_mode); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 273, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_v_mode); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 275, __pyx_L1_error)
   __pyx_v_smoothing = __pyx_t_2;
 
-  /* "cybleu/_nltk_core.pyx":274
+  /* "cybleu/_nltk_core.pyx":276
  *     must take nltk's general path (see the twin's docstring)."""
  *     cdef int order = len(weights), used, k, incvnt = 1, nterms = 0, smoothing = mode
  *     cdef double c_param = param             # <<<<<<<<<<<<<<
  *     cdef double[64] w
  *     cdef double[64] terms
 */
-  __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_v_param); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 274, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_v_param); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 276, __pyx_L1_error)
   __pyx_v_c_param = __pyx_t_3;
 
-  /* "cybleu/_nltk_core.pyx":279
+  /* "cybleu/_nltk_core.pyx":281
  *     cdef double p, s, bp, score
  *     cdef int64_t num, den, hyp_len, ref_len
  *     cdef uint64_t zero_mask = 0             # <<<<<<<<<<<<<<
@@ -7306,7 +7306,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
   __pyx_v_zero_mask = 0;
 
-  /* "cybleu/_nltk_core.pyx":283
+  /* "cybleu/_nltk_core.pyx":285
  *     cdef _Scratch ws
  *     cdef dict vocab
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):             # <<<<<<<<<<<<<<
@@ -7333,7 +7333,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 
     goto __pyx_L4_bool_binop_done;
   }
-  __pyx_t_1 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 283, __pyx_L1_error)
+  __pyx_t_1 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 285, __pyx_L1_error)
   __pyx_t_5 = (!(__pyx_t_1 != 0));
 
 
@@ -7344,7 +7344,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   if (__pyx_t_4) {
 
 
-    /* "cybleu/_nltk_core.pyx":284
+    /* "cybleu/_nltk_core.pyx":286
  *     cdef dict vocab
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):
  *         return None             # <<<<<<<<<<<<<<
@@ -7361,7 +7361,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     }
     goto __pyx_L0;
 
-    /* "cybleu/_nltk_core.pyx":283
+    /* "cybleu/_nltk_core.pyx":285
  *     cdef _Scratch ws
  *     cdef dict vocab
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):             # <<<<<<<<<<<<<<
@@ -7370,7 +7370,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":285
+  /* "cybleu/_nltk_core.pyx":287
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):
  *         return None
  *     for k in range(order):             # <<<<<<<<<<<<<<
@@ -7384,58 +7384,60 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
     __pyx_v_k = __pyx_t_7;
 
-    /* "cybleu/_nltk_core.pyx":286
+    /* "cybleu/_nltk_core.pyx":288
  *         return None
  *     for k in range(order):
  *         w[k] = weights[k]             # <<<<<<<<<<<<<<
  *     ws = _acquire()
  *     try:
 */
-    __pyx_t_8 = __Pyx_GetItemInt(__pyx_v_weights, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 286, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_GetItemInt(__pyx_v_weights, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 288, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_t_8); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 286, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_t_8); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 288, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     (__pyx_v_w[__pyx_v_k]) = __pyx_t_3;
 
   }
 
 
-  /* "cybleu/_nltk_core.pyx":287
+  /* "cybleu/_nltk_core.pyx":289
  *     for k in range(order):
  *         w[k] = weights[k]
  *     ws = _acquire()             # <<<<<<<<<<<<<<
  *     try:
- *         vocab = {}
+ *         vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
 */
-  __pyx_t_8 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 287, __pyx_L1_error)
+  __pyx_t_8 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 289, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __pyx_v_ws = ((struct __pyx_obj_6cybleu_10_nltk_core__Scratch *)__pyx_t_8);
   __pyx_t_8 = 0;
 
-  /* "cybleu/_nltk_core.pyx":288
+  /* "cybleu/_nltk_core.pyx":290
  *         w[k] = weights[k]
  *     ws = _acquire()
  *     try:             # <<<<<<<<<<<<<<
- *         vocab = {}
+ *         vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
  *         ws.next_id = 0
 */
   /*try:*/ {
 
-    /* "cybleu/_nltk_core.pyx":289
+    /* "cybleu/_nltk_core.pyx":291
  *     ws = _acquire()
  *     try:
- *         vocab = {}             # <<<<<<<<<<<<<<
+ *         vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)             # <<<<<<<<<<<<<<
  *         ws.next_id = 0
  *         _intern_refs(ws, vocab, references, &nrefs)
 */
-    __pyx_t_8 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 289, __pyx_L10_error)
+    __pyx_t_1 = PyObject_Length(__pyx_v_hypothesis); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 291, __pyx_L10_error)
+    __pyx_t_8 = _PyDict_NewPresized(((2 * __pyx_t_1) + 8)); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 291, __pyx_L10_error)
     __Pyx_GOTREF(__pyx_t_8);
+
     __pyx_v_vocab = ((PyObject*)__pyx_t_8);
     __pyx_t_8 = 0;
 
-    /* "cybleu/_nltk_core.pyx":290
+    /* "cybleu/_nltk_core.pyx":292
  *     try:
- *         vocab = {}
+ *         vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
  *         ws.next_id = 0             # <<<<<<<<<<<<<<
  *         _intern_refs(ws, vocab, references, &nrefs)
  *         hyp_len = _intern_hyp(ws, vocab, hypothesis)
@@ -7445,37 +7447,37 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     __Pyx_GOTREF(__pyx_v_ws->next_id);
     __Pyx_DECREF_SET(__pyx_v_ws->next_id, __pyx_mstate_global->__pyx_int_0);
 
-    /* "cybleu/_nltk_core.pyx":291
- *         vocab = {}
+    /* "cybleu/_nltk_core.pyx":293
+ *         vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
  *         ws.next_id = 0
  *         _intern_refs(ws, vocab, references, &nrefs)             # <<<<<<<<<<<<<<
  *         hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *         _count(ws, hyp_len, nrefs, order)
 */
-    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 291, __pyx_L10_error)
+    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 293, __pyx_L10_error)
 
 
-    /* "cybleu/_nltk_core.pyx":292
+    /* "cybleu/_nltk_core.pyx":294
  *         ws.next_id = 0
  *         _intern_refs(ws, vocab, references, &nrefs)
  *         hyp_len = _intern_hyp(ws, vocab, hypothesis)             # <<<<<<<<<<<<<<
  *         _count(ws, hyp_len, nrefs, order)
  *         ref_len = ws.row[1]
 */
-    __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_hypothesis); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 292, __pyx_L10_error)
+    __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_hypothesis); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 294, __pyx_L10_error)
     __pyx_v_hyp_len = __pyx_t_1;
 
-    /* "cybleu/_nltk_core.pyx":293
+    /* "cybleu/_nltk_core.pyx":295
  *         _intern_refs(ws, vocab, references, &nrefs)
  *         hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *         _count(ws, hyp_len, nrefs, order)             # <<<<<<<<<<<<<<
  *         ref_len = ws.row[1]
  *         if ws.row[2] == 0:
 */
-    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_order); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 293, __pyx_L10_error)
+    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_order); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 295, __pyx_L10_error)
 
 
-    /* "cybleu/_nltk_core.pyx":294
+    /* "cybleu/_nltk_core.pyx":296
  *         hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *         _count(ws, hyp_len, nrefs, order)
  *         ref_len = ws.row[1]             # <<<<<<<<<<<<<<
@@ -7484,7 +7486,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     __pyx_v_ref_len = (__pyx_v_ws->row[1]);
 
-    /* "cybleu/_nltk_core.pyx":295
+    /* "cybleu/_nltk_core.pyx":297
  *         _count(ws, hyp_len, nrefs, order)
  *         ref_len = ws.row[1]
  *         if ws.row[2] == 0:             # <<<<<<<<<<<<<<
@@ -7496,7 +7498,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     if (__pyx_t_4) {
 
 
-      /* "cybleu/_nltk_core.pyx":296
+      /* "cybleu/_nltk_core.pyx":298
  *         ref_len = ws.row[1]
  *         if ws.row[2] == 0:
  *             return 0             # <<<<<<<<<<<<<<
@@ -7514,7 +7516,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       }
       goto __pyx_L9_return;
 
-      /* "cybleu/_nltk_core.pyx":295
+      /* "cybleu/_nltk_core.pyx":297
  *         _count(ws, hyp_len, nrefs, order)
  *         ref_len = ws.row[1]
  *         if ws.row[2] == 0:             # <<<<<<<<<<<<<<
@@ -7523,7 +7525,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":298
+    /* "cybleu/_nltk_core.pyx":300
  *             return 0
  *         # nltk smooths every order, then zips the (possibly re-weighed) weights with them
  *         used = order             # <<<<<<<<<<<<<<
@@ -7532,14 +7534,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     __pyx_v_used = __pyx_v_order;
 
-    /* "cybleu/_nltk_core.pyx":299
+    /* "cybleu/_nltk_core.pyx":301
  *         # nltk smooths every order, then zips the (possibly re-weighed) weights with them
  *         used = order
  *         if reweigh and hyp_len < 4:             # <<<<<<<<<<<<<<
  *             used = <int>hyp_len
  *             for k in range(used):
 */
-    __pyx_t_5 = __Pyx_PyObject_IsTrue(__pyx_v_reweigh); if (unlikely((__pyx_t_5 < 0))) __PYX_ERR(0, 299, __pyx_L10_error)
+    __pyx_t_5 = __Pyx_PyObject_IsTrue(__pyx_v_reweigh); if (unlikely((__pyx_t_5 < 0))) __PYX_ERR(0, 301, __pyx_L10_error)
     if (__pyx_t_5) {
 
     } else {
@@ -7557,7 +7559,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     if (__pyx_t_4) {
 
 
-      /* "cybleu/_nltk_core.pyx":300
+      /* "cybleu/_nltk_core.pyx":302
  *         used = order
  *         if reweigh and hyp_len < 4:
  *             used = <int>hyp_len             # <<<<<<<<<<<<<<
@@ -7566,7 +7568,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
       __pyx_v_used = ((int)__pyx_v_hyp_len);
 
-      /* "cybleu/_nltk_core.pyx":301
+      /* "cybleu/_nltk_core.pyx":303
  *         if reweigh and hyp_len < 4:
  *             used = <int>hyp_len
  *             for k in range(used):             # <<<<<<<<<<<<<<
@@ -7580,7 +7582,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
         __pyx_v_k = __pyx_t_7;
 
-        /* "cybleu/_nltk_core.pyx":302
+        /* "cybleu/_nltk_core.pyx":304
  *             used = <int>hyp_len
  *             for k in range(used):
  *                 w[k] = 1.0 / <double>hyp_len             # <<<<<<<<<<<<<<
@@ -7591,7 +7593,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       }
 
 
-      /* "cybleu/_nltk_core.pyx":299
+      /* "cybleu/_nltk_core.pyx":301
  *         # nltk smooths every order, then zips the (possibly re-weighed) weights with them
  *         used = order
  *         if reweigh and hyp_len < 4:             # <<<<<<<<<<<<<<
@@ -7600,7 +7602,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":303
+    /* "cybleu/_nltk_core.pyx":305
  *             for k in range(used):
  *                 w[k] = 1.0 / <double>hyp_len
  *         for k in range(order):             # <<<<<<<<<<<<<<
@@ -7614,7 +7616,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
       __pyx_v_k = __pyx_t_7;
 
-      /* "cybleu/_nltk_core.pyx":304
+      /* "cybleu/_nltk_core.pyx":306
  *                 w[k] = 1.0 / <double>hyp_len
  *         for k in range(order):
  *             num = ws.row[2 + k]             # <<<<<<<<<<<<<<
@@ -7623,7 +7625,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
       __pyx_v_num = (__pyx_v_ws->row[(2 + __pyx_v_k)]);
 
-      /* "cybleu/_nltk_core.pyx":305
+      /* "cybleu/_nltk_core.pyx":307
  *         for k in range(order):
  *             num = ws.row[2 + k]
  *             den = ws.row[2 + order + k]             # <<<<<<<<<<<<<<
@@ -7632,7 +7634,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
       __pyx_v_den = (__pyx_v_ws->row[((2 + __pyx_v_order) + __pyx_v_k)]);
 
-      /* "cybleu/_nltk_core.pyx":306
+      /* "cybleu/_nltk_core.pyx":308
  *             num = ws.row[2 + k]
  *             den = ws.row[2 + order + k]
  *             if den < 1:             # <<<<<<<<<<<<<<
@@ -7644,7 +7646,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":307
+        /* "cybleu/_nltk_core.pyx":309
  *             den = ws.row[2 + order + k]
  *             if den < 1:
  *                 den = 1             # <<<<<<<<<<<<<<
@@ -7653,7 +7655,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_den = 1;
 
-        /* "cybleu/_nltk_core.pyx":306
+        /* "cybleu/_nltk_core.pyx":308
  *             num = ws.row[2 + k]
  *             den = ws.row[2 + order + k]
  *             if den < 1:             # <<<<<<<<<<<<<<
@@ -7662,7 +7664,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":308
+      /* "cybleu/_nltk_core.pyx":310
  *             if den < 1:
  *                 den = 1
  *             if smoothing == ADD_ONE and k:             # <<<<<<<<<<<<<<
@@ -7688,7 +7690,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":309
+        /* "cybleu/_nltk_core.pyx":311
  *                 den = 1
  *             if smoothing == ADD_ONE and k:
  *                 p = <double>(num + 1) / <double>(den + 1)             # <<<<<<<<<<<<<<
@@ -7697,7 +7699,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = (((double)(__pyx_v_num + 1)) / ((double)(__pyx_v_den + 1)));
 
-        /* "cybleu/_nltk_core.pyx":308
+        /* "cybleu/_nltk_core.pyx":310
  *             if den < 1:
  *                 den = 1
  *             if smoothing == ADD_ONE and k:             # <<<<<<<<<<<<<<
@@ -7707,7 +7709,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":310
+      /* "cybleu/_nltk_core.pyx":312
  *             if smoothing == ADD_ONE and k:
  *                 p = <double>(num + 1) / <double>(den + 1)
  *             elif num:             # <<<<<<<<<<<<<<
@@ -7719,7 +7721,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":311
+        /* "cybleu/_nltk_core.pyx":313
  *                 p = <double>(num + 1) / <double>(den + 1)
  *             elif num:
  *                 p = <double>num / <double>den             # <<<<<<<<<<<<<<
@@ -7728,7 +7730,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = (((double)__pyx_v_num) / ((double)__pyx_v_den));
 
-        /* "cybleu/_nltk_core.pyx":310
+        /* "cybleu/_nltk_core.pyx":312
  *             if smoothing == ADD_ONE and k:
  *                 p = <double>(num + 1) / <double>(den + 1)
  *             elif num:             # <<<<<<<<<<<<<<
@@ -7738,7 +7740,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":312
+      /* "cybleu/_nltk_core.pyx":314
  *             elif num:
  *                 p = <double>num / <double>den
  *             elif smoothing == NO_SMOOTHING:             # <<<<<<<<<<<<<<
@@ -7750,7 +7752,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":313
+        /* "cybleu/_nltk_core.pyx":315
  *                 p = <double>num / <double>den
  *             elif smoothing == NO_SMOOTHING:
  *                 p = DBL_MIN_             # <<<<<<<<<<<<<<
@@ -7759,7 +7761,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = __pyx_v_6cybleu_10_nltk_core_DBL_MIN_;
 
-        /* "cybleu/_nltk_core.pyx":314
+        /* "cybleu/_nltk_core.pyx":316
  *             elif smoothing == NO_SMOOTHING:
  *                 p = DBL_MIN_
  *                 zero_mask |= (<uint64_t>1) << k             # <<<<<<<<<<<<<<
@@ -7768,7 +7770,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_zero_mask = (__pyx_v_zero_mask | (((uint64_t)1) << __pyx_v_k));
 
-        /* "cybleu/_nltk_core.pyx":312
+        /* "cybleu/_nltk_core.pyx":314
  *             elif num:
  *                 p = <double>num / <double>den
  *             elif smoothing == NO_SMOOTHING:             # <<<<<<<<<<<<<<
@@ -7778,7 +7780,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":315
+      /* "cybleu/_nltk_core.pyx":317
  *                 p = DBL_MIN_
  *                 zero_mask |= (<uint64_t>1) << k
  *             elif smoothing == EPSILON:             # <<<<<<<<<<<<<<
@@ -7790,7 +7792,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":316
+        /* "cybleu/_nltk_core.pyx":318
  *                 zero_mask |= (<uint64_t>1) << k
  *             elif smoothing == EPSILON:
  *                 p = (0.0 + c_param) / <double>den             # <<<<<<<<<<<<<<
@@ -7799,7 +7801,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = ((0.0 + __pyx_v_c_param) / ((double)__pyx_v_den));
 
-        /* "cybleu/_nltk_core.pyx":315
+        /* "cybleu/_nltk_core.pyx":317
  *                 p = DBL_MIN_
  *                 zero_mask |= (<uint64_t>1) << k
  *             elif smoothing == EPSILON:             # <<<<<<<<<<<<<<
@@ -7809,7 +7811,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":317
+      /* "cybleu/_nltk_core.pyx":319
  *             elif smoothing == EPSILON:
  *                 p = (0.0 + c_param) / <double>den
  *             elif smoothing == NIST:             # <<<<<<<<<<<<<<
@@ -7821,7 +7823,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":318
+        /* "cybleu/_nltk_core.pyx":320
  *                 p = (0.0 + c_param) / <double>den
  *             elif smoothing == NIST:
  *                 p = 1.0 / ldexp(<double>den, incvnt)             # <<<<<<<<<<<<<<
@@ -7830,7 +7832,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = (1.0 / ldexp(((double)__pyx_v_den), __pyx_v_incvnt));
 
-        /* "cybleu/_nltk_core.pyx":319
+        /* "cybleu/_nltk_core.pyx":321
  *             elif smoothing == NIST:
  *                 p = 1.0 / ldexp(<double>den, incvnt)
  *                 incvnt += 1             # <<<<<<<<<<<<<<
@@ -7839,7 +7841,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_incvnt = (__pyx_v_incvnt + 1);
 
-        /* "cybleu/_nltk_core.pyx":317
+        /* "cybleu/_nltk_core.pyx":319
  *             elif smoothing == EPSILON:
  *                 p = (0.0 + c_param) / <double>den
  *             elif smoothing == NIST:             # <<<<<<<<<<<<<<
@@ -7849,7 +7851,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":320
+      /* "cybleu/_nltk_core.pyx":322
  *                 p = 1.0 / ldexp(<double>den, incvnt)
  *                 incvnt += 1
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:             # <<<<<<<<<<<<<<
@@ -7875,7 +7877,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":321
+        /* "cybleu/_nltk_core.pyx":323
  *                 incvnt += 1
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:
  *                 p = 1.0 / (ldexp(c_param, incvnt) / log(<double>hyp_len)) / <double>den             # <<<<<<<<<<<<<<
@@ -7884,7 +7886,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = ((1.0 / (ldexp(__pyx_v_c_param, __pyx_v_incvnt) / log(((double)__pyx_v_hyp_len)))) / ((double)__pyx_v_den));
 
-        /* "cybleu/_nltk_core.pyx":322
+        /* "cybleu/_nltk_core.pyx":324
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:
  *                 p = 1.0 / (ldexp(c_param, incvnt) / log(<double>hyp_len)) / <double>den
  *                 incvnt += 1             # <<<<<<<<<<<<<<
@@ -7893,7 +7895,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_incvnt = (__pyx_v_incvnt + 1);
 
-        /* "cybleu/_nltk_core.pyx":320
+        /* "cybleu/_nltk_core.pyx":322
  *                 p = 1.0 / ldexp(<double>den, incvnt)
  *                 incvnt += 1
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:             # <<<<<<<<<<<<<<
@@ -7903,7 +7905,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":324
+      /* "cybleu/_nltk_core.pyx":326
  *                 incvnt += 1
  *             else:
  *                 p = 0.0             # <<<<<<<<<<<<<<
@@ -7915,7 +7917,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       }
       __pyx_L21:;
 
-      /* "cybleu/_nltk_core.pyx":325
+      /* "cybleu/_nltk_core.pyx":327
  *             else:
  *                 p = 0.0
  *             if p > 0 and k < used:             # <<<<<<<<<<<<<<
@@ -7941,7 +7943,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":326
+        /* "cybleu/_nltk_core.pyx":328
  *                 p = 0.0
  *             if p > 0 and k < used:
  *                 terms[nterms] = w[k] * log(p)             # <<<<<<<<<<<<<<
@@ -7950,7 +7952,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         (__pyx_v_terms[__pyx_v_nterms]) = ((__pyx_v_w[__pyx_v_k]) * log(__pyx_v_p));
 
-        /* "cybleu/_nltk_core.pyx":327
+        /* "cybleu/_nltk_core.pyx":329
  *             if p > 0 and k < used:
  *                 terms[nterms] = w[k] * log(p)
  *                 nterms += 1             # <<<<<<<<<<<<<<
@@ -7959,7 +7961,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_nterms = (__pyx_v_nterms + 1);
 
-        /* "cybleu/_nltk_core.pyx":325
+        /* "cybleu/_nltk_core.pyx":327
  *             else:
  *                 p = 0.0
  *             if p > 0 and k < used:             # <<<<<<<<<<<<<<
@@ -7970,7 +7972,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     }
 
 
-    /* "cybleu/_nltk_core.pyx":328
+    /* "cybleu/_nltk_core.pyx":330
  *                 terms[nterms] = w[k] * log(p)
  *                 nterms += 1
  *         s = _fsum(terms, nterms)             # <<<<<<<<<<<<<<
@@ -7979,7 +7981,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     __pyx_v_s = __pyx_f_6cybleu_10_nltk_core__fsum(__pyx_v_terms, __pyx_v_nterms);
 
-    /* "cybleu/_nltk_core.pyx":329
+    /* "cybleu/_nltk_core.pyx":331
  *                 nterms += 1
  *         s = _fsum(terms, nterms)
  *         if not (s <= EXP_LIMIT):             # <<<<<<<<<<<<<<
@@ -7991,7 +7993,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     if (__pyx_t_4) {
 
 
-      /* "cybleu/_nltk_core.pyx":330
+      /* "cybleu/_nltk_core.pyx":332
  *         s = _fsum(terms, nterms)
  *         if not (s <= EXP_LIMIT):
  *             return None             # <<<<<<<<<<<<<<
@@ -8008,7 +8010,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       }
       goto __pyx_L9_return;
 
-      /* "cybleu/_nltk_core.pyx":329
+      /* "cybleu/_nltk_core.pyx":331
  *                 nterms += 1
  *         s = _fsum(terms, nterms)
  *         if not (s <= EXP_LIMIT):             # <<<<<<<<<<<<<<
@@ -8017,7 +8019,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":331
+    /* "cybleu/_nltk_core.pyx":333
  *         if not (s <= EXP_LIMIT):
  *             return None
  *         bp = 1.0 if hyp_len > ref_len else exp(1.0 - <double>ref_len / <double>hyp_len)             # <<<<<<<<<<<<<<
@@ -8036,7 +8038,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 
     __pyx_v_bp = __pyx_t_3;
 
-    /* "cybleu/_nltk_core.pyx":332
+    /* "cybleu/_nltk_core.pyx":334
  *             return None
  *         bp = 1.0 if hyp_len > ref_len else exp(1.0 - <double>ref_len / <double>hyp_len)
  *         score = bp * exp(s)             # <<<<<<<<<<<<<<
@@ -8046,7 +8048,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     __pyx_v_score = (__pyx_v_bp * exp(__pyx_v_s));
   }
 
-  /* "cybleu/_nltk_core.pyx":334
+  /* "cybleu/_nltk_core.pyx":336
  *         score = bp * exp(s)
  *     finally:
  *         _release(ws)             # <<<<<<<<<<<<<<
@@ -8055,7 +8057,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
   /*finally:*/ {
     /*normal exit:*/{
-      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 334, __pyx_L1_error)
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 336, __pyx_L1_error)
       goto __pyx_L11;
     }
     __pyx_L10_error:;
@@ -8074,7 +8076,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       __Pyx_XGOTREF(__pyx_t_15);
       __pyx_t_2 = __pyx_lineno; __pyx_t_6 = __pyx_clineno; __pyx_t_9 = __pyx_filename;
       {
-        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 334, __pyx_L31_error)
+        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 336, __pyx_L31_error)
       }
       __Pyx_XGIVEREF(__pyx_t_13);
       __Pyx_XGIVEREF(__pyx_t_14);
@@ -8101,7 +8103,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     __pyx_L9_return: {
       __pyx_t_15 = __pyx_r;
       __pyx_r = 0;
-      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 334, __pyx_L1_error)
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 336, __pyx_L1_error)
       __pyx_r = __pyx_t_15;
       __pyx_t_15 = 0;
       goto __pyx_L0;
@@ -8109,7 +8111,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     __pyx_L11:;
   }
 
-  /* "cybleu/_nltk_core.pyx":335
+  /* "cybleu/_nltk_core.pyx":337
  *     finally:
  *         _release(ws)
  *     if zero_mask:             # <<<<<<<<<<<<<<
@@ -8121,22 +8123,22 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   if (__pyx_t_4) {
 
 
-    /* "cybleu/_nltk_core.pyx":336
+    /* "cybleu/_nltk_core.pyx":338
  *         _release(ws)
  *     if zero_mask:
  *         return score, zero_mask             # <<<<<<<<<<<<<<
  *     return score
 */
-    __pyx_t_8 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 336, __pyx_L1_error)
+    __pyx_t_8 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 338, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_16 = __Pyx_PyLong_From_uint64_t(__pyx_v_zero_mask); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 336, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyLong_From_uint64_t(__pyx_v_zero_mask); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 338, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_16);
-    __pyx_t_17 = PyTuple_New(2); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 336, __pyx_L1_error)
+    __pyx_t_17 = PyTuple_New(2); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 338, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_17);
     __Pyx_GIVEREF(__pyx_t_8);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 0, __pyx_t_8) != (0)) __PYX_ERR(0, 336, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 0, __pyx_t_8) != (0)) __PYX_ERR(0, 338, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_16);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 1, __pyx_t_16) != (0)) __PYX_ERR(0, 336, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 1, __pyx_t_16) != (0)) __PYX_ERR(0, 338, __pyx_L1_error);
     __pyx_t_8 = 0;
     __pyx_t_16 = 0;
     {
@@ -8150,7 +8152,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     __pyx_t_17 = 0;
     goto __pyx_L0;
 
-    /* "cybleu/_nltk_core.pyx":335
+    /* "cybleu/_nltk_core.pyx":337
  *     finally:
  *         _release(ws)
  *     if zero_mask:             # <<<<<<<<<<<<<<
@@ -8159,12 +8161,12 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":337
+  /* "cybleu/_nltk_core.pyx":339
  *     if zero_mask:
  *         return score, zero_mask
  *     return score             # <<<<<<<<<<<<<<
 */
-  __pyx_t_17 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 337, __pyx_L1_error)
+  __pyx_t_17 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 339, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
   {
     PyObject *__pyx_temp;
@@ -8177,7 +8179,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   __pyx_t_17 = 0;
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":269
+  /* "cybleu/_nltk_core.pyx":271
  * 
  * 
  * def sentence_score(references, hypothesis, weights, mode, param, reweigh):             # <<<<<<<<<<<<<<
@@ -8484,14 +8486,14 @@ static int __Pyx_modinit_Exttype___pyx_obj_6cybleu_10_nltk_core__Scratch(__pyx_m
   __Pyx_RefNannySetupContext("__Pyx_modinit_Exttype___pyx_obj_6cybleu_10_nltk_core__Scratch", 0);
   /*--- Exttype __pyx_obj_6cybleu_10_nltk_core__Scratch ---*/
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_6cybleu_10_nltk_core__Scratch_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch)) __PYX_ERR(0, 38, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_6cybleu_10_nltk_core__Scratch_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch)) __PYX_ERR(0, 40, __pyx_L1_error)
   #else
   __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch = &__pyx_type_6cybleu_10_nltk_core__Scratch;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch) < (0)) __PYX_ERR(0, 38, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch) < (0)) __PYX_ERR(0, 40, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch);
@@ -8501,8 +8503,8 @@ static int __Pyx_modinit_Exttype___pyx_obj_6cybleu_10_nltk_core__Scratch(__pyx_m
     __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch->tp_getattro = PyObject_GenericGetAttr;
   }
   #endif
-  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Scratch, (PyObject *) __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch) < (0)) __PYX_ERR(0, 38, __pyx_L1_error)
-  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch) < (0)) __PYX_ERR(0, 38, __pyx_L1_error)
+  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Scratch, (PyObject *) __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch) < (0)) __PYX_ERR(0, 40, __pyx_L1_error)
+  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch) < (0)) __PYX_ERR(0, 40, __pyx_L1_error)
   __Pyx_RefNannyFinishContext();
   return 0;
   __pyx_L1_error:;
@@ -8878,7 +8880,7 @@ __Pyx_RefNannySetupContext("PyInit__nltk_core", 0);
   if (__Pyx_InitAfterSharedUtility() < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
   /*--- Execution code ---*/
 
-  /* "cybleu/_nltk_core.pyx":22
+  /* "cybleu/_nltk_core.pyx":24
  * from ._core cimport NgramTable, OOV_ID, count_segment
  * 
  * __all__ = ["corpus_counts", "hf_counts", "sentence_score"]             # <<<<<<<<<<<<<<
@@ -8887,13 +8889,13 @@ __Pyx_RefNannySetupContext("PyInit__nltk_core", 0);
 */
   {
     PyObject* __pyx_temp[3] = {__pyx_mstate_global->__pyx_n_u_corpus_counts, __pyx_mstate_global->__pyx_n_u_hf_counts, __pyx_mstate_global->__pyx_n_u_sentence_score};
-    __pyx_t_2 = __Pyx_PyList_FromArray(__pyx_temp, 3); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 22, __pyx_L1_error)
+    __pyx_t_2 = __Pyx_PyList_FromArray(__pyx_temp, 3); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 24, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
   }
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_all, __pyx_t_2) < (0)) __PYX_ERR(0, 22, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_all, __pyx_t_2) < (0)) __PYX_ERR(0, 24, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":34
+  /* "cybleu/_nltk_core.pyx":36
  * 
  * # math.exp overflows above ~709.78; beyond this the caller takes nltk's own path (which raises)
  * cdef double EXP_LIMIT = 709.0             # <<<<<<<<<<<<<<
@@ -8902,7 +8904,7 @@ __Pyx_RefNannySetupContext("PyInit__nltk_core", 0);
 */
   __pyx_v_6cybleu_10_nltk_core_EXP_LIMIT = 709.0;
 
-  /* "cybleu/_nltk_core.pyx":35
+  /* "cybleu/_nltk_core.pyx":37
  * # math.exp overflows above ~709.78; beyond this the caller takes nltk's own path (which raises)
  * cdef double EXP_LIMIT = 709.0
  * cdef double DBL_MIN_ = 2.2250738585072014e-308    # sys.float_info.min             # <<<<<<<<<<<<<<
@@ -8938,61 +8940,61 @@ __Pyx_RefNannySetupContext("PyInit__nltk_core", 0);
   if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_setstate_cython, __pyx_t_2) < (0)) __PYX_ERR(1, 3, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":75
+  /* "cybleu/_nltk_core.pyx":77
  * 
  * 
  * _POOL = []             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 75, __pyx_L1_error)
+  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 77, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_POOL, __pyx_t_2) < (0)) __PYX_ERR(0, 75, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_POOL, __pyx_t_2) < (0)) __PYX_ERR(0, 77, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":143
+  /* "cybleu/_nltk_core.pyx":145
  * 
  * 
  * def corpus_counts(list_of_references, hypotheses, max_order):             # <<<<<<<<<<<<<<
  *     """(hyp_lengths, ref_lengths, numerators, denominators) summed over the corpus as nltk's
  *     corpus_bleu sums them (see the twin's docstring)."""
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_1corpus_counts, 0, __pyx_mstate_global->__pyx_n_u_corpus_counts, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 143, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_1corpus_counts, 0, __pyx_mstate_global->__pyx_n_u_corpus_counts, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 145, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_corpus_counts, __pyx_t_2) < (0)) __PYX_ERR(0, 143, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_corpus_counts, __pyx_t_2) < (0)) __PYX_ERR(0, 145, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":182
+  /* "cybleu/_nltk_core.pyx":184
  * 
  * 
  * def hf_counts(reference_corpus, translation_corpus, max_order):             # <<<<<<<<<<<<<<
  *     """(translation_length, reference_length, matches_by_order, possible_matches_by_order) as
  *     tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_3hf_counts, 0, __pyx_mstate_global->__pyx_n_u_hf_counts, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 182, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_3hf_counts, 0, __pyx_mstate_global->__pyx_n_u_hf_counts, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 184, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_hf_counts, __pyx_t_2) < (0)) __PYX_ERR(0, 182, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_hf_counts, __pyx_t_2) < (0)) __PYX_ERR(0, 184, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":269
+  /* "cybleu/_nltk_core.pyx":271
  * 
  * 
  * def sentence_score(references, hypothesis, weights, mode, param, reweigh):             # <<<<<<<<<<<<<<
  *     """nltk's sentence_bleu for a tuple of float weights and smoothing method<mode> (0-4): the
  *     float score, int 0, (score, zero-order mask) when method0 must warn, or None when the caller
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_5sentence_score, 0, __pyx_mstate_global->__pyx_n_u_sentence_score, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 269, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_5sentence_score, 0, __pyx_mstate_global->__pyx_n_u_sentence_score, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 271, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_sentence_score, __pyx_t_2) < (0)) __PYX_ERR(0, 269, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_sentence_score, __pyx_t_2) < (0)) __PYX_ERR(0, 271, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
   /* "cybleu/_nltk_core.pyx":1
@@ -9044,7 +9046,7 @@ static int __Pyx_InitCachedBuiltins(__pyx_mstatetype *__pyx_mstate) {
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
-  __pyx_builtin_zip = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_zip); if (!__pyx_builtin_zip) __PYX_ERR(0, 159, __pyx_L1_error)
+  __pyx_builtin_zip = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_zip); if (!__pyx_builtin_zip) __PYX_ERR(0, 161, __pyx_L1_error)
 
   /* Cached unbound methods */
   __pyx_mstate->__pyx_umethod_PyDict_Type_items.type = (PyObject*)&PyDict_Type;
@@ -9077,30 +9079,30 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
     const struct { const unsigned int length: 7; } str_length_index[] = {{15},{1},{7},{6},{2},{9},{30},{102},{25},{5},{8},{26},{28},{20},{7},{12},{8},{12},{8},{10},{8},{11},{12},{10},{17},{13},{12},{12},{19},{8},{13},{6},{18},{2},{7},{18},{13},{17},{3},{12},{9},{7},{11},{10},{10},{6},{5},{1},{18},{7},{9},{4},{1},{5},{6},{3},{10},{5},{1},{5},{3},{8},{1},{7},{11},{16},{10},{7},{1},{5},{4},{14},{10},{8},{9},{4},{8},{5},{5},{9},{11},{18},{4},{6},{5},{1},{7},{2},{9},{3}};
-    const struct { const unsigned int length: 10; } bytes_length_index[] = {{172},{9},{411},{378},{612}};
+    const struct { const unsigned int length: 10; } bytes_length_index[] = {{172},{9},{411},{378},{629}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1431 bytes) */
-static const char cstring[] = "x\332\265T\317S\023I\0246\0204jT\022\002\242\326.\023\220\022\305\302\345\227\245\265\345n\341\262\273ZE)\t\240\034\334\232\352L:\311@23\231\356\001\302\211\343\034\373\330\307>\316q\216\0349z\3448G\376\004\377\204}\257\023 [jm\325Vm*Iw\277~\363~|\337\367f\206\373\224\0325\237\324[\324\341\217\177\255\332\214T\232\224:\370_\267l\326\335U[\2663\363\330 ~\335\260\231A\034\203\266<\3361\030m\007\324\261(\243\315\332\\\243\343=\325\033\237\326.6\246[;?\270\373\335\r\307\200\206E\034\307\345F\005v\256\263G}N\253\006w\rb\254wx\303u\014\267\262C-n\324\\\337\360lk\267i;u\346[\317\254\016<\034<3\235&\3375-\327\247s^\347\300\\\177\377~\315\334\260|\302\255\306\371:g\232>\255\006\0265-\035\3214\373n\030\345\214\023\336wg\256c\234\316\252mq\363\035=\340e\250\335$\315&^\351R\321\033>\265\300\261p\255\237G\200O\213\330:D\313\255\006MmqHK\257X\\\317\255\035\220\346\271\271W\230\371u\211\347\006z\200\007(\363\"\024\353K\370\215\3629e\034\026\233!*n\300m\207\022\317\243N\225\260\216c\331\356\334\205\231U<\313\364\210OZ\026\240JM\250\235\373\304\242\025b\355\202\223\027`\210\300\341\254\213\365\334%\326U\010G\035\027\264@\270\353\263F\255\347\010\314\233M\352\364\226:o\240\305\345\r\320\305\305\316f\266c\3559\334\346\264\305\200N\250\326\255A\2675\352k\005\265\220\031\\\016L\327\257R\037\260\244\216\003\367\314\341pbN\320\202/\365uf\355\341\351\036<\327\363\\\306l(\325G\275A\001\275\005\353\270\210ov;\273\314\347\323}j\327\033\214ac\250KP:\327\236=\013\257\322\032\t\232\320\235\353#\270\254\345B#(\303\240\305\360gZ\304\323\245q\020G\023 t\030\246\325\233&\341\266\333\277\355\345\017\030\255\356\221f@\331\236k\221\312\276\256\201\263}vH}\027t\304v\017m\317v\2701\303\270\037\200\376\273\022\342\346\363.\031\346\262&\302|W\207\3267\365 =yj\004\360\304\342\202\311q\224\030G\313z\307\004L\016\251\311\277u\013\206\347K\337s\357\337\203\343\345\237~\344\311\343+\232s\220\240~c\034\245\222\364\215pV\224\216R_\256^\031\032\023\245$]\020o\345\007\265\240>F+g\351\037\344_Q1I\337\223\271$=!\333I""\372\2568\300eL\220$}\365hW\200}(\311\334\t\017\345\250$rO\225\324N<\020O\306\277\305\355$\223\r\177\027\243\202\010_\346\345|\222\035\026)<\242}M\336Q,*\236\316\276:.%\331;!\027\213\340\327N\206\307\304\216J\251\\\222\035\227)Y\220\037\325Z\234\212\3418&vUN=T\365\010\374\363\242(\226DG]S\355${\027\302\217\303\335\224*+?\032\217sq\021S\r\211-Y\224\213\222$\303#bAl\313\222\254\250\201>\257\251\270\0145\026&\244\257\306\243\\4\031\275\216\2548\037/\304\333\307\245c\202q!86~\021l>\031.\210\025\361A.\310MH8\251^+\3225\225\241\2061\010T\200\376+\321\200\016\006}v\353l\313A\271$\003\365;d)&\231\0211/V\241\271<\204\331Pi0\217F$j\237eFE\t\301A\224\000\325\233\341\317\302\226\235(\365=j&N\047~\212S\377\0137\267\225\025\345N\237\374\2020\364qs_N\001\212\032\320\027\320\021\200w_\316\000\014\330\330l\\\212\311\177\241\357\001f\177\320\203\264\370o`\217\313\001\371\020\232\361U\036p(C\200>\374;\321\325\250\022_\303\356\020\313\252\346\277\252\246U\020\255@\336\0140*\323rE\226\341\361\021\265\032\rE[q1\236\377\032\371W\362\226\372\024\347\000\371\014\"\277!S\247\367\226\343O\047\023\247\353\300\302}Y\374r\343\312\320\204$x\2359\332\013\313\241/F\304\037rR\256E\203\321R\3040,\"\017ld\302\241p\013\032\206\363\3650\027N\207\373\032\314\364\365p\274G\020\244M2z\n\223\0146\263)\357\252l\267\342\274\230\005\304\253\352Q\224K2\267C\002\\\274\224\177\252y\274\231\324*\002\373\315p!\334\02491\205\205&Y\320\327\231N\r\027/\000\347\003\3506\207\346e\274\355\2037\007\317L\013\016\000o\253\322\245 \332H\320\344\205DK\377<\242\374z\023\273\000\005\017\243\330\262(\261\021\371\006 M!\037o\201\261\274Z\204I\270\036\027\364\224\345\362h\177#Wa\002g`\010r\017\272\223\t\355&\303?\312\035@m\021\006\346\334<\n\030\344\345K\240\274\321g-@\021\003rZ\266U\006\250+\241\036{\221v\243B\264\255\023i\247A\271\014\"\274\027\315t\265~\2349\271\361y\362\363\233\323\315-\375\314\231N\013E\373\"\017Ml\366\332\034F\025h\365\352\227\004\274\235\242\371n\016\rMN<\352\202\275,\006\000\352\222\006:\311\334\n?B_\257e""\013\033\210\270~}l\237\224O\016>\267\221\331AH\260\2014\235\235\253\353\332Q\033\225\261\217Cz3\234\377\033\245K\324P";
-    PyObject *data = __Pyx_DecompressString(cstring, 1431, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1446 bytes) */
+static const char cstring[] = "x\332\265T\317S\023I\0246\0204j\324L\010\210Z\273L@J\024\0137\374\260\264\266\334-\\vW\253(%\001\224\203[S\235I\047\031Hf&\323=@8q\234c\037\373\330\307>\316\221#G\217\034\347\310\237\340\237\260\257;\001\262\245\326Vm\325N%\323\335\257_\277\367\276\357}=\2634\300\330\254\007\250\321\306.}\374k\315!\250\332\302\330U\357\206\355\220\336\254\326v\334\331\307&\n\032\246CL\344\232\270\355\323\256Ip\047\304\256\215\tn\325\347\233]\377\251\236\004\270~1\261\274\372\371\302\333\357M\250\nh\332\310u=jVa\346\271{8\240\270fR\317D\346z\2276=\327\364\252;\330\246f\335\013L\337\261w[\216\333 \201\375\314\356\302\341\360\231\345\266\350\256e{\001\236\367\273\007\326\372\373\367k\326\206\035 j7\317\307y\313\np-\264\261e\353\210\2265\260C0%\024\321\201=k]\305\351\256:6\265\336\341\003Z\201\332-\324j\251-]\252\362\206\247\036\272\266\032\033\347\021\340i#G\207h{\265\260\245-.j\353Q\025\327w\353\204\250un\356\027f}]\342\271\001\037\250\005\224y\021\212\014$\374F\371\024\023\n\203C\024+^H\035\027#\337\307n\r\221\256k;\336\374\205\231T}\333\362Q\200\3326\260\212-\250\235\006\310\306Ud\357\202\223\037\252\020\241KI\217\353\371K\256k\020\016\273\036h\001Q/ \315z\337\021:o\265\260\333\037\032\264\251,\036m\202..f\016q\\{\317\245\016\305m\002\355\204j\275:\240\255\343@+\250\255:\243\206\003\313\013j8\000.\261\353\302>q)\254\210\033\266\341\207\003\235Y{\370\032\203\357\371\276G\210\003\245\006JoP@\177Pu\\\304\267z\310.\363\005x\037;\215&!\n\230\322%(\235j\317\276\205\326p\035\205-@\347\005\212\\\322\366\000\210\222a\330&\352o\331\310\327\245Q\020G\013(t\211J\253\047-D\035op\332\317\037\022\\\333C\255\020\223=\317F\325}]\003%\373\344\020\007\036\350\210\354\036:\276\343Rs\226\320 \004\375\367$D\255\347\275fX\313\272\021\326\273\006@\337\324\027\351\311S3\204\023\213\013\026UW\211PeY\357Z\300\311!\266\350\267v\301\360|\351{\356\203sp\274|\351#O\036_\321=\007\t\352/\306Q*I\337\210\346X\371(\365\345\352\225\221qVN\322\005\366\226\177\020\013\342\243\\9K\377\300\377\222\305$}\217\033Iz\222w\222""\364]v\240\206q\206\222\364\325\243]\006\366\221$s\047:\344c\034\361=Q\026;\361P<\025\377\026w\222L6\372\235\2151\304\002\236\347\245$\233c)\265T\3665~G\020Y<\235{u\\N\262w\"\312\026\301\257\223\344\306\331\216H\t#\311N\360\024/\360\217b-N\305\260\034g\273\302\020\017EC\202\177\236\025\331\022\353\212k\242\223d\357B\370\t\330\233\026\025\021\310\211\330\210\213*\325\010\333\342E\276\310Q\222\033e\013l\233\227yU\014\rxM\307\025\250\2610\311\0031!\r9%_K;\316\307\013\361\366q\371\030\251\270\020\\\001\277\010VJr\005\266\302>\360\005\276\t\t\247\304k\201z\246\n\3240\016\201\n\200\277*\207t0\300\331\253\263\303\207\371\022\017\305\357\220\245\230dFY\211\255\002\270<\204\331\020i0\217I$;g\2311VV\344(\226\200\325\233\321\317\314\341]\231\372^k&O\047\177\212S\377Kon\013[\032\247O~Q4\014\364\346>\237\006\0265\241/\000\021\220w\237\317\002\r\n\330\\\\\216\321\177i\337\003\225\375A\237\322\342\277\221=\301\207\370C\000\023\210<\360P\201\000\003\374w\345UY\215\257)t\212\313\232\356\177M\314\210P\256@\336\014t\224\247\371\n\257\300\361Q\261*G\344V\\\214K_3\377\212\337\022\237b\003\230\317(\3467x\352\364\336r\374\351d\362t\035\272p\237\027\277\334\27022\311\221\332\316\034\355E\225(`\243\354\017>\305\327\344\260\\\222D\205U\314C72\321H\264\005\200a}=2\242\231h_\223\231\276\036M\364\033\224;\315M\213\022\340\253\302\341\222\\;\036:\006\231\350k\231d\024\272M~Wd{\020\362l\016ZP\023\217\244\221dnG\010\232\363\222\377)JjgJ\313\n\3547\243\205h\223\031lZU\236dApg\272\026\330x\001\304\037\000|C\231\227\325\356\000\337\006\234\231a\024\030\337\026\345K\205tT\307\246.4[\376\347R\351\261\177\205\027\240\340\234R_Vin\224\277\001\216S\252Ao\241\205y\261\010\000\257\307\005}\355\214\274\262\277\341\253p%g\341V\030\017zW\025\340&\271\037\371\0160\261\0107\350\334<\006\034\344\371K\340\2509`-@\021C|\206wD\006zYV\002\355G\332\225\005\271\255\023i\247a\276\014\252\274\047g{\342?\316\234\334\370<\365\371\315\351\346\226>s\246\323B\321\001\313\003\210\315>\314\234\222\205\226\263\376j\300\347J\226z""945\006{\324#{\231\r\001\325eMt\222\271\025}\004\\\257y[\001\220T\177O\266O*\047\007\237;Ja\303\220`C\265\351\354\\n\327\216:J*\373\352\326\336\214J\177\003\047\020\333\202";
+    PyObject *data = __Pyx_DecompressString(cstring, 1446, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1862 bytes) */
-static const char cstring[] = "\377(tree fr\377agment)?\377disablee\275n\002\001gcis\004\003d\377min() ar\377g is an \377empty se\377quencese\177lf.hyp,\004\002wref\000\006_of\005\005\353ow\031\003t]\001 ca\377nnot be \377converte\377d to a P\377ython ob\377ject for\377 picklin\177gsrc/cy\233\000\377u/_nltk_\377core.pyx\377_POOL_Sc\337ratch\000\005._\377_reduce_\355cM\002__\017\010setostat\021\010_PD\001\377yDict_Ne\377xtRef__a\213ll4\000_\246\002*\001A\000f\227unc\020\001g:\005U\000m\367ain$\001modu;le.\001nam\003\002\231\001>c\003_qual\017\005\222\004\231_\221\017\254\005exu\001\244\000_\362C\005sf\010\254\020test\366\340\000is\222!outi\377neappend\377asyncio.\374\252 \021\003sbpc_p\337aramc\323 e_\376\271\000traceba\333ck\317 pu?\001un\253ts\346#.\342\047dL\000e\373no\211`ators\343hf\377 %\001\367@_le\275n\000\004gths\211`o\363th\225`\001\006isin\377cvntitem\331s\314@\253\000of\237@fe\365r\275bm\270Aesma\177x_order\311 wenn\310`snt\013\000osnum\000\000eru\002\372\035\002p\277\002poppo\177ssibler\366`X\204\001\000\004\204\001reY\004_\324\003\376\007\006sreweigghss\301a\274\204\001sef\000\371n\254`\013\004tdefa\177ultshor\331!\347smo\320\000\203\204\001ums\275s\001\000_cap\226\002tootal\300 ns\202!~\004\002lation\000\010\376y\004usedval\377uesvocab\375w\177\002tswsze\377ro_maskz\377ipint (s\377truct __n\334\204\001t_6\363\204\003_5\360\204\002\327_Ng\274@T\304\205\002*,{ u/\00032_t\307\205\001wst \017\000Py_\221 \317ze_t\n\021^\00064\230\027\025/\t\207\000, \000\002+\005*\357)\000co\232`_se\376\255\207\002\200\001\330\004\n\210+\377\220Q\200\001\360\006\000\005\377\026\220Q\330\004\024\220I\377\230V\2402\240W\250A\377\340\004\035\230]\250!\330\377\004\031\230\021\330\004\037\230\277q\330\004\027\220x\003\001\026\377\220a\330\004\006\200k\220\376\025\000\005\330\010\017\210z\230\377\025\230a\230v\240Q\240\377j\260\002\260\"\260C\260\377q\330\010\014\210E\220\025\377\220a\220r\230\022\2301\237\330\014\020\220\001\013\001\024\001L\377\230\017\240s\250!\320+\377=\270Q\330\014\017\210t\373\2203%\000q""\330\020\026\220\377j\240\001\240\021\330\014\030\377\230\001\230\024\230W\240L\367\260\001\260\014\000\026\220k\240\277\021\240$\240g\250-\000\022\377\220!\2204\220y\240\007_\240q\330\014\027\\\000\030\031\000\377#\240R\240r\250\030\260\367\021\260!g\001\005\220U\230\377!\2303\230a\330\020\023\377\2202\220X\230Q\230bw\240\002\240\034\007#\260R\241\000\377\024\037\230r\240\030\250\021\377\250\"\250B\250c\260\022\377\2602\260X\270Q\270a\340T\001Z\000\365\001\265\000G\0031\330\020\377\024\220A\220V\2302\230}T\212\000\"\240B\240a\r\003\325R\340\000\026F\000\024\375\000b\250\335\002H\002a\330\010\242\003q\230\177\003\2304\230u\240Ec\000\377!\330\010\023\2201\220D\272\332\000\022D\000S\240\004\024\000\025\377\250a\250q\340\010\025\220\345Q\323 \010\242!\353 \013\210;\277\220i\230y\250\001\203U\037\337\320\0370\260\001\307\201R\016\240?c\250\021\320*>\203!\221H\247\032\230#\303 \314\"8\317\000q\177\330\024\032\230(\240\"\324\002_+\260Q\260a\213\2021\033\226a\361\033\314$\257H\3273\030\230\002\230}$\346`r\240\022\2402\356@\375q\364)y\250\006\250b\260\351\007\366a\310!d\373Bd\240%\357\240u\250A\264`\010\027\220\177q\230\004\230A\230R\360@\377\023\240D\250\005\250U\260\367!\2601\350/=\230\r\240\177\\\260\021\200\001\360\010\221\205\001\377S\230\001\320\0315\260\\\377\300\037\320PQ\330\004\032\377\230!\360\n\000\005\037\230\375a\033\001\010\200v\210R\210\377r\220\023\220F\230\"\230\177L\250\003\2504\250sS\001\376\222\205\001q\330\004\010\210\005\210\377U\220!\2201\330\010\t\277\210\021\210%\210w\344\204\002\004\367\t\210\030\266\205\004\020\220\001\330\355\010\201\206\002\330\010\334aT\230\027\373\240\014\254\003\022\220+\230Q\377\230d\240\047\250\021\330\010\377\016\210a\210t\2209\230;G\240I\000\022\220\"\301b\025\000\377\013\2102\210T\220\021\220\333#\220\246\000\330\014\335`\340\010\377\017\210q\330\010\013\2108\277\2204\220x\230r\314\205\001\023_\2205\230\001\330\300\204\t\0211\000\377%\220t\2302\230X\240\235Q\243\206\007q\330\014U\005\237\204\001Q\270\001\013\226\207""\001\253\206\0042\220Q\254\206\001a\276\274\206\001z\230\023\230H\320 \001\356\237\205\001I\230T\234@3\240bo\250\t\260\024\341\205\002\021\022\267\205\001\377H\230D\240\002\240(\250\357!\330\021\033\224\206\003\024\220A\337\330\020\036\230j\263 3\250\375a\016\006\025\220T\230\022\230\3379\240B\240h\013\010\024\220}D\373@%\230q\240\010\270@\370y\000\206@D\003k\250\024\250X\372\312\206\002\020!\001\003\2305\240\001\357\240\031\250(\202\210\003\270\010\300\377\n\310\"\310H\320TU\313\330\020\272@\340\302\206\001\361\207\001r\2207\022\2202f\0022\230\310\000\374\205\001|\370\207\002\240\207\002s\250!\2501+\002\336\302\210\003\021\220\047\230\350\"5\220\365\002\350 Q\344\"\330\010\r\210\377W\220H\230B\230m\250\366\276\000\250t\272\207\002X\300R\300\377x\310q\330\010\020\220\003\273\2202\222A\230\021\340\320\206\005\007\363\200q\254\211\001\203`\330\004\013\210\0011";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1862, 2498);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1877 bytes) */
+static const char cstring[] = "\377(tree fr\377agment)?\377disablee\275n\002\001gcis\004\003d\377min() ar\377g is an \377empty se\377quencese\177lf.hyp,\004\002wref\000\006_of\005\005\353ow\031\003t]\001 ca\377nnot be \377converte\377d to a P\377ython ob\377ject for\377 picklin\177gsrc/cy\233\000\377u/_nltk_\377core.pyx\377_POOL_Sc\337ratch\000\005._\377_reduce_\355cM\002__\017\010setostat\021\010_PD\001\377yDict_Ne\377xtRef__a\213ll4\000_\246\002*\001A\000f\227unc\020\001g:\005U\000m\367ain$\001modu;le.\001nam\003\002\231\001>c\003_qual\017\005\222\004\231_\221\017\254\005exu\001\244\000_\362C\005sf\010\254\020test\366\340\000is\222!outi\377neappend\377asyncio.\374\252 \021\003sbpc_p\337aramc\323 e_\376\271\000traceba\333ck\317 pu?\001un\253ts\346#.\342\047dL\000e\373no\211`ators\343hf\377 %\001\367@_le\275n\000\004gths\211`o\363th\225`\001\006isin\377cvntitem\331s\314@\253\000of\237@fe\365r\275bm\270Aesma\177x_order\311 wenn\310`snt\013\000osnum\000\000eru\002\372\035\002p\277\002poppo\177ssibler\366`X\204\001\000\004\204\001reY\004_\324\003\376\007\006sreweigghss\301a\274\204\001sef\000\371n\254`\013\004tdefa\177ultshor\331!\347smo\320\000\203\204\001ums\275s\001\000_cap\226\002tootal\300 ns\202!~\004\002lation\000\010\376y\004usedval\377uesvocab\375w\177\002tswsze\377ro_maskz\377ipint (s\377truct __n\334\204\001t_6\363\204\003_5\360\204\002\327_Ng\274@T\304\205\002*,{ u/\00032_t\307\205\001wst \017\000Py_\221 \317ze_t\n\021^\00064\230\027\025/\t\207\000, \000\002+\005*\357)\000co\232`_se\376\255\207\002\200\001\330\004\n\210+\377\220Q\200\001\360\006\000\005\377\026\220Q\330\004\024\220I\377\230V\2402\240W\250A\377\340\004\035\230]\250!\330\377\004\031\230\021\330\004\037\230\277q\330\004\027\220x\003\001\026\377\220a\330\004\006\200k\220\376\025\000\005\330\010\017\210z\230\377\025\230a\230v\240Q\240\377j\260\002\260\"\260C\260\377q\330\010\014\210E\220\025\377\220a\220r\230\022\2301\237\330\014\020\220\001\013\001\024\001L\377\230\017\240s\250!\320+\377=\270Q\330\014\017\210t\373\2203%\000q""\330\020\026\220\377j\240\001\240\021\330\014\030\377\230\001\230\024\230W\240L\367\260\001\260\014\000\026\220k\240\277\021\240$\240g\250-\000\022\377\220!\2204\220y\240\007_\240q\330\014\027\\\000\030\031\000\377#\240R\240r\250\030\260\367\021\260!g\001\005\220U\230\377!\2303\230a\330\020\023\377\2202\220X\230Q\230bw\240\002\240\034\007#\260R\241\000\377\024\037\230r\240\030\250\021\377\250\"\250B\250c\260\022\377\2602\260X\270Q\270a\340T\001Z\000\365\001\265\000G\0031\330\020\377\024\220A\220V\2302\230}T\212\000\"\240B\240a\r\003\325R\340\000\026F\000\024\375\000b\250\335\002H\002a\330\010\242\003q\230\177\003\2304\230u\240Ec\000\377!\330\010\023\2201\220D\272\332\000\022D\000S\240\004\024\000\025\377\250a\250q\340\010\025\220\345Q\323 \010\242!\353 \013\210;\277\220i\230y\250\001\203U\037\337\320\0370\260\001\307\201R\016\240?c\250\021\320*>\203!\221H\247\032\230#\303 \314\"8\317\000q\177\330\024\032\230(\240\"\324\002_+\260Q\260a\213\2021\033\226a\361\033\314$\257H\3273\030\230\002\230}$\346`r\240\022\2402\356@\375q\364)y\250\006\250b\260\351\007\366a\310!d\373Bd\240%\357\240u\250A\264`\010\027\220\177q\230\004\230A\230R\360@\377\023\240D\250\005\250U\260\367!\2601\350/=\230\r\240\177\\\260\021\200\001\360\010\221\205\001\377S\230\001\320\0315\260\\\377\300\037\320PQ\330\004\032\377\230!\360\n\000\005\037\230\375a\033\001\010\200v\210R\210\377r\220\023\220F\230\"\230\177L\250\003\2504\250sS\001\376\222\205\001q\330\004\010\210\005\210\377U\220!\2201\330\010\t\277\210\021\210%\210w\344\204\002\004\367\t\210\030\266\205\004\020\320\020#\353\2401\312`b:\0001\250Lg\270\002\270\244`\222\206\002\330\010\355a\337T\230\027\240\014\275\003\022\220\377+\230Q\230d\240\047\250\377\021\330\010\016\210a\210t\337\2209\230G\240Z\000\022\220\371\"\322b\025\000\013\2102\210T\337\220\021\220#\220\267\000\330\014\376\356`\340\010\017\210q\330\010\377\013\2108\2204\220x\230\375r\335\205\001\023\2205\230\001\330\372\321\204\t\0211\000%\220t\2302\357\230X\240Q\264\206\007q\330\014""\304U\005\260\204\001Q\001\013\247\207\001\274\206\0042\220\365Q\275\206\001a\315\206\001z\230\023\230uH\341 \001\260\205\001I\230T\255@\1773\240b\250\t\260\024\362\205\002\373\021\022\310\205\001H\230D\240\002\177\240(\250!\330\021\033\245\206\003\377\024\220A\330\020\036\230j\356\304 3\250a\016\006\025\220T\377\230\022\2309\240B\240h\356\013\010\024\220D\214`%\230q\303\240\010\311@y\000\227@D\003k\250\327\024\250X\333\206\002\020!\001\003\230\1775\240\001\240\031\250(\223\210\003\377\270\010\300\n\310\"\310H_\320TU\330\020\313@\340\323\206\001\276\202\210\001r\220\022\2202f\0022\341\230\310\000\215\206\001\211\210\002\261\207\002s\250!\363\2501+\002\323\210\003\021\220\047\230\256\350\"5\220\002\350 Q\344\"\330\377\010\r\210W\220H\230B\267\230m\250\276\000\250t\313\207\002X\377\300R\300x\310q\330\010\337\020\220\003\2202\222A\230\021\235\340\341\206\005\007\200q\275\211\001\224`\330\017\004\013\2101";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1877, 2515);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (2498 bytes) */
-static const char bytes[] = "(tree fragment)?disableenablegcisenabledmin() arg is an empty sequenceself.hyp,self.ref,self.ref_off,self.row,self.table cannot be converted to a Python object for picklingsrc/cybleu/_nltk_core.pyx_POOL_Scratch_Scratch.__reduce_cython___Scratch.__setstate_cython____Pyx_PyDict_NextRef__all____annotate____func____getstate____main____module____name____pyx_state__qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineappendasyncio.coroutinesbpc_paramcline_in_tracebackcorpus_countscybleu._nltk_coredendenominatorshf_countshyp_lenhyp_lengthshypotheseshypothesisincvntitemsklist_of_referencesmatchesmax_ordermodennrefsntermsnumnumeratorsorderpparampoppossiblerref_lenref_lengthsreference_corpusreferencesreweighsscoreselfsentence_scoresetdefaultshortestsmoothingsumssums_captermstotaltrans_lentranslationtranslation_corpususedvaluesvocabwweightswszero_maskzipint (struct __pyx_t_6cybleu_5_core_NgramTable *, uint32_t const *, Py_ssize_t, uint32_t const *, int64_t const *, Py_ssize_t, Py_ssize_t, int, int, int64_t *)\000count_segment\200\001\330\004\n\210+\220Q\200\001\360\006\000\005\026\220Q\330\004\024\220I\230V\2402\240W\250A\340\004\035\230]\250!\330\004\031\230\021\330\004\037\230q\330\004\027\220x\230q\330\004\026\220a\330\004\006\200k\220\021\330\004\005\330\010\017\210z\230\025\230a\230v\240Q\240j\260\002\260\"\260C\260q\330\010\014\210E\220\025\220a\220r\230\022\2301\330\014\020\220\001\220\025\220a\330\010\014\210L\230\017\240s\250!\320+=\270Q\330\014\017\210t\2203\220a\220q\330\020\026\220j\240\001\240\021\330\014\030\230\001\230\024\230W\240L\260\001\260\021\330\014\026\220k\240\021\240$\240g\250Q\330\014\022\220!\2204\220y\240\007\240q\330\014\027\220r\230\030\240\021\240#\240R\240r\250\030\260\021\260!\330\014\020\220\005\220U\230!\2303\230a\330\020\023\2202\220X\230Q\230b\240\002\240#\240R\240r\250\030\260\021\260#\260R\260q\330\024\037\230r\240\030\250\021\250\"\250B\250c\260\022\2602\260X\270Q\270a\330\014""\027\220q\330\014\031\230\021\330\014\020\220\005\220U\230!\2301\330\020\024\220A\220V\2302\230T\240\021\240\"\240B\240a\330\020\024\220A\220R\220r\230\026\230r\240\024\240Q\240b\250\002\250\"\250B\250a\330\010\022\220!\2204\220q\230\003\2304\230u\240E\250\021\250!\330\010\023\2201\220D\230\001\230\022\2302\230S\240\004\240E\250\025\250a\250q\340\010\025\220Q\220a\330\010\020\220\001\220\021\330\004\013\210;\220i\230y\250\001\200\001\360\006\000\005\026\220Q\330\004\024\220I\230V\2402\240W\250A\340\004\037\320\0370\260\001\330\004\031\230\021\330\004\037\230q\330\004\027\220x\230q\330\004\026\220a\330\004\006\200k\220\021\330\004\005\330\010\017\210z\230\025\230a\230v\240Q\240j\260\002\260\"\260C\260q\330\010\014\210E\220\025\220a\220r\230\022\2301\330\014\020\220\001\220\025\220a\330\010\014\210L\230\016\240c\250\021\320*>\270a\330\014\017\210t\2203\220a\220q\330\020\032\230#\230Q\230a\330\020\023\2208\2304\230q\330\024\032\230(\240\"\240E\250\021\250+\260Q\260a\330\020\026\220j\240\001\240\021\330\014\030\230\001\230\024\230W\240L\260\001\260\021\330\014\026\220k\240\021\240$\240g\250Q\330\014\022\220!\2204\220y\240\007\240q\330\014\033\2301\330\014\033\2302\230T\240\021\240!\330\014\020\220\005\220U\230!\2301\330\020\024\220A\220V\2302\230T\240\021\240\"\240B\240a\330\020\030\230\002\230$\230a\230r\240\022\2402\240R\240q\330\020\024\220A\220R\220r\230\026\230y\250\006\250b\260\007\260q\330\010\025\220Q\220d\230!\2303\230d\240%\240u\250A\250Q\330\010\027\220q\230\004\230A\230R\230r\240\023\240D\250\005\250U\260!\2601\340\010\025\220Q\220a\330\010\020\220\001\220\021\330\004\013\210=\230\r\240\\\260\021\200\001\360\010\000\005\026\220S\230\001\320\0315\260\\\300\037\320PQ\330\004\032\230!\360\n\000\005\037\230a\360\010\000\005\010\200v\210R\210r\220\023\220F\230\"\230L\250\003\2504\250s\260!\2601\330\010\017\210q\330\004\010\210\005\210U\220!\2201\330\010\t\210\021\210%\210w\220a\220q\330\004\t\210\030\220\021\330\004\005\330\010\020\220\001\330\010\n\210+\220Q""\330\010\024\220A\220T\230\027\240\014\250A\250Q\330\010\022\220+\230Q\230d\240\047\250\021\330\010\016\210a\210t\2209\230G\2401\330\010\022\220\"\220D\230\001\230\021\330\010\013\2102\210T\220\021\220#\220S\230\001\330\014\023\2201\340\010\017\210q\330\010\013\2108\2204\220x\230r\240\021\330\014\023\2205\230\001\330\014\020\220\005\220U\230!\2301\330\020\021\220\021\220%\220t\2302\230X\240Q\330\010\014\210E\220\025\220a\220q\330\014\022\220\"\220D\230\001\230\022\2302\230Q\330\014\022\220\"\220D\230\001\230\022\2302\230V\2402\240Q\330\014\017\210t\2202\220Q\330\020\026\220a\330\014\017\210z\230\023\230H\240D\250\001\330\020\024\220I\230T\240\022\2403\240b\250\t\260\024\260R\260q\330\021\022\330\020\024\220H\230D\240\002\240(\250!\330\021\033\2303\230a\330\020\024\220A\330\020\036\230j\250\003\2503\250a\330\021\033\2303\230a\330\020\025\220T\230\022\2309\240B\240h\250a\330\021\033\2303\230a\330\020\024\220D\230\002\230%\230q\240\010\250\005\250Q\330\020\032\230!\330\021\033\2303\230k\250\024\250X\260R\260q\330\020\024\220D\230\003\2305\240\001\240\031\250(\260\"\260C\260q\270\010\300\n\310\"\310H\320TU\330\020\032\230!\340\020\024\220A\330\014\017\210r\220\022\2202\220T\230\022\2302\230Q\330\020\025\220Q\220j\240\001\240\021\240#\240R\240s\250!\2501\330\020\032\230!\330\010\014\210E\220\021\220\047\230\021\330\010\013\2105\220\002\220#\220Q\330\014\023\2201\330\010\r\210W\220H\230B\230m\2503\250a\250t\2602\260X\270X\300R\300x\310q\330\010\020\220\003\2202\220S\230\001\230\021\340\010\020\220\001\220\021\330\004\007\200q\330\010\017\210w\220a\330\004\013\2101";
+    #else /* compression: none (2515 bytes) */
+static const char bytes[] = "(tree fragment)?disableenablegcisenabledmin() arg is an empty sequenceself.hyp,self.ref,self.ref_off,self.row,self.table cannot be converted to a Python object for picklingsrc/cybleu/_nltk_core.pyx_POOL_Scratch_Scratch.__reduce_cython___Scratch.__setstate_cython____Pyx_PyDict_NextRef__all____annotate____func____getstate____main____module____name____pyx_state__qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineappendasyncio.coroutinesbpc_paramcline_in_tracebackcorpus_countscybleu._nltk_coredendenominatorshf_countshyp_lenhyp_lengthshypotheseshypothesisincvntitemsklist_of_referencesmatchesmax_ordermodennrefsntermsnumnumeratorsorderpparampoppossiblerref_lenref_lengthsreference_corpusreferencesreweighsscoreselfsentence_scoresetdefaultshortestsmoothingsumssums_captermstotaltrans_lentranslationtranslation_corpususedvaluesvocabwweightswszero_maskzipint (struct __pyx_t_6cybleu_5_core_NgramTable *, uint32_t const *, Py_ssize_t, uint32_t const *, int64_t const *, Py_ssize_t, Py_ssize_t, int, int, int64_t *)\000count_segment\200\001\330\004\n\210+\220Q\200\001\360\006\000\005\026\220Q\330\004\024\220I\230V\2402\240W\250A\340\004\035\230]\250!\330\004\031\230\021\330\004\037\230q\330\004\027\220x\230q\330\004\026\220a\330\004\006\200k\220\021\330\004\005\330\010\017\210z\230\025\230a\230v\240Q\240j\260\002\260\"\260C\260q\330\010\014\210E\220\025\220a\220r\230\022\2301\330\014\020\220\001\220\025\220a\330\010\014\210L\230\017\240s\250!\320+=\270Q\330\014\017\210t\2203\220a\220q\330\020\026\220j\240\001\240\021\330\014\030\230\001\230\024\230W\240L\260\001\260\021\330\014\026\220k\240\021\240$\240g\250Q\330\014\022\220!\2204\220y\240\007\240q\330\014\027\220r\230\030\240\021\240#\240R\240r\250\030\260\021\260!\330\014\020\220\005\220U\230!\2303\230a\330\020\023\2202\220X\230Q\230b\240\002\240#\240R\240r\250\030\260\021\260#\260R\260q\330\024\037\230r\240\030\250\021\250\"\250B\250c\260\022\2602\260X\270Q\270a\330\014""\027\220q\330\014\031\230\021\330\014\020\220\005\220U\230!\2301\330\020\024\220A\220V\2302\230T\240\021\240\"\240B\240a\330\020\024\220A\220R\220r\230\026\230r\240\024\240Q\240b\250\002\250\"\250B\250a\330\010\022\220!\2204\220q\230\003\2304\230u\240E\250\021\250!\330\010\023\2201\220D\230\001\230\022\2302\230S\240\004\240E\250\025\250a\250q\340\010\025\220Q\220a\330\010\020\220\001\220\021\330\004\013\210;\220i\230y\250\001\200\001\360\006\000\005\026\220Q\330\004\024\220I\230V\2402\240W\250A\340\004\037\320\0370\260\001\330\004\031\230\021\330\004\037\230q\330\004\027\220x\230q\330\004\026\220a\330\004\006\200k\220\021\330\004\005\330\010\017\210z\230\025\230a\230v\240Q\240j\260\002\260\"\260C\260q\330\010\014\210E\220\025\220a\220r\230\022\2301\330\014\020\220\001\220\025\220a\330\010\014\210L\230\016\240c\250\021\320*>\270a\330\014\017\210t\2203\220a\220q\330\020\032\230#\230Q\230a\330\020\023\2208\2304\230q\330\024\032\230(\240\"\240E\250\021\250+\260Q\260a\330\020\026\220j\240\001\240\021\330\014\030\230\001\230\024\230W\240L\260\001\260\021\330\014\026\220k\240\021\240$\240g\250Q\330\014\022\220!\2204\220y\240\007\240q\330\014\033\2301\330\014\033\2302\230T\240\021\240!\330\014\020\220\005\220U\230!\2301\330\020\024\220A\220V\2302\230T\240\021\240\"\240B\240a\330\020\030\230\002\230$\230a\230r\240\022\2402\240R\240q\330\020\024\220A\220R\220r\230\026\230y\250\006\250b\260\007\260q\330\010\025\220Q\220d\230!\2303\230d\240%\240u\250A\250Q\330\010\027\220q\230\004\230A\230R\230r\240\023\240D\250\005\250U\260!\2601\340\010\025\220Q\220a\330\010\020\220\001\220\021\330\004\013\210=\230\r\240\\\260\021\200\001\360\010\000\005\026\220S\230\001\320\0315\260\\\300\037\320PQ\330\004\032\230!\360\n\000\005\037\230a\360\010\000\005\010\200v\210R\210r\220\023\220F\230\"\230L\250\003\2504\250s\260!\2601\330\010\017\210q\330\004\010\210\005\210U\220!\2201\330\010\t\210\021\210%\210w\220a\220q\330\004\t\210\030\220\021\330\004\005\330\010\020\320\020#\2401\240B\240b\250""\003\2501\250L\270\002\270!\330\010\n\210+\220Q\330\010\024\220A\220T\230\027\240\014\250A\250Q\330\010\022\220+\230Q\230d\240\047\250\021\330\010\016\210a\210t\2209\230G\2401\330\010\022\220\"\220D\230\001\230\021\330\010\013\2102\210T\220\021\220#\220S\230\001\330\014\023\2201\340\010\017\210q\330\010\013\2108\2204\220x\230r\240\021\330\014\023\2205\230\001\330\014\020\220\005\220U\230!\2301\330\020\021\220\021\220%\220t\2302\230X\240Q\330\010\014\210E\220\025\220a\220q\330\014\022\220\"\220D\230\001\230\022\2302\230Q\330\014\022\220\"\220D\230\001\230\022\2302\230V\2402\240Q\330\014\017\210t\2202\220Q\330\020\026\220a\330\014\017\210z\230\023\230H\240D\250\001\330\020\024\220I\230T\240\022\2403\240b\250\t\260\024\260R\260q\330\021\022\330\020\024\220H\230D\240\002\240(\250!\330\021\033\2303\230a\330\020\024\220A\330\020\036\230j\250\003\2503\250a\330\021\033\2303\230a\330\020\025\220T\230\022\2309\240B\240h\250a\330\021\033\2303\230a\330\020\024\220D\230\002\230%\230q\240\010\250\005\250Q\330\020\032\230!\330\021\033\2303\230k\250\024\250X\260R\260q\330\020\024\220D\230\003\2305\240\001\240\031\250(\260\"\260C\260q\270\010\300\n\310\"\310H\320TU\330\020\032\230!\340\020\024\220A\330\014\017\210r\220\022\2202\220T\230\022\2302\230Q\330\020\025\220Q\220j\240\001\240\021\240#\240R\240s\250!\2501\330\020\032\230!\330\010\014\210E\220\021\220\047\230\021\330\010\013\2105\220\002\220#\220Q\330\014\023\2201\330\010\r\210W\220H\230B\230m\2503\250a\250t\2602\260X\270X\300R\300x\310q\330\010\020\220\003\2202\220S\230\001\230\021\340\010\020\220\001\220\021\330\004\007\200q\330\010\017\210w\220a\330\004\013\2101";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
@@ -9233,17 +9235,17 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
     __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 21, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 143};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 21, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 145};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_list_of_references, __pyx_mstate->__pyx_n_u_hypotheses, __pyx_mstate->__pyx_n_u_max_order, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_hyp_len, __pyx_mstate->__pyx_n_u_nrefs, __pyx_mstate->__pyx_n_u_hyp_lengths, __pyx_mstate->__pyx_n_u_ref_lengths, __pyx_mstate->__pyx_n_u_total, __pyx_mstate->__pyx_n_u_sums, __pyx_mstate->__pyx_n_u_sums_cap, __pyx_mstate->__pyx_n_u_ws, __pyx_mstate->__pyx_n_u_vocab, __pyx_mstate->__pyx_n_u_references, __pyx_mstate->__pyx_n_u_hypothesis, __pyx_mstate->__pyx_n_u_numerators, __pyx_mstate->__pyx_n_u_denominators, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_k};
     __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_cybleu__nltk_core_pyx, __pyx_mstate->__pyx_n_u_corpus_counts, __pyx_mstate->__pyx_kp_b_iso88591_Q_IV2WA_0_q_xq_a_k_z_avQj_Cq_E, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 22, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 182};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 22, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 184};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_reference_corpus, __pyx_mstate->__pyx_n_u_translation_corpus, __pyx_mstate->__pyx_n_u_max_order, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_hyp_len, __pyx_mstate->__pyx_n_u_nrefs, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_shortest, __pyx_mstate->__pyx_n_u_trans_len, __pyx_mstate->__pyx_n_u_ref_len, __pyx_mstate->__pyx_n_u_sums, __pyx_mstate->__pyx_n_u_sums_cap, __pyx_mstate->__pyx_n_u_ws, __pyx_mstate->__pyx_n_u_vocab, __pyx_mstate->__pyx_n_u_references, __pyx_mstate->__pyx_n_u_translation, __pyx_mstate->__pyx_n_u_matches, __pyx_mstate->__pyx_n_u_possible, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_k};
     __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_cybleu__nltk_core_pyx, __pyx_mstate->__pyx_n_u_hf_counts, __pyx_mstate->__pyx_kp_b_iso88591_Q_IV2WA_q_xq_a_k_z_avQj_Cq_E_ar, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {6, 0, 0, 27, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 269};
+    const __Pyx_PyCode_New_function_description descr = {6, 0, 0, 27, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 271};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_references, __pyx_mstate->__pyx_n_u_hypothesis, __pyx_mstate->__pyx_n_u_weights, __pyx_mstate->__pyx_n_u_mode, __pyx_mstate->__pyx_n_u_param, __pyx_mstate->__pyx_n_u_reweigh, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_used, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_incvnt, __pyx_mstate->__pyx_n_u_nterms, __pyx_mstate->__pyx_n_u_smoothing, __pyx_mstate->__pyx_n_u_c_param, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_terms, __pyx_mstate->__pyx_n_u_p, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_bp, __pyx_mstate->__pyx_n_u_score, __pyx_mstate->__pyx_n_u_num, __pyx_mstate->__pyx_n_u_den, __pyx_mstate->__pyx_n_u_hyp_len, __pyx_mstate->__pyx_n_u_ref_len, __pyx_mstate->__pyx_n_u_zero_mask, __pyx_mstate->__pyx_n_u_nrefs, __pyx_mstate->__pyx_n_u_ws, __pyx_mstate->__pyx_n_u_vocab};
     __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_cybleu__nltk_core_pyx, __pyx_mstate->__pyx_n_u_sentence_score, __pyx_mstate->__pyx_kp_b_iso88591_S_5_PQ_a_vRr_F_L_4s_1_q_U_1_waq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
   }

@@ -16,6 +16,8 @@ from libc.stdint cimport int64_t, uint32_t, uint64_t
 
 cdef extern from "Python.h":
     Py_ssize_t PyDict_GET_SIZE(object d)
+    # a dict with room for n keys: no resizing while a sentence's tokens go in
+    dict _PyDict_NewPresized(Py_ssize_t n)
 
 from ._core cimport NgramTable, OOV_ID, count_segment
 
@@ -286,7 +288,7 @@ def sentence_score(references, hypothesis, weights, mode, param, reweigh):
         w[k] = weights[k]
     ws = _acquire()
     try:
-        vocab = {}
+        vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
         ws.next_id = 0
         _intern_refs(ws, vocab, references, &nrefs)
         hyp_len = _intern_hyp(ws, vocab, hypothesis)
