@@ -130,7 +130,7 @@ def markdown(bench, mem=None, pytest_rc=0, memory_rc=0):
     if meta:
         lines.append(f"pytest-benchmark, one call per round, one untimed warm-up; "
                      f"{meta.get('slow_rounds')} rounds for the slow peers, {meta.get('fast_rounds')} for the fast ones. "
-                     "Times are per round; ratios are sacrebleu's median / the row's median.")
+                     "Times are per round; ratios are the baseline's median / the row's median.")
     if not bench.get("benchmarks"):
         lines.append("\n**No benchmark ran (all skipped?); see pytest's output.**")
     if pytest_rc:

@@ -3227,7 +3227,7 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_kp_b_int_struct___pyx_t_6cybleu_5_cor __pyx_string_tab[90]
 #define __pyx_kp_b_iso88591_Q __pyx_string_tab[91]
 #define __pyx_kp_b_iso88591_Q_IV2WA_q_xq_a_k_z_avQj_Cq_E_ar __pyx_string_tab[92]
-#define __pyx_kp_b_iso88591_Q_IV2WA_0_q_xq_a_k_z_avQj_Cq_E __pyx_string_tab[93]
+#define __pyx_kp_b_iso88591_Q_IV2WA_0_q_xq_z_avQj_Cq_E_ar_1 __pyx_string_tab[93]
 #define __pyx_kp_b_iso88591_S_5_PQ_a_vRr_F_L_4s_1_q_U_1_waq __pyx_string_tab[94]
 #define __pyx_int_0 __pyx_number_tab[0]
 /* #### Code section: module_state_clear ### */
@@ -5018,7 +5018,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
  *     cdef int64_t* sums = NULL
  *     cdef Py_ssize_t sums_cap = 0             # <<<<<<<<<<<<<<
  *     cdef _Scratch ws = _acquire()
- *     cdef dict vocab = {}
+ *     cdef dict vocab
 */
   __pyx_v_sums_cap = 0;
 
@@ -5026,59 +5026,35 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
  *     cdef int64_t* sums = NULL
  *     cdef Py_ssize_t sums_cap = 0
  *     cdef _Scratch ws = _acquire()             # <<<<<<<<<<<<<<
- *     cdef dict vocab = {}
- *     ws.next_id = 0
+ *     cdef dict vocab
+ *     try:
 */
   __pyx_t_3 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 154, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_v_ws = ((struct __pyx_obj_6cybleu_10_nltk_core__Scratch *)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "cybleu/_nltk_core.pyx":155
- *     cdef Py_ssize_t sums_cap = 0
- *     cdef _Scratch ws = _acquire()
- *     cdef dict vocab = {}             # <<<<<<<<<<<<<<
- *     ws.next_id = 0
- *     try:
-*/
-  __pyx_t_3 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 155, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_3);
-  __pyx_v_vocab = ((PyObject*)__pyx_t_3);
-  __pyx_t_3 = 0;
-
   /* "cybleu/_nltk_core.pyx":156
  *     cdef _Scratch ws = _acquire()
- *     cdef dict vocab = {}
- *     ws.next_id = 0             # <<<<<<<<<<<<<<
- *     try:
- *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
-*/
-  __Pyx_INCREF(__pyx_mstate_global->__pyx_int_0);
-  __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_0);
-  __Pyx_GOTREF(__pyx_v_ws->next_id);
-  __Pyx_DECREF_SET(__pyx_v_ws->next_id, __pyx_mstate_global->__pyx_int_0);
-
-  /* "cybleu/_nltk_core.pyx":157
- *     cdef dict vocab = {}
- *     ws.next_id = 0
+ *     cdef dict vocab
  *     try:             # <<<<<<<<<<<<<<
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):
 */
   /*try:*/ {
 
-    /* "cybleu/_nltk_core.pyx":158
- *     ws.next_id = 0
+    /* "cybleu/_nltk_core.pyx":157
+ *     cdef dict vocab
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))             # <<<<<<<<<<<<<<
  *         for k in range(2 * n):
  *             sums[k] = 0
 */
-    __pyx_t_4 = __pyx_f_6cybleu_10_nltk_core__grow(NULL, (&__pyx_v_sums_cap), (2 * __pyx_v_n), (sizeof(int64_t))); if (unlikely(__pyx_t_4 == ((void *)NULL))) __PYX_ERR(0, 158, __pyx_L4_error)
+    __pyx_t_4 = __pyx_f_6cybleu_10_nltk_core__grow(NULL, (&__pyx_v_sums_cap), (2 * __pyx_v_n), (sizeof(int64_t))); if (unlikely(__pyx_t_4 == ((void *)NULL))) __PYX_ERR(0, 157, __pyx_L4_error)
     __pyx_v_sums = ((int64_t *)__pyx_t_4);
 
 
-    /* "cybleu/_nltk_core.pyx":159
+    /* "cybleu/_nltk_core.pyx":158
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):             # <<<<<<<<<<<<<<
@@ -5092,7 +5068,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     for (__pyx_t_1 = 0; __pyx_t_1 < __pyx_t_6; __pyx_t_1+=1) {
       __pyx_v_k = __pyx_t_1;
 
-      /* "cybleu/_nltk_core.pyx":160
+      /* "cybleu/_nltk_core.pyx":159
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):
  *             sums[k] = 0             # <<<<<<<<<<<<<<
@@ -5103,7 +5079,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     }
 
 
-    /* "cybleu/_nltk_core.pyx":161
+    /* "cybleu/_nltk_core.pyx":160
  *         for k in range(2 * n):
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):             # <<<<<<<<<<<<<<
@@ -5116,7 +5092,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       PyObject *__pyx_callargs[3] = {__pyx_t_7, __pyx_v_list_of_references, __pyx_v_hypotheses};
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_builtin_zip, __pyx_callargs+__pyx_t_8, (3-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 161, __pyx_L4_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 160, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     if (likely(PyList_CheckExact(__pyx_t_3)) || PyTuple_CheckExact(__pyx_t_3)) {
@@ -5124,9 +5100,9 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       __pyx_t_9 = 0;
       __pyx_t_10 = NULL;
     } else {
-      __pyx_t_9 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 161, __pyx_L4_error)
+      __pyx_t_9 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 160, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
-      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 161, __pyx_L4_error)
+      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 160, __pyx_L4_error)
     }
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     for (;;) {
@@ -5135,7 +5111,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           {
             Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 161, __pyx_L4_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 160, __pyx_L4_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -5145,7 +5121,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           {
             Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 161, __pyx_L4_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 160, __pyx_L4_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -5156,13 +5132,13 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           #endif
           ++__pyx_t_9;
         }
-        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 161, __pyx_L4_error)
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 160, __pyx_L4_error)
       } else {
         __pyx_t_3 = __pyx_t_10(__pyx_t_7);
         if (unlikely(!__pyx_t_3)) {
           PyObject* exc_type = PyErr_Occurred();
           if (exc_type) {
-            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 161, __pyx_L4_error)
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 160, __pyx_L4_error)
             PyErr_Clear();
           }
           break;
@@ -5175,7 +5151,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         if (unlikely(size != 2)) {
           if (size > 2) __Pyx_RaiseTooManyValuesError(2);
           else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-          __PYX_ERR(0, 161, __pyx_L4_error)
+          __PYX_ERR(0, 160, __pyx_L4_error)
         }
         #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
         if (likely(PyTuple_CheckExact(sequence))) {
@@ -5185,22 +5161,22 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           __Pyx_INCREF(__pyx_t_12);
         } else {
           __pyx_t_11 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 161, __pyx_L4_error)
+          if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 160, __pyx_L4_error)
           __Pyx_XGOTREF(__pyx_t_11);
           __pyx_t_12 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 161, __pyx_L4_error)
+          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 160, __pyx_L4_error)
           __Pyx_XGOTREF(__pyx_t_12);
         }
         #else
-        __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 161, __pyx_L4_error)
+        __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 160, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_11);
-        __pyx_t_12 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 161, __pyx_L4_error)
+        __pyx_t_12 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 160, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_12);
         #endif
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
       } else {
         Py_ssize_t index = -1;
-        __pyx_t_13 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 161, __pyx_L4_error)
+        __pyx_t_13 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 160, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_13);
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
         __pyx_t_14 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_13);
@@ -5208,7 +5184,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         __Pyx_GOTREF(__pyx_t_11);
         index = 1; __pyx_t_12 = __pyx_t_14(__pyx_t_13); if (unlikely(!__pyx_t_12)) goto __pyx_L10_unpacking_failed;
         __Pyx_GOTREF(__pyx_t_12);
-        if (__Pyx_IternextUnpackEndCheck(__pyx_t_14(__pyx_t_13), 2) < (0)) __PYX_ERR(0, 161, __pyx_L4_error)
+        if (__Pyx_IternextUnpackEndCheck(__pyx_t_14(__pyx_t_13), 2) < (0)) __PYX_ERR(0, 160, __pyx_L4_error)
         __pyx_t_14 = NULL;
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         goto __pyx_L11_unpacking_done;
@@ -5216,7 +5192,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         __pyx_t_14 = NULL;
         if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-        __PYX_ERR(0, 161, __pyx_L4_error)
+        __PYX_ERR(0, 160, __pyx_L4_error)
         __pyx_L11_unpacking_done:;
       }
       __Pyx_XDECREF_SET(__pyx_v_references, __pyx_t_11);
@@ -5224,31 +5200,31 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       __Pyx_XDECREF_SET(__pyx_v_hypothesis, __pyx_t_12);
       __pyx_t_12 = 0;
 
-      /* "cybleu/_nltk_core.pyx":162
+      /* "cybleu/_nltk_core.pyx":161
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):
  *             if not len(references):             # <<<<<<<<<<<<<<
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:
 */
-      __pyx_t_15 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 162, __pyx_L4_error)
+      __pyx_t_15 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 161, __pyx_L4_error)
       __pyx_t_2 = (!(__pyx_t_15 != 0));
 
 
       if (__pyx_t_2) {
 
 
-        /* "cybleu/_nltk_core.pyx":163
+        /* "cybleu/_nltk_core.pyx":162
  *         for references, hypothesis in zip(list_of_references, hypotheses):
  *             if not len(references):
  *                 hyp_len = len(hypothesis)             # <<<<<<<<<<<<<<
  *                 if hyp_len and order:
  *                     raise KeyError((tuple(hypothesis)[0],))
 */
-        __pyx_t_15 = PyObject_Length(__pyx_v_hypothesis); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 163, __pyx_L4_error)
+        __pyx_t_15 = PyObject_Length(__pyx_v_hypothesis); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 162, __pyx_L4_error)
         __pyx_v_hyp_len = __pyx_t_15;
 
-        /* "cybleu/_nltk_core.pyx":164
+        /* "cybleu/_nltk_core.pyx":163
  *             if not len(references):
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:             # <<<<<<<<<<<<<<
@@ -5274,21 +5250,21 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         if (unlikely(__pyx_t_2)) {
 
 
-          /* "cybleu/_nltk_core.pyx":165
+          /* "cybleu/_nltk_core.pyx":164
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:
  *                     raise KeyError((tuple(hypothesis)[0],))             # <<<<<<<<<<<<<<
  *                 raise ValueError("min() arg is an empty sequence")
- *             _intern_refs(ws, vocab, references, &nrefs)
+ *             # a small dict per sentence stays in cache; one for the corpus would not
 */
           __pyx_t_12 = NULL;
-          __pyx_t_11 = __Pyx_PySequence_Tuple(__pyx_v_hypothesis); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 165, __pyx_L4_error)
+          __pyx_t_11 = __Pyx_PySequence_Tuple(__pyx_v_hypothesis); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 164, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_11);
-          __pyx_t_13 = PyTuple_New(1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 165, __pyx_L4_error)
+          __pyx_t_13 = PyTuple_New(1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 164, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_13);
           __Pyx_INCREF(__Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0));
           __Pyx_GIVEREF(__Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0));
-          if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0)) != (0)) __PYX_ERR(0, 165, __pyx_L4_error);
+          if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0)) != (0)) __PYX_ERR(0, 164, __pyx_L4_error);
           __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
           __pyx_t_8 = 1;
           {
@@ -5296,14 +5272,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
             __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_KeyError)), __pyx_callargs+__pyx_t_8, (2-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
             __Pyx_XDECREF(__pyx_t_12); __pyx_t_12 = 0;
             __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-            if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 165, __pyx_L4_error)
+            if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 164, __pyx_L4_error)
             __Pyx_GOTREF(__pyx_t_3);
           }
           __Pyx_Raise(__pyx_t_3, 0, 0, 0);
           __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-          __PYX_ERR(0, 165, __pyx_L4_error)
+          __PYX_ERR(0, 164, __pyx_L4_error)
 
-          /* "cybleu/_nltk_core.pyx":164
+          /* "cybleu/_nltk_core.pyx":163
  *             if not len(references):
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:             # <<<<<<<<<<<<<<
@@ -5312,12 +5288,12 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
         }
 
-        /* "cybleu/_nltk_core.pyx":166
+        /* "cybleu/_nltk_core.pyx":165
  *                 if hyp_len and order:
  *                     raise KeyError((tuple(hypothesis)[0],))
  *                 raise ValueError("min() arg is an empty sequence")             # <<<<<<<<<<<<<<
- *             _intern_refs(ws, vocab, references, &nrefs)
- *             hyp_len = _intern_hyp(ws, vocab, hypothesis)
+ *             # a small dict per sentence stays in cache; one for the corpus would not
+ *             vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
 */
         __pyx_t_13 = NULL;
         __pyx_t_8 = 1;
@@ -5325,14 +5301,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           PyObject *__pyx_callargs[2] = {__pyx_t_13, __pyx_mstate_global->__pyx_kp_u_min_arg_is_an_empty_sequence};
           __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_8, (2-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_13); __pyx_t_13 = 0;
-          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 166, __pyx_L4_error)
+          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 165, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_3);
         }
         __Pyx_Raise(__pyx_t_3, 0, 0, 0);
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-        __PYX_ERR(0, 166, __pyx_L4_error)
+        __PYX_ERR(0, 165, __pyx_L4_error)
 
-        /* "cybleu/_nltk_core.pyx":162
+        /* "cybleu/_nltk_core.pyx":161
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):
  *             if not len(references):             # <<<<<<<<<<<<<<
@@ -5342,36 +5318,62 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       }
 
       /* "cybleu/_nltk_core.pyx":167
- *                     raise KeyError((tuple(hypothesis)[0],))
  *                 raise ValueError("min() arg is an empty sequence")
+ *             # a small dict per sentence stays in cache; one for the corpus would not
+ *             vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)             # <<<<<<<<<<<<<<
+ *             ws.next_id = 0
+ *             _intern_refs(ws, vocab, references, &nrefs)
+*/
+      __pyx_t_15 = PyObject_Length(__pyx_v_hypothesis); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 167, __pyx_L4_error)
+      __pyx_t_3 = _PyDict_NewPresized(((2 * __pyx_t_15) + 8)); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 167, __pyx_L4_error)
+      __Pyx_GOTREF(__pyx_t_3);
+
+      __Pyx_XDECREF_SET(__pyx_v_vocab, ((PyObject*)__pyx_t_3));
+      __pyx_t_3 = 0;
+
+      /* "cybleu/_nltk_core.pyx":168
+ *             # a small dict per sentence stays in cache; one for the corpus would not
+ *             vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
+ *             ws.next_id = 0             # <<<<<<<<<<<<<<
+ *             _intern_refs(ws, vocab, references, &nrefs)
+ *             hyp_len = _intern_hyp(ws, vocab, hypothesis)
+*/
+      __Pyx_INCREF(__pyx_mstate_global->__pyx_int_0);
+      __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_0);
+      __Pyx_GOTREF(__pyx_v_ws->next_id);
+      __Pyx_DECREF_SET(__pyx_v_ws->next_id, __pyx_mstate_global->__pyx_int_0);
+
+      /* "cybleu/_nltk_core.pyx":169
+ *             vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
+ *             ws.next_id = 0
  *             _intern_refs(ws, vocab, references, &nrefs)             # <<<<<<<<<<<<<<
  *             hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *             _count(ws, hyp_len, nrefs, n)
 */
-      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 167, __pyx_L4_error)
+      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 169, __pyx_L4_error)
 
 
-      /* "cybleu/_nltk_core.pyx":168
- *                 raise ValueError("min() arg is an empty sequence")
+      /* "cybleu/_nltk_core.pyx":170
+ *             ws.next_id = 0
  *             _intern_refs(ws, vocab, references, &nrefs)
  *             hyp_len = _intern_hyp(ws, vocab, hypothesis)             # <<<<<<<<<<<<<<
  *             _count(ws, hyp_len, nrefs, n)
  *             hyp_lengths += hyp_len
 */
-      __pyx_t_15 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_hypothesis); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 168, __pyx_L4_error)
+      __pyx_t_15 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_hypothesis); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 170, __pyx_L4_error)
       __pyx_v_hyp_len = __pyx_t_15;
 
-      /* "cybleu/_nltk_core.pyx":169
+      /* "cybleu/_nltk_core.pyx":171
  *             _intern_refs(ws, vocab, references, &nrefs)
  *             hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *             _count(ws, hyp_len, nrefs, n)             # <<<<<<<<<<<<<<
  *             hyp_lengths += hyp_len
  *             ref_lengths += ws.row[1]
 */
-      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_n); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 169, __pyx_L4_error)
+      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_n); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 171, __pyx_L4_error)
 
 
-      /* "cybleu/_nltk_core.pyx":170
+      /* "cybleu/_nltk_core.pyx":172
  *             hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *             _count(ws, hyp_len, nrefs, n)
  *             hyp_lengths += hyp_len             # <<<<<<<<<<<<<<
@@ -5380,7 +5382,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
       __pyx_v_hyp_lengths = (__pyx_v_hyp_lengths + __pyx_v_hyp_len);
 
-      /* "cybleu/_nltk_core.pyx":171
+      /* "cybleu/_nltk_core.pyx":173
  *             _count(ws, hyp_len, nrefs, n)
  *             hyp_lengths += hyp_len
  *             ref_lengths += ws.row[1]             # <<<<<<<<<<<<<<
@@ -5389,7 +5391,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
       __pyx_v_ref_lengths = (__pyx_v_ref_lengths + (__pyx_v_ws->row[1]));
 
-      /* "cybleu/_nltk_core.pyx":172
+      /* "cybleu/_nltk_core.pyx":174
  *             hyp_lengths += hyp_len
  *             ref_lengths += ws.row[1]
  *             for k in range(n):             # <<<<<<<<<<<<<<
@@ -5403,7 +5405,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       for (__pyx_t_18 = 0; __pyx_t_18 < __pyx_t_17; __pyx_t_18+=1) {
         __pyx_v_k = __pyx_t_18;
 
-        /* "cybleu/_nltk_core.pyx":173
+        /* "cybleu/_nltk_core.pyx":175
  *             ref_lengths += ws.row[1]
  *             for k in range(n):
  *                 sums[k] += ws.row[2 + k]             # <<<<<<<<<<<<<<
@@ -5414,7 +5416,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         __pyx_t_19 = __pyx_v_k;
         (__pyx_v_sums[__pyx_t_19]) = ((__pyx_v_sums[__pyx_t_19]) + (__pyx_v_ws->row[(2 + __pyx_v_k)]));
 
-        /* "cybleu/_nltk_core.pyx":174
+        /* "cybleu/_nltk_core.pyx":176
  *             for k in range(n):
  *                 sums[k] += ws.row[2 + k]
  *                 total = ws.row[2 + n + k]             # <<<<<<<<<<<<<<
@@ -5423,7 +5425,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
         __pyx_v_total = (__pyx_v_ws->row[((2 + __pyx_v_n) + __pyx_v_k)]);
 
-        /* "cybleu/_nltk_core.pyx":175
+        /* "cybleu/_nltk_core.pyx":177
  *                 sums[k] += ws.row[2 + k]
  *                 total = ws.row[2 + n + k]
  *                 sums[n + k] += total if total > 1 else 1      # nltk: max(1, #n-grams)             # <<<<<<<<<<<<<<
@@ -5447,7 +5449,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       }
 
 
-      /* "cybleu/_nltk_core.pyx":161
+      /* "cybleu/_nltk_core.pyx":160
  *         for k in range(2 * n):
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):             # <<<<<<<<<<<<<<
@@ -5457,7 +5459,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     }
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-    /* "cybleu/_nltk_core.pyx":176
+    /* "cybleu/_nltk_core.pyx":178
  *                 total = ws.row[2 + n + k]
  *                 sums[n + k] += total if total > 1 else 1      # nltk: max(1, #n-grams)
  *         numerators = [sums[k] for k in range(order)]             # <<<<<<<<<<<<<<
@@ -5465,7 +5467,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
  *     finally:
 */
     { /* enter inner scope */
-      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 176, __pyx_L4_error)
+      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 178, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
 
       __pyx_t_1 = __pyx_v_order;
@@ -5473,10 +5475,10 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 
       for (__pyx_t_18 = 0; __pyx_t_18 < __pyx_t_17; __pyx_t_18+=1) {
         __pyx_7genexpr__pyx_v_k = __pyx_t_18;
-        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[__pyx_7genexpr__pyx_v_k])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 176, __pyx_L4_error)
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[__pyx_7genexpr__pyx_v_k])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 178, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_3);
         __Pyx_GIVEREF(__pyx_t_3);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 176, __pyx_L4_error)
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 178, __pyx_L4_error)
         __pyx_t_3 = 0;
       }
 
@@ -5484,7 +5486,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     __pyx_v_numerators = ((PyObject*)__pyx_t_7);
     __pyx_t_7 = 0;
 
-    /* "cybleu/_nltk_core.pyx":177
+    /* "cybleu/_nltk_core.pyx":179
  *                 sums[n + k] += total if total > 1 else 1      # nltk: max(1, #n-grams)
  *         numerators = [sums[k] for k in range(order)]
  *         denominators = [sums[n + k] for k in range(order)]             # <<<<<<<<<<<<<<
@@ -5492,7 +5494,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
  *         PyMem_RawFree(sums)
 */
     { /* enter inner scope */
-      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 177, __pyx_L4_error)
+      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 179, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
 
       __pyx_t_1 = __pyx_v_order;
@@ -5500,10 +5502,10 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 
       for (__pyx_t_18 = 0; __pyx_t_18 < __pyx_t_17; __pyx_t_18+=1) {
         __pyx_8genexpr1__pyx_v_k = __pyx_t_18;
-        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[(__pyx_v_n + __pyx_8genexpr1__pyx_v_k)])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 177, __pyx_L4_error)
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[(__pyx_v_n + __pyx_8genexpr1__pyx_v_k)])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 179, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_3);
         __Pyx_GIVEREF(__pyx_t_3);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 177, __pyx_L4_error)
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 179, __pyx_L4_error)
         __pyx_t_3 = 0;
       }
 
@@ -5512,7 +5514,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     __pyx_t_7 = 0;
   }
 
-  /* "cybleu/_nltk_core.pyx":179
+  /* "cybleu/_nltk_core.pyx":181
  *         denominators = [sums[n + k] for k in range(order)]
  *     finally:
  *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
@@ -5523,14 +5525,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     /*normal exit:*/{
       PyMem_RawFree(__pyx_v_sums);
 
-      /* "cybleu/_nltk_core.pyx":180
+      /* "cybleu/_nltk_core.pyx":182
  *     finally:
  *         PyMem_RawFree(sums)
  *         _release(ws)             # <<<<<<<<<<<<<<
  *     return hyp_lengths, ref_lengths, numerators, denominators
  * 
 */
-      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 180, __pyx_L1_error)
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 182, __pyx_L1_error)
       goto __pyx_L5;
     }
     __pyx_L4_error:;
@@ -5554,7 +5556,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       __pyx_t_1 = __pyx_lineno; __pyx_t_17 = __pyx_clineno; __pyx_t_21 = __pyx_filename;
       {
 
-        /* "cybleu/_nltk_core.pyx":179
+        /* "cybleu/_nltk_core.pyx":181
  *         denominators = [sums[n + k] for k in range(order)]
  *     finally:
  *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
@@ -5563,14 +5565,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
         PyMem_RawFree(__pyx_v_sums);
 
-        /* "cybleu/_nltk_core.pyx":180
+        /* "cybleu/_nltk_core.pyx":182
  *     finally:
  *         PyMem_RawFree(sums)
  *         _release(ws)             # <<<<<<<<<<<<<<
  *     return hyp_lengths, ref_lengths, numerators, denominators
  * 
 */
-        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 180, __pyx_L24_error)
+        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 182, __pyx_L24_error)
       }
       __Pyx_XGIVEREF(__pyx_t_25);
       __Pyx_XGIVEREF(__pyx_t_26);
@@ -5597,29 +5599,29 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     __pyx_L5:;
   }
 
-  /* "cybleu/_nltk_core.pyx":181
+  /* "cybleu/_nltk_core.pyx":183
  *         PyMem_RawFree(sums)
  *         _release(ws)
  *     return hyp_lengths, ref_lengths, numerators, denominators             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_7 = __Pyx_PyLong_From_int64_t(__pyx_v_hyp_lengths); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 181, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_int64_t(__pyx_v_hyp_lengths); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 183, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_3 = __Pyx_PyLong_From_int64_t(__pyx_v_ref_lengths); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 181, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int64_t(__pyx_v_ref_lengths); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 183, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_13 = PyTuple_New(4); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 181, __pyx_L1_error)
+  __pyx_t_13 = PyTuple_New(4); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 183, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
   __Pyx_GIVEREF(__pyx_t_7);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 181, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 183, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 181, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 183, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_numerators);
   __Pyx_GIVEREF(__pyx_v_numerators);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 2, __pyx_v_numerators) != (0)) __PYX_ERR(0, 181, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 2, __pyx_v_numerators) != (0)) __PYX_ERR(0, 183, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_denominators);
   __Pyx_GIVEREF(__pyx_v_denominators);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 3, __pyx_v_denominators) != (0)) __PYX_ERR(0, 181, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 3, __pyx_v_denominators) != (0)) __PYX_ERR(0, 183, __pyx_L1_error);
   __pyx_t_7 = 0;
   __pyx_t_3 = 0;
   {
@@ -5674,7 +5676,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":184
+/* "cybleu/_nltk_core.pyx":186
  * 
  * 
  * def hf_counts(reference_corpus, translation_corpus, max_order):             # <<<<<<<<<<<<<<
@@ -5724,38 +5726,38 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_reference_corpus,&__pyx_mstate_global->__pyx_n_u_translation_corpus,&__pyx_mstate_global->__pyx_n_u_max_order,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 184, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 186, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 184, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 186, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 184, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 186, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 184, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 186, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "hf_counts", 0) < (0)) __PYX_ERR(0, 184, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "hf_counts", 0) < (0)) __PYX_ERR(0, 186, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("hf_counts", 1, 3, 3, i); __PYX_ERR(0, 184, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("hf_counts", 1, 3, 3, i); __PYX_ERR(0, 186, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 184, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 186, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 184, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 186, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 184, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 186, __pyx_L3_error)
     }
     __pyx_v_reference_corpus = values[0];
     __pyx_v_translation_corpus = values[1];
@@ -5763,7 +5765,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("hf_counts", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 184, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("hf_counts", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 186, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -5838,17 +5840,17 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("hf_counts", 0);
 
-  /* "cybleu/_nltk_core.pyx":187
+  /* "cybleu/_nltk_core.pyx":189
  *     """(translation_length, reference_length, matches_by_order, possible_matches_by_order) as
  *     tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
  *     cdef int order = max_order             # <<<<<<<<<<<<<<
  *     cdef int k, n = order if order > 0 else 1
  *     cdef Py_ssize_t hyp_len, nrefs, r, shortest
 */
-  __pyx_t_1 = __Pyx_PyLong_As_int(__pyx_v_max_order); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 187, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_As_int(__pyx_v_max_order); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 189, __pyx_L1_error)
   __pyx_v_order = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":188
+  /* "cybleu/_nltk_core.pyx":190
  *     tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
  *     cdef int order = max_order
  *     cdef int k, n = order if order > 0 else 1             # <<<<<<<<<<<<<<
@@ -5867,7 +5869,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 
   __pyx_v_n = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":190
+  /* "cybleu/_nltk_core.pyx":192
  *     cdef int k, n = order if order > 0 else 1
  *     cdef Py_ssize_t hyp_len, nrefs, r, shortest
  *     cdef int64_t trans_len = 0, ref_len = 0             # <<<<<<<<<<<<<<
@@ -5877,7 +5879,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
   __pyx_v_trans_len = 0;
   __pyx_v_ref_len = 0;
 
-  /* "cybleu/_nltk_core.pyx":191
+  /* "cybleu/_nltk_core.pyx":193
  *     cdef Py_ssize_t hyp_len, nrefs, r, shortest
  *     cdef int64_t trans_len = 0, ref_len = 0
  *     cdef int64_t* sums = NULL             # <<<<<<<<<<<<<<
@@ -5886,7 +5888,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
   __pyx_v_sums = NULL;
 
-  /* "cybleu/_nltk_core.pyx":192
+  /* "cybleu/_nltk_core.pyx":194
  *     cdef int64_t trans_len = 0, ref_len = 0
  *     cdef int64_t* sums = NULL
  *     cdef Py_ssize_t sums_cap = 0             # <<<<<<<<<<<<<<
@@ -5895,31 +5897,31 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
   __pyx_v_sums_cap = 0;
 
-  /* "cybleu/_nltk_core.pyx":193
+  /* "cybleu/_nltk_core.pyx":195
  *     cdef int64_t* sums = NULL
  *     cdef Py_ssize_t sums_cap = 0
  *     cdef _Scratch ws = _acquire()             # <<<<<<<<<<<<<<
  *     cdef dict vocab = {}
  *     ws.next_id = 0
 */
-  __pyx_t_3 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 193, __pyx_L1_error)
+  __pyx_t_3 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 195, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_v_ws = ((struct __pyx_obj_6cybleu_10_nltk_core__Scratch *)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "cybleu/_nltk_core.pyx":194
+  /* "cybleu/_nltk_core.pyx":196
  *     cdef Py_ssize_t sums_cap = 0
  *     cdef _Scratch ws = _acquire()
  *     cdef dict vocab = {}             # <<<<<<<<<<<<<<
  *     ws.next_id = 0
  *     try:
 */
-  __pyx_t_3 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 194, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 196, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_v_vocab = ((PyObject*)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "cybleu/_nltk_core.pyx":195
+  /* "cybleu/_nltk_core.pyx":197
  *     cdef _Scratch ws = _acquire()
  *     cdef dict vocab = {}
  *     ws.next_id = 0             # <<<<<<<<<<<<<<
@@ -5931,7 +5933,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
   __Pyx_GOTREF(__pyx_v_ws->next_id);
   __Pyx_DECREF_SET(__pyx_v_ws->next_id, __pyx_mstate_global->__pyx_int_0);
 
-  /* "cybleu/_nltk_core.pyx":196
+  /* "cybleu/_nltk_core.pyx":198
  *     cdef dict vocab = {}
  *     ws.next_id = 0
  *     try:             # <<<<<<<<<<<<<<
@@ -5940,18 +5942,18 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
   /*try:*/ {
 
-    /* "cybleu/_nltk_core.pyx":197
+    /* "cybleu/_nltk_core.pyx":199
  *     ws.next_id = 0
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))             # <<<<<<<<<<<<<<
  *         for k in range(2 * n):
  *             sums[k] = 0
 */
-    __pyx_t_4 = __pyx_f_6cybleu_10_nltk_core__grow(NULL, (&__pyx_v_sums_cap), (2 * __pyx_v_n), (sizeof(int64_t))); if (unlikely(__pyx_t_4 == ((void *)NULL))) __PYX_ERR(0, 197, __pyx_L4_error)
+    __pyx_t_4 = __pyx_f_6cybleu_10_nltk_core__grow(NULL, (&__pyx_v_sums_cap), (2 * __pyx_v_n), (sizeof(int64_t))); if (unlikely(__pyx_t_4 == ((void *)NULL))) __PYX_ERR(0, 199, __pyx_L4_error)
     __pyx_v_sums = ((int64_t *)__pyx_t_4);
 
 
-    /* "cybleu/_nltk_core.pyx":198
+    /* "cybleu/_nltk_core.pyx":200
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):             # <<<<<<<<<<<<<<
@@ -5965,7 +5967,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     for (__pyx_t_1 = 0; __pyx_t_1 < __pyx_t_6; __pyx_t_1+=1) {
       __pyx_v_k = __pyx_t_1;
 
-      /* "cybleu/_nltk_core.pyx":199
+      /* "cybleu/_nltk_core.pyx":201
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):
  *             sums[k] = 0             # <<<<<<<<<<<<<<
@@ -5976,7 +5978,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     }
 
 
-    /* "cybleu/_nltk_core.pyx":200
+    /* "cybleu/_nltk_core.pyx":202
  *         for k in range(2 * n):
  *             sums[k] = 0
  *         for references, translation in zip(reference_corpus, translation_corpus):             # <<<<<<<<<<<<<<
@@ -5989,7 +5991,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       PyObject *__pyx_callargs[3] = {__pyx_t_7, __pyx_v_reference_corpus, __pyx_v_translation_corpus};
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_builtin_zip, __pyx_callargs+__pyx_t_8, (3-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 200, __pyx_L4_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 202, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     if (likely(PyList_CheckExact(__pyx_t_3)) || PyTuple_CheckExact(__pyx_t_3)) {
@@ -5997,9 +5999,9 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       __pyx_t_9 = 0;
       __pyx_t_10 = NULL;
     } else {
-      __pyx_t_9 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 200, __pyx_L4_error)
+      __pyx_t_9 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 202, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
-      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 200, __pyx_L4_error)
+      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 202, __pyx_L4_error)
     }
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     for (;;) {
@@ -6008,7 +6010,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
           {
             Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 200, __pyx_L4_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 202, __pyx_L4_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -6018,7 +6020,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
           {
             Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 200, __pyx_L4_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 202, __pyx_L4_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -6029,13 +6031,13 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
           #endif
           ++__pyx_t_9;
         }
-        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 200, __pyx_L4_error)
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 202, __pyx_L4_error)
       } else {
         __pyx_t_3 = __pyx_t_10(__pyx_t_7);
         if (unlikely(!__pyx_t_3)) {
           PyObject* exc_type = PyErr_Occurred();
           if (exc_type) {
-            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 200, __pyx_L4_error)
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 202, __pyx_L4_error)
             PyErr_Clear();
           }
           break;
@@ -6048,7 +6050,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         if (unlikely(size != 2)) {
           if (size > 2) __Pyx_RaiseTooManyValuesError(2);
           else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-          __PYX_ERR(0, 200, __pyx_L4_error)
+          __PYX_ERR(0, 202, __pyx_L4_error)
         }
         #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
         if (likely(PyTuple_CheckExact(sequence))) {
@@ -6058,22 +6060,22 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
           __Pyx_INCREF(__pyx_t_12);
         } else {
           __pyx_t_11 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 200, __pyx_L4_error)
+          if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 202, __pyx_L4_error)
           __Pyx_XGOTREF(__pyx_t_11);
           __pyx_t_12 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 200, __pyx_L4_error)
+          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 202, __pyx_L4_error)
           __Pyx_XGOTREF(__pyx_t_12);
         }
         #else
-        __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 200, __pyx_L4_error)
+        __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 202, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_11);
-        __pyx_t_12 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 200, __pyx_L4_error)
+        __pyx_t_12 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 202, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_12);
         #endif
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
       } else {
         Py_ssize_t index = -1;
-        __pyx_t_13 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 200, __pyx_L4_error)
+        __pyx_t_13 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 202, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_13);
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
         __pyx_t_14 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_13);
@@ -6081,7 +6083,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         __Pyx_GOTREF(__pyx_t_11);
         index = 1; __pyx_t_12 = __pyx_t_14(__pyx_t_13); if (unlikely(!__pyx_t_12)) goto __pyx_L10_unpacking_failed;
         __Pyx_GOTREF(__pyx_t_12);
-        if (__Pyx_IternextUnpackEndCheck(__pyx_t_14(__pyx_t_13), 2) < (0)) __PYX_ERR(0, 200, __pyx_L4_error)
+        if (__Pyx_IternextUnpackEndCheck(__pyx_t_14(__pyx_t_13), 2) < (0)) __PYX_ERR(0, 202, __pyx_L4_error)
         __pyx_t_14 = NULL;
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         goto __pyx_L11_unpacking_done;
@@ -6089,7 +6091,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         __pyx_t_14 = NULL;
         if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-        __PYX_ERR(0, 200, __pyx_L4_error)
+        __PYX_ERR(0, 202, __pyx_L4_error)
         __pyx_L11_unpacking_done:;
       }
       __Pyx_XDECREF_SET(__pyx_v_references, __pyx_t_11);
@@ -6097,21 +6099,21 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       __Pyx_XDECREF_SET(__pyx_v_translation, __pyx_t_12);
       __pyx_t_12 = 0;
 
-      /* "cybleu/_nltk_core.pyx":201
+      /* "cybleu/_nltk_core.pyx":203
  *             sums[k] = 0
  *         for references, translation in zip(reference_corpus, translation_corpus):
  *             if not len(references):             # <<<<<<<<<<<<<<
  *                 raise ValueError("min() arg is an empty sequence")
  *             _intern_refs(ws, vocab, references, &nrefs)
 */
-      __pyx_t_15 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 201, __pyx_L4_error)
+      __pyx_t_15 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 203, __pyx_L4_error)
       __pyx_t_2 = (!(__pyx_t_15 != 0));
 
 
       if (unlikely(__pyx_t_2)) {
 
 
-        /* "cybleu/_nltk_core.pyx":202
+        /* "cybleu/_nltk_core.pyx":204
  *         for references, translation in zip(reference_corpus, translation_corpus):
  *             if not len(references):
  *                 raise ValueError("min() arg is an empty sequence")             # <<<<<<<<<<<<<<
@@ -6124,14 +6126,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
           PyObject *__pyx_callargs[2] = {__pyx_t_12, __pyx_mstate_global->__pyx_kp_u_min_arg_is_an_empty_sequence};
           __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_8, (2-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_12); __pyx_t_12 = 0;
-          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 202, __pyx_L4_error)
+          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 204, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_3);
         }
         __Pyx_Raise(__pyx_t_3, 0, 0, 0);
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-        __PYX_ERR(0, 202, __pyx_L4_error)
+        __PYX_ERR(0, 204, __pyx_L4_error)
 
-        /* "cybleu/_nltk_core.pyx":201
+        /* "cybleu/_nltk_core.pyx":203
  *             sums[k] = 0
  *         for references, translation in zip(reference_corpus, translation_corpus):
  *             if not len(references):             # <<<<<<<<<<<<<<
@@ -6140,37 +6142,37 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":203
+      /* "cybleu/_nltk_core.pyx":205
  *             if not len(references):
  *                 raise ValueError("min() arg is an empty sequence")
  *             _intern_refs(ws, vocab, references, &nrefs)             # <<<<<<<<<<<<<<
  *             hyp_len = _intern_hyp(ws, vocab, translation)
  *             _count(ws, hyp_len, nrefs, n)
 */
-      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 203, __pyx_L4_error)
+      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 205, __pyx_L4_error)
 
 
-      /* "cybleu/_nltk_core.pyx":204
+      /* "cybleu/_nltk_core.pyx":206
  *                 raise ValueError("min() arg is an empty sequence")
  *             _intern_refs(ws, vocab, references, &nrefs)
  *             hyp_len = _intern_hyp(ws, vocab, translation)             # <<<<<<<<<<<<<<
  *             _count(ws, hyp_len, nrefs, n)
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
 */
-      __pyx_t_15 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_translation); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 204, __pyx_L4_error)
+      __pyx_t_15 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_translation); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 206, __pyx_L4_error)
       __pyx_v_hyp_len = __pyx_t_15;
 
-      /* "cybleu/_nltk_core.pyx":205
+      /* "cybleu/_nltk_core.pyx":207
  *             _intern_refs(ws, vocab, references, &nrefs)
  *             hyp_len = _intern_hyp(ws, vocab, translation)
  *             _count(ws, hyp_len, nrefs, n)             # <<<<<<<<<<<<<<
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
  *             for r in range(1, nrefs):
 */
-      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_n); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 205, __pyx_L4_error)
+      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_n); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 207, __pyx_L4_error)
 
 
-      /* "cybleu/_nltk_core.pyx":206
+      /* "cybleu/_nltk_core.pyx":208
  *             hyp_len = _intern_hyp(ws, vocab, translation)
  *             _count(ws, hyp_len, nrefs, n)
  *             shortest = ws.ref_off[1] - ws.ref_off[0]             # <<<<<<<<<<<<<<
@@ -6179,7 +6181,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
       __pyx_v_shortest = ((__pyx_v_ws->ref_off[1]) - (__pyx_v_ws->ref_off[0]));
 
-      /* "cybleu/_nltk_core.pyx":207
+      /* "cybleu/_nltk_core.pyx":209
  *             _count(ws, hyp_len, nrefs, n)
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
  *             for r in range(1, nrefs):             # <<<<<<<<<<<<<<
@@ -6193,7 +6195,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       for (__pyx_t_17 = 1; __pyx_t_17 < __pyx_t_16; __pyx_t_17+=1) {
         __pyx_v_r = __pyx_t_17;
 
-        /* "cybleu/_nltk_core.pyx":208
+        /* "cybleu/_nltk_core.pyx":210
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
  *             for r in range(1, nrefs):
  *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:             # <<<<<<<<<<<<<<
@@ -6205,7 +6207,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         if (__pyx_t_2) {
 
 
-          /* "cybleu/_nltk_core.pyx":209
+          /* "cybleu/_nltk_core.pyx":211
  *             for r in range(1, nrefs):
  *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:
  *                     shortest = ws.ref_off[r + 1] - ws.ref_off[r]             # <<<<<<<<<<<<<<
@@ -6214,7 +6216,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
           __pyx_v_shortest = ((__pyx_v_ws->ref_off[(__pyx_v_r + 1)]) - (__pyx_v_ws->ref_off[__pyx_v_r]));
 
-          /* "cybleu/_nltk_core.pyx":208
+          /* "cybleu/_nltk_core.pyx":210
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
  *             for r in range(1, nrefs):
  *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:             # <<<<<<<<<<<<<<
@@ -6225,7 +6227,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       }
 
 
-      /* "cybleu/_nltk_core.pyx":210
+      /* "cybleu/_nltk_core.pyx":212
  *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:
  *                     shortest = ws.ref_off[r + 1] - ws.ref_off[r]
  *             ref_len += shortest             # <<<<<<<<<<<<<<
@@ -6234,7 +6236,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
       __pyx_v_ref_len = (__pyx_v_ref_len + __pyx_v_shortest);
 
-      /* "cybleu/_nltk_core.pyx":211
+      /* "cybleu/_nltk_core.pyx":213
  *                     shortest = ws.ref_off[r + 1] - ws.ref_off[r]
  *             ref_len += shortest
  *             trans_len += hyp_len             # <<<<<<<<<<<<<<
@@ -6243,7 +6245,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
       __pyx_v_trans_len = (__pyx_v_trans_len + __pyx_v_hyp_len);
 
-      /* "cybleu/_nltk_core.pyx":212
+      /* "cybleu/_nltk_core.pyx":214
  *             ref_len += shortest
  *             trans_len += hyp_len
  *             for k in range(n):             # <<<<<<<<<<<<<<
@@ -6257,7 +6259,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       for (__pyx_t_19 = 0; __pyx_t_19 < __pyx_t_18; __pyx_t_19+=1) {
         __pyx_v_k = __pyx_t_19;
 
-        /* "cybleu/_nltk_core.pyx":213
+        /* "cybleu/_nltk_core.pyx":215
  *             trans_len += hyp_len
  *             for k in range(n):
  *                 sums[k] += ws.row[2 + k]             # <<<<<<<<<<<<<<
@@ -6268,7 +6270,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         __pyx_t_20 = __pyx_v_k;
         (__pyx_v_sums[__pyx_t_20]) = ((__pyx_v_sums[__pyx_t_20]) + (__pyx_v_ws->row[(2 + __pyx_v_k)]));
 
-        /* "cybleu/_nltk_core.pyx":214
+        /* "cybleu/_nltk_core.pyx":216
  *             for k in range(n):
  *                 sums[k] += ws.row[2 + k]
  *                 sums[n + k] += ws.row[2 + n + k]             # <<<<<<<<<<<<<<
@@ -6281,7 +6283,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       }
 
 
-      /* "cybleu/_nltk_core.pyx":200
+      /* "cybleu/_nltk_core.pyx":202
  *         for k in range(2 * n):
  *             sums[k] = 0
  *         for references, translation in zip(reference_corpus, translation_corpus):             # <<<<<<<<<<<<<<
@@ -6291,7 +6293,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     }
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-    /* "cybleu/_nltk_core.pyx":215
+    /* "cybleu/_nltk_core.pyx":217
  *                 sums[k] += ws.row[2 + k]
  *                 sums[n + k] += ws.row[2 + n + k]
  *         matches = [sums[k] for k in range(order)]             # <<<<<<<<<<<<<<
@@ -6299,7 +6301,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
  *     finally:
 */
     { /* enter inner scope */
-      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 215, __pyx_L4_error)
+      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 217, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
 
       __pyx_t_1 = __pyx_v_order;
@@ -6307,10 +6309,10 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 
       for (__pyx_t_19 = 0; __pyx_t_19 < __pyx_t_18; __pyx_t_19+=1) {
         __pyx_8genexpr2__pyx_v_k = __pyx_t_19;
-        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[__pyx_8genexpr2__pyx_v_k])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 215, __pyx_L4_error)
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[__pyx_8genexpr2__pyx_v_k])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 217, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_3);
         __Pyx_GIVEREF(__pyx_t_3);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 215, __pyx_L4_error)
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 217, __pyx_L4_error)
         __pyx_t_3 = 0;
       }
 
@@ -6318,7 +6320,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     __pyx_v_matches = ((PyObject*)__pyx_t_7);
     __pyx_t_7 = 0;
 
-    /* "cybleu/_nltk_core.pyx":216
+    /* "cybleu/_nltk_core.pyx":218
  *                 sums[n + k] += ws.row[2 + n + k]
  *         matches = [sums[k] for k in range(order)]
  *         possible = [sums[n + k] for k in range(order)]             # <<<<<<<<<<<<<<
@@ -6326,7 +6328,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
  *         PyMem_RawFree(sums)
 */
     { /* enter inner scope */
-      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 216, __pyx_L4_error)
+      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 218, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
 
       __pyx_t_1 = __pyx_v_order;
@@ -6334,10 +6336,10 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 
       for (__pyx_t_19 = 0; __pyx_t_19 < __pyx_t_18; __pyx_t_19+=1) {
         __pyx_8genexpr3__pyx_v_k = __pyx_t_19;
-        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[(__pyx_v_n + __pyx_8genexpr3__pyx_v_k)])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 216, __pyx_L4_error)
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[(__pyx_v_n + __pyx_8genexpr3__pyx_v_k)])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 218, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_3);
         __Pyx_GIVEREF(__pyx_t_3);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 216, __pyx_L4_error)
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 218, __pyx_L4_error)
         __pyx_t_3 = 0;
       }
 
@@ -6346,7 +6348,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     __pyx_t_7 = 0;
   }
 
-  /* "cybleu/_nltk_core.pyx":218
+  /* "cybleu/_nltk_core.pyx":220
  *         possible = [sums[n + k] for k in range(order)]
  *     finally:
  *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
@@ -6357,14 +6359,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     /*normal exit:*/{
       PyMem_RawFree(__pyx_v_sums);
 
-      /* "cybleu/_nltk_core.pyx":219
+      /* "cybleu/_nltk_core.pyx":221
  *     finally:
  *         PyMem_RawFree(sums)
  *         _release(ws)             # <<<<<<<<<<<<<<
  *     return trans_len, ref_len, matches, possible
  * 
 */
-      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 219, __pyx_L1_error)
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 221, __pyx_L1_error)
       goto __pyx_L5;
     }
     __pyx_L4_error:;
@@ -6388,7 +6390,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       __pyx_t_1 = __pyx_lineno; __pyx_t_18 = __pyx_clineno; __pyx_t_21 = __pyx_filename;
       {
 
-        /* "cybleu/_nltk_core.pyx":218
+        /* "cybleu/_nltk_core.pyx":220
  *         possible = [sums[n + k] for k in range(order)]
  *     finally:
  *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
@@ -6397,14 +6399,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
         PyMem_RawFree(__pyx_v_sums);
 
-        /* "cybleu/_nltk_core.pyx":219
+        /* "cybleu/_nltk_core.pyx":221
  *     finally:
  *         PyMem_RawFree(sums)
  *         _release(ws)             # <<<<<<<<<<<<<<
  *     return trans_len, ref_len, matches, possible
  * 
 */
-        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 219, __pyx_L24_error)
+        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 221, __pyx_L24_error)
       }
       __Pyx_XGIVEREF(__pyx_t_25);
       __Pyx_XGIVEREF(__pyx_t_26);
@@ -6431,29 +6433,29 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     __pyx_L5:;
   }
 
-  /* "cybleu/_nltk_core.pyx":220
+  /* "cybleu/_nltk_core.pyx":222
  *         PyMem_RawFree(sums)
  *         _release(ws)
  *     return trans_len, ref_len, matches, possible             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_7 = __Pyx_PyLong_From_int64_t(__pyx_v_trans_len); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 220, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_int64_t(__pyx_v_trans_len); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 222, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_3 = __Pyx_PyLong_From_int64_t(__pyx_v_ref_len); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 220, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int64_t(__pyx_v_ref_len); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 222, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_12 = PyTuple_New(4); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 220, __pyx_L1_error)
+  __pyx_t_12 = PyTuple_New(4); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 222, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_12);
   __Pyx_GIVEREF(__pyx_t_7);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 220, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 222, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 220, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 222, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_matches);
   __Pyx_GIVEREF(__pyx_v_matches);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 2, __pyx_v_matches) != (0)) __PYX_ERR(0, 220, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 2, __pyx_v_matches) != (0)) __PYX_ERR(0, 222, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_possible);
   __Pyx_GIVEREF(__pyx_v_possible);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 3, __pyx_v_possible) != (0)) __PYX_ERR(0, 220, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 3, __pyx_v_possible) != (0)) __PYX_ERR(0, 222, __pyx_L1_error);
   __pyx_t_7 = 0;
   __pyx_t_3 = 0;
   {
@@ -6467,7 +6469,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
   __pyx_t_12 = 0;
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":184
+  /* "cybleu/_nltk_core.pyx":186
  * 
  * 
  * def hf_counts(reference_corpus, translation_corpus, max_order):             # <<<<<<<<<<<<<<
@@ -6509,7 +6511,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":223
+/* "cybleu/_nltk_core.pyx":225
  * 
  * 
  * cdef double _fsum(const double* x, int n) noexcept:             # <<<<<<<<<<<<<<
@@ -6539,7 +6541,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   int __pyx_t_7;
   int __pyx_t_8;
 
-  /* "cybleu/_nltk_core.pyx":227
+  /* "cybleu/_nltk_core.pyx":229
  *     (Shewchuk's exact partials, then the correction for round-half-even)."""
  *     cdef double[64] p
  *     cdef double xi, y, t, hi, yr, lo = 0.0             # <<<<<<<<<<<<<<
@@ -6548,7 +6550,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   __pyx_v_lo = 0.0;
 
-  /* "cybleu/_nltk_core.pyx":228
+  /* "cybleu/_nltk_core.pyx":230
  *     cdef double[64] p
  *     cdef double xi, y, t, hi, yr, lo = 0.0
  *     cdef int i, j, k, m = 0             # <<<<<<<<<<<<<<
@@ -6557,7 +6559,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   __pyx_v_m = 0;
 
-  /* "cybleu/_nltk_core.pyx":229
+  /* "cybleu/_nltk_core.pyx":231
  *     cdef double xi, y, t, hi, yr, lo = 0.0
  *     cdef int i, j, k, m = 0
  *     for i in range(n):             # <<<<<<<<<<<<<<
@@ -6571,7 +6573,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_i = __pyx_t_3;
 
-    /* "cybleu/_nltk_core.pyx":230
+    /* "cybleu/_nltk_core.pyx":232
  *     cdef int i, j, k, m = 0
  *     for i in range(n):
  *         xi = x[i]             # <<<<<<<<<<<<<<
@@ -6580,7 +6582,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_xi = (__pyx_v_x[__pyx_v_i]);
 
-    /* "cybleu/_nltk_core.pyx":231
+    /* "cybleu/_nltk_core.pyx":233
  *     for i in range(n):
  *         xi = x[i]
  *         k = 0             # <<<<<<<<<<<<<<
@@ -6589,7 +6591,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_k = 0;
 
-    /* "cybleu/_nltk_core.pyx":232
+    /* "cybleu/_nltk_core.pyx":234
  *         xi = x[i]
  *         k = 0
  *         for j in range(m):             # <<<<<<<<<<<<<<
@@ -6603,7 +6605,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_v_j = __pyx_t_6;
 
-      /* "cybleu/_nltk_core.pyx":233
+      /* "cybleu/_nltk_core.pyx":235
  *         k = 0
  *         for j in range(m):
  *             y = p[j]             # <<<<<<<<<<<<<<
@@ -6612,7 +6614,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_y = (__pyx_v_p[__pyx_v_j]);
 
-      /* "cybleu/_nltk_core.pyx":234
+      /* "cybleu/_nltk_core.pyx":236
  *         for j in range(m):
  *             y = p[j]
  *             if fabs(xi) < fabs(y):             # <<<<<<<<<<<<<<
@@ -6624,7 +6626,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":235
+        /* "cybleu/_nltk_core.pyx":237
  *             y = p[j]
  *             if fabs(xi) < fabs(y):
  *                 t = xi             # <<<<<<<<<<<<<<
@@ -6633,7 +6635,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_t = __pyx_v_xi;
 
-        /* "cybleu/_nltk_core.pyx":236
+        /* "cybleu/_nltk_core.pyx":238
  *             if fabs(xi) < fabs(y):
  *                 t = xi
  *                 xi = y             # <<<<<<<<<<<<<<
@@ -6642,7 +6644,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_xi = __pyx_v_y;
 
-        /* "cybleu/_nltk_core.pyx":237
+        /* "cybleu/_nltk_core.pyx":239
  *                 t = xi
  *                 xi = y
  *                 y = t             # <<<<<<<<<<<<<<
@@ -6651,7 +6653,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_y = __pyx_v_t;
 
-        /* "cybleu/_nltk_core.pyx":234
+        /* "cybleu/_nltk_core.pyx":236
  *         for j in range(m):
  *             y = p[j]
  *             if fabs(xi) < fabs(y):             # <<<<<<<<<<<<<<
@@ -6660,7 +6662,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":238
+      /* "cybleu/_nltk_core.pyx":240
  *                 xi = y
  *                 y = t
  *             hi = xi + y             # <<<<<<<<<<<<<<
@@ -6669,7 +6671,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_hi = (__pyx_v_xi + __pyx_v_y);
 
-      /* "cybleu/_nltk_core.pyx":239
+      /* "cybleu/_nltk_core.pyx":241
  *                 y = t
  *             hi = xi + y
  *             yr = hi - xi             # <<<<<<<<<<<<<<
@@ -6678,7 +6680,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_yr = (__pyx_v_hi - __pyx_v_xi);
 
-      /* "cybleu/_nltk_core.pyx":240
+      /* "cybleu/_nltk_core.pyx":242
  *             hi = xi + y
  *             yr = hi - xi
  *             lo = y - yr             # <<<<<<<<<<<<<<
@@ -6687,7 +6689,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_lo = (__pyx_v_y - __pyx_v_yr);
 
-      /* "cybleu/_nltk_core.pyx":241
+      /* "cybleu/_nltk_core.pyx":243
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -6699,7 +6701,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":242
+        /* "cybleu/_nltk_core.pyx":244
  *             lo = y - yr
  *             if lo != 0.0:
  *                 p[k] = lo             # <<<<<<<<<<<<<<
@@ -6708,7 +6710,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         (__pyx_v_p[__pyx_v_k]) = __pyx_v_lo;
 
-        /* "cybleu/_nltk_core.pyx":243
+        /* "cybleu/_nltk_core.pyx":245
  *             if lo != 0.0:
  *                 p[k] = lo
  *                 k += 1             # <<<<<<<<<<<<<<
@@ -6717,7 +6719,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_k = (__pyx_v_k + 1);
 
-        /* "cybleu/_nltk_core.pyx":241
+        /* "cybleu/_nltk_core.pyx":243
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -6726,7 +6728,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":244
+      /* "cybleu/_nltk_core.pyx":246
  *                 p[k] = lo
  *                 k += 1
  *             xi = hi             # <<<<<<<<<<<<<<
@@ -6737,7 +6739,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     }
 
 
-    /* "cybleu/_nltk_core.pyx":245
+    /* "cybleu/_nltk_core.pyx":247
  *                 k += 1
  *             xi = hi
  *         m = k             # <<<<<<<<<<<<<<
@@ -6746,7 +6748,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_m = __pyx_v_k;
 
-    /* "cybleu/_nltk_core.pyx":246
+    /* "cybleu/_nltk_core.pyx":248
  *             xi = hi
  *         m = k
  *         if xi != 0.0:             # <<<<<<<<<<<<<<
@@ -6758,7 +6760,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     if (__pyx_t_7) {
 
 
-      /* "cybleu/_nltk_core.pyx":247
+      /* "cybleu/_nltk_core.pyx":249
  *         m = k
  *         if xi != 0.0:
  *             p[m] = xi             # <<<<<<<<<<<<<<
@@ -6767,7 +6769,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       (__pyx_v_p[__pyx_v_m]) = __pyx_v_xi;
 
-      /* "cybleu/_nltk_core.pyx":248
+      /* "cybleu/_nltk_core.pyx":250
  *         if xi != 0.0:
  *             p[m] = xi
  *             m += 1             # <<<<<<<<<<<<<<
@@ -6776,7 +6778,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_m = (__pyx_v_m + 1);
 
-      /* "cybleu/_nltk_core.pyx":246
+      /* "cybleu/_nltk_core.pyx":248
  *             xi = hi
  *         m = k
  *         if xi != 0.0:             # <<<<<<<<<<<<<<
@@ -6787,7 +6789,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   }
 
 
-  /* "cybleu/_nltk_core.pyx":249
+  /* "cybleu/_nltk_core.pyx":251
  *             p[m] = xi
  *             m += 1
  *     hi = 0.0             # <<<<<<<<<<<<<<
@@ -6796,7 +6798,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   __pyx_v_hi = 0.0;
 
-  /* "cybleu/_nltk_core.pyx":250
+  /* "cybleu/_nltk_core.pyx":252
  *             m += 1
  *     hi = 0.0
  *     if m > 0:             # <<<<<<<<<<<<<<
@@ -6808,7 +6810,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   if (__pyx_t_7) {
 
 
-    /* "cybleu/_nltk_core.pyx":251
+    /* "cybleu/_nltk_core.pyx":253
  *     hi = 0.0
  *     if m > 0:
  *         m -= 1             # <<<<<<<<<<<<<<
@@ -6817,7 +6819,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_m = (__pyx_v_m - 1);
 
-    /* "cybleu/_nltk_core.pyx":252
+    /* "cybleu/_nltk_core.pyx":254
  *     if m > 0:
  *         m -= 1
  *         hi = p[m]             # <<<<<<<<<<<<<<
@@ -6826,7 +6828,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_hi = (__pyx_v_p[__pyx_v_m]);
 
-    /* "cybleu/_nltk_core.pyx":253
+    /* "cybleu/_nltk_core.pyx":255
  *         m -= 1
  *         hi = p[m]
  *         while m > 0:             # <<<<<<<<<<<<<<
@@ -6839,7 +6841,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 
       if (!__pyx_t_7) break;
 
-      /* "cybleu/_nltk_core.pyx":254
+      /* "cybleu/_nltk_core.pyx":256
  *         hi = p[m]
  *         while m > 0:
  *             xi = hi             # <<<<<<<<<<<<<<
@@ -6848,7 +6850,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_xi = __pyx_v_hi;
 
-      /* "cybleu/_nltk_core.pyx":255
+      /* "cybleu/_nltk_core.pyx":257
  *         while m > 0:
  *             xi = hi
  *             m -= 1             # <<<<<<<<<<<<<<
@@ -6857,7 +6859,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_m = (__pyx_v_m - 1);
 
-      /* "cybleu/_nltk_core.pyx":256
+      /* "cybleu/_nltk_core.pyx":258
  *             xi = hi
  *             m -= 1
  *             y = p[m]             # <<<<<<<<<<<<<<
@@ -6866,7 +6868,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_y = (__pyx_v_p[__pyx_v_m]);
 
-      /* "cybleu/_nltk_core.pyx":257
+      /* "cybleu/_nltk_core.pyx":259
  *             m -= 1
  *             y = p[m]
  *             hi = xi + y             # <<<<<<<<<<<<<<
@@ -6875,7 +6877,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_hi = (__pyx_v_xi + __pyx_v_y);
 
-      /* "cybleu/_nltk_core.pyx":258
+      /* "cybleu/_nltk_core.pyx":260
  *             y = p[m]
  *             hi = xi + y
  *             yr = hi - xi             # <<<<<<<<<<<<<<
@@ -6884,7 +6886,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_yr = (__pyx_v_hi - __pyx_v_xi);
 
-      /* "cybleu/_nltk_core.pyx":259
+      /* "cybleu/_nltk_core.pyx":261
  *             hi = xi + y
  *             yr = hi - xi
  *             lo = y - yr             # <<<<<<<<<<<<<<
@@ -6893,7 +6895,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_lo = (__pyx_v_y - __pyx_v_yr);
 
-      /* "cybleu/_nltk_core.pyx":260
+      /* "cybleu/_nltk_core.pyx":262
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -6905,7 +6907,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":261
+        /* "cybleu/_nltk_core.pyx":263
  *             lo = y - yr
  *             if lo != 0.0:
  *                 break             # <<<<<<<<<<<<<<
@@ -6914,7 +6916,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         goto __pyx_L12_break;
 
-        /* "cybleu/_nltk_core.pyx":260
+        /* "cybleu/_nltk_core.pyx":262
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -6925,7 +6927,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     }
     __pyx_L12_break:;
 
-    /* "cybleu/_nltk_core.pyx":262
+    /* "cybleu/_nltk_core.pyx":264
  *             if lo != 0.0:
  *                 break
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):             # <<<<<<<<<<<<<<
@@ -6980,7 +6982,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     if (__pyx_t_7) {
 
 
-      /* "cybleu/_nltk_core.pyx":263
+      /* "cybleu/_nltk_core.pyx":265
  *                 break
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):
  *             y = lo * 2.0             # <<<<<<<<<<<<<<
@@ -6989,7 +6991,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_y = (__pyx_v_lo * 2.0);
 
-      /* "cybleu/_nltk_core.pyx":264
+      /* "cybleu/_nltk_core.pyx":266
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):
  *             y = lo * 2.0
  *             xi = hi + y             # <<<<<<<<<<<<<<
@@ -6998,7 +7000,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_xi = (__pyx_v_hi + __pyx_v_y);
 
-      /* "cybleu/_nltk_core.pyx":265
+      /* "cybleu/_nltk_core.pyx":267
  *             y = lo * 2.0
  *             xi = hi + y
  *             yr = xi - hi             # <<<<<<<<<<<<<<
@@ -7007,7 +7009,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_yr = (__pyx_v_xi - __pyx_v_hi);
 
-      /* "cybleu/_nltk_core.pyx":266
+      /* "cybleu/_nltk_core.pyx":268
  *             xi = hi + y
  *             yr = xi - hi
  *             if y == yr:             # <<<<<<<<<<<<<<
@@ -7019,7 +7021,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":267
+        /* "cybleu/_nltk_core.pyx":269
  *             yr = xi - hi
  *             if y == yr:
  *                 hi = xi             # <<<<<<<<<<<<<<
@@ -7028,7 +7030,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_hi = __pyx_v_xi;
 
-        /* "cybleu/_nltk_core.pyx":266
+        /* "cybleu/_nltk_core.pyx":268
  *             xi = hi + y
  *             yr = xi - hi
  *             if y == yr:             # <<<<<<<<<<<<<<
@@ -7037,7 +7039,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":262
+      /* "cybleu/_nltk_core.pyx":264
  *             if lo != 0.0:
  *                 break
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):             # <<<<<<<<<<<<<<
@@ -7046,7 +7048,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":250
+    /* "cybleu/_nltk_core.pyx":252
  *             m += 1
  *     hi = 0.0
  *     if m > 0:             # <<<<<<<<<<<<<<
@@ -7055,7 +7057,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":268
+  /* "cybleu/_nltk_core.pyx":270
  *             if y == yr:
  *                 hi = xi
  *     return hi             # <<<<<<<<<<<<<<
@@ -7068,7 +7070,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   }
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":223
+  /* "cybleu/_nltk_core.pyx":225
  * 
  * 
  * cdef double _fsum(const double* x, int n) noexcept:             # <<<<<<<<<<<<<<
@@ -7093,7 +7095,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":271
+/* "cybleu/_nltk_core.pyx":273
  * 
  * 
  * def sentence_score(references, hypothesis, weights, mode, param, reweigh):             # <<<<<<<<<<<<<<
@@ -7146,56 +7148,56 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_references,&__pyx_mstate_global->__pyx_n_u_hypothesis,&__pyx_mstate_global->__pyx_n_u_weights,&__pyx_mstate_global->__pyx_n_u_mode,&__pyx_mstate_global->__pyx_n_u_param,&__pyx_mstate_global->__pyx_n_u_reweigh,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 271, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 273, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 271, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 273, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 271, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 273, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 271, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 273, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 271, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 273, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 271, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 273, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 271, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 273, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "sentence_score", 0) < (0)) __PYX_ERR(0, 271, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "sentence_score", 0) < (0)) __PYX_ERR(0, 273, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 6; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, i); __PYX_ERR(0, 271, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, i); __PYX_ERR(0, 273, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 6)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 271, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 273, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 271, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 273, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 271, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 273, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 271, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 273, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 271, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 273, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 271, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 273, __pyx_L3_error)
     }
     __pyx_v_references = values[0];
     __pyx_v_hypothesis = values[1];
@@ -7206,7 +7208,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, __pyx_nargs); __PYX_ERR(0, 271, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, __pyx_nargs); __PYX_ERR(0, 273, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -7273,31 +7275,31 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("sentence_score", 0);
 
-  /* "cybleu/_nltk_core.pyx":275
+  /* "cybleu/_nltk_core.pyx":277
  *     float score, int 0, (score, zero-order mask) when method0 must warn, or None when the caller
  *     must take nltk's general path (see the twin's docstring)."""
  *     cdef int order = len(weights), used, k, incvnt = 1, nterms = 0, smoothing = mode             # <<<<<<<<<<<<<<
  *     cdef double c_param = param
  *     cdef double[64] w
 */
-  __pyx_t_1 = PyObject_Length(__pyx_v_weights); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 275, __pyx_L1_error)
+  __pyx_t_1 = PyObject_Length(__pyx_v_weights); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 277, __pyx_L1_error)
   __pyx_v_order = __pyx_t_1;
   __pyx_v_incvnt = 1;
   __pyx_v_nterms = 0;
-  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_v_mode); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 275, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_v_mode); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 277, __pyx_L1_error)
   __pyx_v_smoothing = __pyx_t_2;
 
-  /* "cybleu/_nltk_core.pyx":276
+  /* "cybleu/_nltk_core.pyx":278
  *     must take nltk's general path (see the twin's docstring)."""
  *     cdef int order = len(weights), used, k, incvnt = 1, nterms = 0, smoothing = mode
  *     cdef double c_param = param             # <<<<<<<<<<<<<<
  *     cdef double[64] w
  *     cdef double[64] terms
 */
-  __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_v_param); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 276, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_v_param); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 278, __pyx_L1_error)
   __pyx_v_c_param = __pyx_t_3;
 
-  /* "cybleu/_nltk_core.pyx":281
+  /* "cybleu/_nltk_core.pyx":283
  *     cdef double p, s, bp, score
  *     cdef int64_t num, den, hyp_len, ref_len
  *     cdef uint64_t zero_mask = 0             # <<<<<<<<<<<<<<
@@ -7306,7 +7308,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
   __pyx_v_zero_mask = 0;
 
-  /* "cybleu/_nltk_core.pyx":285
+  /* "cybleu/_nltk_core.pyx":287
  *     cdef _Scratch ws
  *     cdef dict vocab
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):             # <<<<<<<<<<<<<<
@@ -7333,7 +7335,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 
     goto __pyx_L4_bool_binop_done;
   }
-  __pyx_t_1 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 285, __pyx_L1_error)
+  __pyx_t_1 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 287, __pyx_L1_error)
   __pyx_t_5 = (!(__pyx_t_1 != 0));
 
 
@@ -7344,7 +7346,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   if (__pyx_t_4) {
 
 
-    /* "cybleu/_nltk_core.pyx":286
+    /* "cybleu/_nltk_core.pyx":288
  *     cdef dict vocab
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):
  *         return None             # <<<<<<<<<<<<<<
@@ -7361,7 +7363,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     }
     goto __pyx_L0;
 
-    /* "cybleu/_nltk_core.pyx":285
+    /* "cybleu/_nltk_core.pyx":287
  *     cdef _Scratch ws
  *     cdef dict vocab
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):             # <<<<<<<<<<<<<<
@@ -7370,7 +7372,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":287
+  /* "cybleu/_nltk_core.pyx":289
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):
  *         return None
  *     for k in range(order):             # <<<<<<<<<<<<<<
@@ -7384,35 +7386,35 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
     __pyx_v_k = __pyx_t_7;
 
-    /* "cybleu/_nltk_core.pyx":288
+    /* "cybleu/_nltk_core.pyx":290
  *         return None
  *     for k in range(order):
  *         w[k] = weights[k]             # <<<<<<<<<<<<<<
  *     ws = _acquire()
  *     try:
 */
-    __pyx_t_8 = __Pyx_GetItemInt(__pyx_v_weights, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 288, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_GetItemInt(__pyx_v_weights, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 290, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_t_8); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 288, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_t_8); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 290, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     (__pyx_v_w[__pyx_v_k]) = __pyx_t_3;
 
   }
 
 
-  /* "cybleu/_nltk_core.pyx":289
+  /* "cybleu/_nltk_core.pyx":291
  *     for k in range(order):
  *         w[k] = weights[k]
  *     ws = _acquire()             # <<<<<<<<<<<<<<
  *     try:
  *         vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
 */
-  __pyx_t_8 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 289, __pyx_L1_error)
+  __pyx_t_8 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 291, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __pyx_v_ws = ((struct __pyx_obj_6cybleu_10_nltk_core__Scratch *)__pyx_t_8);
   __pyx_t_8 = 0;
 
-  /* "cybleu/_nltk_core.pyx":290
+  /* "cybleu/_nltk_core.pyx":292
  *         w[k] = weights[k]
  *     ws = _acquire()
  *     try:             # <<<<<<<<<<<<<<
@@ -7421,21 +7423,21 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
   /*try:*/ {
 
-    /* "cybleu/_nltk_core.pyx":291
+    /* "cybleu/_nltk_core.pyx":293
  *     ws = _acquire()
  *     try:
  *         vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)             # <<<<<<<<<<<<<<
  *         ws.next_id = 0
  *         _intern_refs(ws, vocab, references, &nrefs)
 */
-    __pyx_t_1 = PyObject_Length(__pyx_v_hypothesis); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 291, __pyx_L10_error)
-    __pyx_t_8 = _PyDict_NewPresized(((2 * __pyx_t_1) + 8)); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 291, __pyx_L10_error)
+    __pyx_t_1 = PyObject_Length(__pyx_v_hypothesis); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 293, __pyx_L10_error)
+    __pyx_t_8 = _PyDict_NewPresized(((2 * __pyx_t_1) + 8)); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 293, __pyx_L10_error)
     __Pyx_GOTREF(__pyx_t_8);
 
     __pyx_v_vocab = ((PyObject*)__pyx_t_8);
     __pyx_t_8 = 0;
 
-    /* "cybleu/_nltk_core.pyx":292
+    /* "cybleu/_nltk_core.pyx":294
  *     try:
  *         vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
  *         ws.next_id = 0             # <<<<<<<<<<<<<<
@@ -7447,37 +7449,37 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     __Pyx_GOTREF(__pyx_v_ws->next_id);
     __Pyx_DECREF_SET(__pyx_v_ws->next_id, __pyx_mstate_global->__pyx_int_0);
 
-    /* "cybleu/_nltk_core.pyx":293
+    /* "cybleu/_nltk_core.pyx":295
  *         vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
  *         ws.next_id = 0
  *         _intern_refs(ws, vocab, references, &nrefs)             # <<<<<<<<<<<<<<
  *         hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *         _count(ws, hyp_len, nrefs, order)
 */
-    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 293, __pyx_L10_error)
+    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 295, __pyx_L10_error)
 
 
-    /* "cybleu/_nltk_core.pyx":294
+    /* "cybleu/_nltk_core.pyx":296
  *         ws.next_id = 0
  *         _intern_refs(ws, vocab, references, &nrefs)
  *         hyp_len = _intern_hyp(ws, vocab, hypothesis)             # <<<<<<<<<<<<<<
  *         _count(ws, hyp_len, nrefs, order)
  *         ref_len = ws.row[1]
 */
-    __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_hypothesis); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 294, __pyx_L10_error)
+    __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_hypothesis); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 296, __pyx_L10_error)
     __pyx_v_hyp_len = __pyx_t_1;
 
-    /* "cybleu/_nltk_core.pyx":295
+    /* "cybleu/_nltk_core.pyx":297
  *         _intern_refs(ws, vocab, references, &nrefs)
  *         hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *         _count(ws, hyp_len, nrefs, order)             # <<<<<<<<<<<<<<
  *         ref_len = ws.row[1]
  *         if ws.row[2] == 0:
 */
-    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_order); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 295, __pyx_L10_error)
+    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_order); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 297, __pyx_L10_error)
 
 
-    /* "cybleu/_nltk_core.pyx":296
+    /* "cybleu/_nltk_core.pyx":298
  *         hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *         _count(ws, hyp_len, nrefs, order)
  *         ref_len = ws.row[1]             # <<<<<<<<<<<<<<
@@ -7486,7 +7488,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     __pyx_v_ref_len = (__pyx_v_ws->row[1]);
 
-    /* "cybleu/_nltk_core.pyx":297
+    /* "cybleu/_nltk_core.pyx":299
  *         _count(ws, hyp_len, nrefs, order)
  *         ref_len = ws.row[1]
  *         if ws.row[2] == 0:             # <<<<<<<<<<<<<<
@@ -7498,7 +7500,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     if (__pyx_t_4) {
 
 
-      /* "cybleu/_nltk_core.pyx":298
+      /* "cybleu/_nltk_core.pyx":300
  *         ref_len = ws.row[1]
  *         if ws.row[2] == 0:
  *             return 0             # <<<<<<<<<<<<<<
@@ -7516,7 +7518,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       }
       goto __pyx_L9_return;
 
-      /* "cybleu/_nltk_core.pyx":297
+      /* "cybleu/_nltk_core.pyx":299
  *         _count(ws, hyp_len, nrefs, order)
  *         ref_len = ws.row[1]
  *         if ws.row[2] == 0:             # <<<<<<<<<<<<<<
@@ -7525,7 +7527,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":300
+    /* "cybleu/_nltk_core.pyx":302
  *             return 0
  *         # nltk smooths every order, then zips the (possibly re-weighed) weights with them
  *         used = order             # <<<<<<<<<<<<<<
@@ -7534,14 +7536,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     __pyx_v_used = __pyx_v_order;
 
-    /* "cybleu/_nltk_core.pyx":301
+    /* "cybleu/_nltk_core.pyx":303
  *         # nltk smooths every order, then zips the (possibly re-weighed) weights with them
  *         used = order
  *         if reweigh and hyp_len < 4:             # <<<<<<<<<<<<<<
  *             used = <int>hyp_len
  *             for k in range(used):
 */
-    __pyx_t_5 = __Pyx_PyObject_IsTrue(__pyx_v_reweigh); if (unlikely((__pyx_t_5 < 0))) __PYX_ERR(0, 301, __pyx_L10_error)
+    __pyx_t_5 = __Pyx_PyObject_IsTrue(__pyx_v_reweigh); if (unlikely((__pyx_t_5 < 0))) __PYX_ERR(0, 303, __pyx_L10_error)
     if (__pyx_t_5) {
 
     } else {
@@ -7559,7 +7561,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     if (__pyx_t_4) {
 
 
-      /* "cybleu/_nltk_core.pyx":302
+      /* "cybleu/_nltk_core.pyx":304
  *         used = order
  *         if reweigh and hyp_len < 4:
  *             used = <int>hyp_len             # <<<<<<<<<<<<<<
@@ -7568,7 +7570,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
       __pyx_v_used = ((int)__pyx_v_hyp_len);
 
-      /* "cybleu/_nltk_core.pyx":303
+      /* "cybleu/_nltk_core.pyx":305
  *         if reweigh and hyp_len < 4:
  *             used = <int>hyp_len
  *             for k in range(used):             # <<<<<<<<<<<<<<
@@ -7582,7 +7584,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
         __pyx_v_k = __pyx_t_7;
 
-        /* "cybleu/_nltk_core.pyx":304
+        /* "cybleu/_nltk_core.pyx":306
  *             used = <int>hyp_len
  *             for k in range(used):
  *                 w[k] = 1.0 / <double>hyp_len             # <<<<<<<<<<<<<<
@@ -7593,7 +7595,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       }
 
 
-      /* "cybleu/_nltk_core.pyx":301
+      /* "cybleu/_nltk_core.pyx":303
  *         # nltk smooths every order, then zips the (possibly re-weighed) weights with them
  *         used = order
  *         if reweigh and hyp_len < 4:             # <<<<<<<<<<<<<<
@@ -7602,7 +7604,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":305
+    /* "cybleu/_nltk_core.pyx":307
  *             for k in range(used):
  *                 w[k] = 1.0 / <double>hyp_len
  *         for k in range(order):             # <<<<<<<<<<<<<<
@@ -7616,7 +7618,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
       __pyx_v_k = __pyx_t_7;
 
-      /* "cybleu/_nltk_core.pyx":306
+      /* "cybleu/_nltk_core.pyx":308
  *                 w[k] = 1.0 / <double>hyp_len
  *         for k in range(order):
  *             num = ws.row[2 + k]             # <<<<<<<<<<<<<<
@@ -7625,7 +7627,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
       __pyx_v_num = (__pyx_v_ws->row[(2 + __pyx_v_k)]);
 
-      /* "cybleu/_nltk_core.pyx":307
+      /* "cybleu/_nltk_core.pyx":309
  *         for k in range(order):
  *             num = ws.row[2 + k]
  *             den = ws.row[2 + order + k]             # <<<<<<<<<<<<<<
@@ -7634,7 +7636,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
       __pyx_v_den = (__pyx_v_ws->row[((2 + __pyx_v_order) + __pyx_v_k)]);
 
-      /* "cybleu/_nltk_core.pyx":308
+      /* "cybleu/_nltk_core.pyx":310
  *             num = ws.row[2 + k]
  *             den = ws.row[2 + order + k]
  *             if den < 1:             # <<<<<<<<<<<<<<
@@ -7646,7 +7648,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":309
+        /* "cybleu/_nltk_core.pyx":311
  *             den = ws.row[2 + order + k]
  *             if den < 1:
  *                 den = 1             # <<<<<<<<<<<<<<
@@ -7655,7 +7657,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_den = 1;
 
-        /* "cybleu/_nltk_core.pyx":308
+        /* "cybleu/_nltk_core.pyx":310
  *             num = ws.row[2 + k]
  *             den = ws.row[2 + order + k]
  *             if den < 1:             # <<<<<<<<<<<<<<
@@ -7664,7 +7666,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":310
+      /* "cybleu/_nltk_core.pyx":312
  *             if den < 1:
  *                 den = 1
  *             if smoothing == ADD_ONE and k:             # <<<<<<<<<<<<<<
@@ -7690,7 +7692,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":311
+        /* "cybleu/_nltk_core.pyx":313
  *                 den = 1
  *             if smoothing == ADD_ONE and k:
  *                 p = <double>(num + 1) / <double>(den + 1)             # <<<<<<<<<<<<<<
@@ -7699,7 +7701,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = (((double)(__pyx_v_num + 1)) / ((double)(__pyx_v_den + 1)));
 
-        /* "cybleu/_nltk_core.pyx":310
+        /* "cybleu/_nltk_core.pyx":312
  *             if den < 1:
  *                 den = 1
  *             if smoothing == ADD_ONE and k:             # <<<<<<<<<<<<<<
@@ -7709,7 +7711,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":312
+      /* "cybleu/_nltk_core.pyx":314
  *             if smoothing == ADD_ONE and k:
  *                 p = <double>(num + 1) / <double>(den + 1)
  *             elif num:             # <<<<<<<<<<<<<<
@@ -7721,7 +7723,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":313
+        /* "cybleu/_nltk_core.pyx":315
  *                 p = <double>(num + 1) / <double>(den + 1)
  *             elif num:
  *                 p = <double>num / <double>den             # <<<<<<<<<<<<<<
@@ -7730,7 +7732,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = (((double)__pyx_v_num) / ((double)__pyx_v_den));
 
-        /* "cybleu/_nltk_core.pyx":312
+        /* "cybleu/_nltk_core.pyx":314
  *             if smoothing == ADD_ONE and k:
  *                 p = <double>(num + 1) / <double>(den + 1)
  *             elif num:             # <<<<<<<<<<<<<<
@@ -7740,7 +7742,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":314
+      /* "cybleu/_nltk_core.pyx":316
  *             elif num:
  *                 p = <double>num / <double>den
  *             elif smoothing == NO_SMOOTHING:             # <<<<<<<<<<<<<<
@@ -7752,7 +7754,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":315
+        /* "cybleu/_nltk_core.pyx":317
  *                 p = <double>num / <double>den
  *             elif smoothing == NO_SMOOTHING:
  *                 p = DBL_MIN_             # <<<<<<<<<<<<<<
@@ -7761,7 +7763,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = __pyx_v_6cybleu_10_nltk_core_DBL_MIN_;
 
-        /* "cybleu/_nltk_core.pyx":316
+        /* "cybleu/_nltk_core.pyx":318
  *             elif smoothing == NO_SMOOTHING:
  *                 p = DBL_MIN_
  *                 zero_mask |= (<uint64_t>1) << k             # <<<<<<<<<<<<<<
@@ -7770,7 +7772,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_zero_mask = (__pyx_v_zero_mask | (((uint64_t)1) << __pyx_v_k));
 
-        /* "cybleu/_nltk_core.pyx":314
+        /* "cybleu/_nltk_core.pyx":316
  *             elif num:
  *                 p = <double>num / <double>den
  *             elif smoothing == NO_SMOOTHING:             # <<<<<<<<<<<<<<
@@ -7780,7 +7782,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":317
+      /* "cybleu/_nltk_core.pyx":319
  *                 p = DBL_MIN_
  *                 zero_mask |= (<uint64_t>1) << k
  *             elif smoothing == EPSILON:             # <<<<<<<<<<<<<<
@@ -7792,7 +7794,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":318
+        /* "cybleu/_nltk_core.pyx":320
  *                 zero_mask |= (<uint64_t>1) << k
  *             elif smoothing == EPSILON:
  *                 p = (0.0 + c_param) / <double>den             # <<<<<<<<<<<<<<
@@ -7801,7 +7803,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = ((0.0 + __pyx_v_c_param) / ((double)__pyx_v_den));
 
-        /* "cybleu/_nltk_core.pyx":317
+        /* "cybleu/_nltk_core.pyx":319
  *                 p = DBL_MIN_
  *                 zero_mask |= (<uint64_t>1) << k
  *             elif smoothing == EPSILON:             # <<<<<<<<<<<<<<
@@ -7811,7 +7813,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":319
+      /* "cybleu/_nltk_core.pyx":321
  *             elif smoothing == EPSILON:
  *                 p = (0.0 + c_param) / <double>den
  *             elif smoothing == NIST:             # <<<<<<<<<<<<<<
@@ -7823,7 +7825,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":320
+        /* "cybleu/_nltk_core.pyx":322
  *                 p = (0.0 + c_param) / <double>den
  *             elif smoothing == NIST:
  *                 p = 1.0 / ldexp(<double>den, incvnt)             # <<<<<<<<<<<<<<
@@ -7832,7 +7834,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = (1.0 / ldexp(((double)__pyx_v_den), __pyx_v_incvnt));
 
-        /* "cybleu/_nltk_core.pyx":321
+        /* "cybleu/_nltk_core.pyx":323
  *             elif smoothing == NIST:
  *                 p = 1.0 / ldexp(<double>den, incvnt)
  *                 incvnt += 1             # <<<<<<<<<<<<<<
@@ -7841,7 +7843,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_incvnt = (__pyx_v_incvnt + 1);
 
-        /* "cybleu/_nltk_core.pyx":319
+        /* "cybleu/_nltk_core.pyx":321
  *             elif smoothing == EPSILON:
  *                 p = (0.0 + c_param) / <double>den
  *             elif smoothing == NIST:             # <<<<<<<<<<<<<<
@@ -7851,7 +7853,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":322
+      /* "cybleu/_nltk_core.pyx":324
  *                 p = 1.0 / ldexp(<double>den, incvnt)
  *                 incvnt += 1
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:             # <<<<<<<<<<<<<<
@@ -7877,7 +7879,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":323
+        /* "cybleu/_nltk_core.pyx":325
  *                 incvnt += 1
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:
  *                 p = 1.0 / (ldexp(c_param, incvnt) / log(<double>hyp_len)) / <double>den             # <<<<<<<<<<<<<<
@@ -7886,7 +7888,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = ((1.0 / (ldexp(__pyx_v_c_param, __pyx_v_incvnt) / log(((double)__pyx_v_hyp_len)))) / ((double)__pyx_v_den));
 
-        /* "cybleu/_nltk_core.pyx":324
+        /* "cybleu/_nltk_core.pyx":326
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:
  *                 p = 1.0 / (ldexp(c_param, incvnt) / log(<double>hyp_len)) / <double>den
  *                 incvnt += 1             # <<<<<<<<<<<<<<
@@ -7895,7 +7897,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_incvnt = (__pyx_v_incvnt + 1);
 
-        /* "cybleu/_nltk_core.pyx":322
+        /* "cybleu/_nltk_core.pyx":324
  *                 p = 1.0 / ldexp(<double>den, incvnt)
  *                 incvnt += 1
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:             # <<<<<<<<<<<<<<
@@ -7905,7 +7907,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":326
+      /* "cybleu/_nltk_core.pyx":328
  *                 incvnt += 1
  *             else:
  *                 p = 0.0             # <<<<<<<<<<<<<<
@@ -7917,7 +7919,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       }
       __pyx_L21:;
 
-      /* "cybleu/_nltk_core.pyx":327
+      /* "cybleu/_nltk_core.pyx":329
  *             else:
  *                 p = 0.0
  *             if p > 0 and k < used:             # <<<<<<<<<<<<<<
@@ -7943,7 +7945,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":328
+        /* "cybleu/_nltk_core.pyx":330
  *                 p = 0.0
  *             if p > 0 and k < used:
  *                 terms[nterms] = w[k] * log(p)             # <<<<<<<<<<<<<<
@@ -7952,7 +7954,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         (__pyx_v_terms[__pyx_v_nterms]) = ((__pyx_v_w[__pyx_v_k]) * log(__pyx_v_p));
 
-        /* "cybleu/_nltk_core.pyx":329
+        /* "cybleu/_nltk_core.pyx":331
  *             if p > 0 and k < used:
  *                 terms[nterms] = w[k] * log(p)
  *                 nterms += 1             # <<<<<<<<<<<<<<
@@ -7961,7 +7963,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_nterms = (__pyx_v_nterms + 1);
 
-        /* "cybleu/_nltk_core.pyx":327
+        /* "cybleu/_nltk_core.pyx":329
  *             else:
  *                 p = 0.0
  *             if p > 0 and k < used:             # <<<<<<<<<<<<<<
@@ -7972,7 +7974,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     }
 
 
-    /* "cybleu/_nltk_core.pyx":330
+    /* "cybleu/_nltk_core.pyx":332
  *                 terms[nterms] = w[k] * log(p)
  *                 nterms += 1
  *         s = _fsum(terms, nterms)             # <<<<<<<<<<<<<<
@@ -7981,7 +7983,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     __pyx_v_s = __pyx_f_6cybleu_10_nltk_core__fsum(__pyx_v_terms, __pyx_v_nterms);
 
-    /* "cybleu/_nltk_core.pyx":331
+    /* "cybleu/_nltk_core.pyx":333
  *                 nterms += 1
  *         s = _fsum(terms, nterms)
  *         if not (s <= EXP_LIMIT):             # <<<<<<<<<<<<<<
@@ -7993,7 +7995,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     if (__pyx_t_4) {
 
 
-      /* "cybleu/_nltk_core.pyx":332
+      /* "cybleu/_nltk_core.pyx":334
  *         s = _fsum(terms, nterms)
  *         if not (s <= EXP_LIMIT):
  *             return None             # <<<<<<<<<<<<<<
@@ -8010,7 +8012,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       }
       goto __pyx_L9_return;
 
-      /* "cybleu/_nltk_core.pyx":331
+      /* "cybleu/_nltk_core.pyx":333
  *                 nterms += 1
  *         s = _fsum(terms, nterms)
  *         if not (s <= EXP_LIMIT):             # <<<<<<<<<<<<<<
@@ -8019,7 +8021,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":333
+    /* "cybleu/_nltk_core.pyx":335
  *         if not (s <= EXP_LIMIT):
  *             return None
  *         bp = 1.0 if hyp_len > ref_len else exp(1.0 - <double>ref_len / <double>hyp_len)             # <<<<<<<<<<<<<<
@@ -8038,7 +8040,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 
     __pyx_v_bp = __pyx_t_3;
 
-    /* "cybleu/_nltk_core.pyx":334
+    /* "cybleu/_nltk_core.pyx":336
  *             return None
  *         bp = 1.0 if hyp_len > ref_len else exp(1.0 - <double>ref_len / <double>hyp_len)
  *         score = bp * exp(s)             # <<<<<<<<<<<<<<
@@ -8048,7 +8050,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     __pyx_v_score = (__pyx_v_bp * exp(__pyx_v_s));
   }
 
-  /* "cybleu/_nltk_core.pyx":336
+  /* "cybleu/_nltk_core.pyx":338
  *         score = bp * exp(s)
  *     finally:
  *         _release(ws)             # <<<<<<<<<<<<<<
@@ -8057,7 +8059,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
   /*finally:*/ {
     /*normal exit:*/{
-      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 336, __pyx_L1_error)
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 338, __pyx_L1_error)
       goto __pyx_L11;
     }
     __pyx_L10_error:;
@@ -8076,7 +8078,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       __Pyx_XGOTREF(__pyx_t_15);
       __pyx_t_2 = __pyx_lineno; __pyx_t_6 = __pyx_clineno; __pyx_t_9 = __pyx_filename;
       {
-        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 336, __pyx_L31_error)
+        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 338, __pyx_L31_error)
       }
       __Pyx_XGIVEREF(__pyx_t_13);
       __Pyx_XGIVEREF(__pyx_t_14);
@@ -8103,7 +8105,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     __pyx_L9_return: {
       __pyx_t_15 = __pyx_r;
       __pyx_r = 0;
-      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 336, __pyx_L1_error)
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 338, __pyx_L1_error)
       __pyx_r = __pyx_t_15;
       __pyx_t_15 = 0;
       goto __pyx_L0;
@@ -8111,7 +8113,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     __pyx_L11:;
   }
 
-  /* "cybleu/_nltk_core.pyx":337
+  /* "cybleu/_nltk_core.pyx":339
  *     finally:
  *         _release(ws)
  *     if zero_mask:             # <<<<<<<<<<<<<<
@@ -8123,22 +8125,22 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   if (__pyx_t_4) {
 
 
-    /* "cybleu/_nltk_core.pyx":338
+    /* "cybleu/_nltk_core.pyx":340
  *         _release(ws)
  *     if zero_mask:
  *         return score, zero_mask             # <<<<<<<<<<<<<<
  *     return score
 */
-    __pyx_t_8 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 338, __pyx_L1_error)
+    __pyx_t_8 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 340, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_16 = __Pyx_PyLong_From_uint64_t(__pyx_v_zero_mask); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 338, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyLong_From_uint64_t(__pyx_v_zero_mask); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 340, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_16);
-    __pyx_t_17 = PyTuple_New(2); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 338, __pyx_L1_error)
+    __pyx_t_17 = PyTuple_New(2); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 340, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_17);
     __Pyx_GIVEREF(__pyx_t_8);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 0, __pyx_t_8) != (0)) __PYX_ERR(0, 338, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 0, __pyx_t_8) != (0)) __PYX_ERR(0, 340, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_16);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 1, __pyx_t_16) != (0)) __PYX_ERR(0, 338, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 1, __pyx_t_16) != (0)) __PYX_ERR(0, 340, __pyx_L1_error);
     __pyx_t_8 = 0;
     __pyx_t_16 = 0;
     {
@@ -8152,7 +8154,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     __pyx_t_17 = 0;
     goto __pyx_L0;
 
-    /* "cybleu/_nltk_core.pyx":337
+    /* "cybleu/_nltk_core.pyx":339
  *     finally:
  *         _release(ws)
  *     if zero_mask:             # <<<<<<<<<<<<<<
@@ -8161,12 +8163,12 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":339
+  /* "cybleu/_nltk_core.pyx":341
  *     if zero_mask:
  *         return score, zero_mask
  *     return score             # <<<<<<<<<<<<<<
 */
-  __pyx_t_17 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 339, __pyx_L1_error)
+  __pyx_t_17 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 341, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
   {
     PyObject *__pyx_temp;
@@ -8179,7 +8181,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   __pyx_t_17 = 0;
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":271
+  /* "cybleu/_nltk_core.pyx":273
  * 
  * 
  * def sentence_score(references, hypothesis, weights, mode, param, reweigh):             # <<<<<<<<<<<<<<
@@ -8967,34 +8969,34 @@ __Pyx_RefNannySetupContext("PyInit__nltk_core", 0);
   if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_corpus_counts, __pyx_t_2) < (0)) __PYX_ERR(0, 145, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":184
+  /* "cybleu/_nltk_core.pyx":186
  * 
  * 
  * def hf_counts(reference_corpus, translation_corpus, max_order):             # <<<<<<<<<<<<<<
  *     """(translation_length, reference_length, matches_by_order, possible_matches_by_order) as
  *     tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_3hf_counts, 0, __pyx_mstate_global->__pyx_n_u_hf_counts, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 184, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_3hf_counts, 0, __pyx_mstate_global->__pyx_n_u_hf_counts, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 186, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_hf_counts, __pyx_t_2) < (0)) __PYX_ERR(0, 184, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_hf_counts, __pyx_t_2) < (0)) __PYX_ERR(0, 186, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":271
+  /* "cybleu/_nltk_core.pyx":273
  * 
  * 
  * def sentence_score(references, hypothesis, weights, mode, param, reweigh):             # <<<<<<<<<<<<<<
  *     """nltk's sentence_bleu for a tuple of float weights and smoothing method<mode> (0-4): the
  *     float score, int 0, (score, zero-order mask) when method0 must warn, or None when the caller
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_5sentence_score, 0, __pyx_mstate_global->__pyx_n_u_sentence_score, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 271, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_5sentence_score, 0, __pyx_mstate_global->__pyx_n_u_sentence_score, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 273, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_sentence_score, __pyx_t_2) < (0)) __PYX_ERR(0, 271, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_sentence_score, __pyx_t_2) < (0)) __PYX_ERR(0, 273, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
   /* "cybleu/_nltk_core.pyx":1
@@ -9046,7 +9048,7 @@ static int __Pyx_InitCachedBuiltins(__pyx_mstatetype *__pyx_mstate) {
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
-  __pyx_builtin_zip = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_zip); if (!__pyx_builtin_zip) __PYX_ERR(0, 161, __pyx_L1_error)
+  __pyx_builtin_zip = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_zip); if (!__pyx_builtin_zip) __PYX_ERR(0, 160, __pyx_L1_error)
 
   /* Cached unbound methods */
   __pyx_mstate->__pyx_umethod_PyDict_Type_items.type = (PyObject*)&PyDict_Type;
@@ -9079,30 +9081,30 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
     const struct { const unsigned int length: 7; } str_length_index[] = {{15},{1},{7},{6},{2},{9},{30},{102},{25},{5},{8},{26},{28},{20},{7},{12},{8},{12},{8},{10},{8},{11},{12},{10},{17},{13},{12},{12},{19},{8},{13},{6},{18},{2},{7},{18},{13},{17},{3},{12},{9},{7},{11},{10},{10},{6},{5},{1},{18},{7},{9},{4},{1},{5},{6},{3},{10},{5},{1},{5},{3},{8},{1},{7},{11},{16},{10},{7},{1},{5},{4},{14},{10},{8},{9},{4},{8},{5},{5},{9},{11},{18},{4},{6},{5},{1},{7},{2},{9},{3}};
-    const struct { const unsigned int length: 10; } bytes_length_index[] = {{172},{9},{411},{378},{629}};
+    const struct { const unsigned int length: 10; } bytes_length_index[] = {{172},{9},{411},{395},{629}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1446 bytes) */
-static const char cstring[] = "x\332\265T\317S\023I\0246\0204j\324L\010\210Z\273L@J\024\0137\374\260\264\266\334-\\vW\253(%\001\224\203[S\235I\047\031Hf&\323=@8q\234c\037\373\330\307>\316\221#G\217\034\347\310\237\340\237\260\257;\001\262\245\326Vm\325N%\323\335\257_\277\367\276\357}=\2634\300\330\254\007\250\321\306.}\374k\315!\250\332\302\330U\357\206\355\220\336\254\326v\334\331\307&\n\032\246CL\344\232\270\355\323\256Ip\047\304\256\215\tn\325\347\233]\377\251\236\004\270~1\261\274\372\371\302\333\357M\250\nh\332\310u=jVa\346\271{8\240\270fR\317D\346z\2276=\327\364\252;\330\246f\335\013L\337\261w[\216\333 \201\375\314\356\302\341\360\231\345\266\350\256e{\001\236\367\273\007\326\372\373\367k\326\206\035 j7\317\307y\313\np-\264\261e\353\210\2265\260C0%\024\321\201=k]\305\351\256:6\265\336\341\003Z\201\332-\324j\251-]\252\362\206\247\036\272\266\032\033\347\021\340i#G\207h{\265\260\245-.j\353Q\025\327w\353\204\250un\356\027f}]\342\271\001\037\250\005\224y\021\212\014$\374F\371\024\023\n\203C\024+^H\035\027#\337\307n\r\221\256k;\336\374\205\231T}\333\362Q\200\3326\260\212-\250\235\006\310\306Ud\357\202\223\037\252\020\241KI\217\353\371K\256k\020\016\273\036h\001Q/ \315z\337\021:o\265\260\333\037\032\264\251,\036m\202..f\016q\\{\317\245\016\305m\002\355\204j\275:\240\255\343@+\250\255:\243\206\003\313\013j8\000.\261\353\302>q)\254\210\033\266\341\207\003\235Y{\370\032\203\357\371\276G\210\003\245\006JoP@\177Pu\\\304\267z\310.\363\005x\037;\215&!\n\230\322%(\235j\317\276\205\326p\035\205-@\347\005\212\\\322\366\000\210\222a\330&\352o\331\310\327\245Q\020G\013(t\211J\253\047-D\035op\332\317\037\022\\\333C\255\020\223=\317F\325}]\003%\373\344\020\007\036\350\210\354\036:\276\343Rs\226\320 \004\375\367$D\255\347\275fX\313\272\021\326\273\006@\337\324\027\351\311S3\204\023\213\013\026UW\211PeY\357Z\300\311!\266\350\267v\301\360|\351{\356\203sp\274|\351#O\036_\321=\007\t\352/\306Q*I\337\210\346X\371(\365\345\352\225\221qVN\322\005\366\226\177\020\013\342\243\\9K\377\300\377\222\305$}\217\033Iz\222w\222""\364]v\240\206q\206\222\364\325\243]\006\366\221$s\047:\344c\034\361=Q\026;\361P<\025\377\026w\222L6\372\235\2151\304\002\236\347\245$\233c)\265T\3665~G\020Y<\235{u\\N\262w\"\312\026\301\257\223\344\306\331\216H\t#\311N\360\024/\360\217b-N\305\260\034g\273\302\020\017EC\202\177\236\025\331\022\353\212k\242\223d\357B\370\t\330\233\026\025\021\310\211\330\210\213*\325\010\333\342E\276\310Q\222\033e\013l\233\227yU\014\rxM\307\025\250\2610\311\0031!\r9%_K;\316\307\013\361\366q\371\030\251\270\020\\\001\277\010VJr\005\266\302>\360\005\276\t\t\247\304k\201z\246\n\3240\016\201\n\200\277*\207t0\300\331\253\263\303\207\371\022\017\305\357\220\245\230dFY\211\255\002\270<\204\331\020i0\217I$;g\2311VV\344(\226\200\325\233\321\317\314\341]\231\372^k&O\047\177\212S\377Kon\013[\032\247O~Q4\014\364\346>\237\006\0265\241/\000\021\220w\237\317\002\r\n\330\\\\\216\321\177i\337\003\225\375A\237\322\342\277\221=\301\207\370C\000\023\210<\360P\201\000\003\374w\345UY\215\257)t\212\313\232\356\177M\314\210P\256@\336\014t\224\247\371\n\257\300\361Q\261*G\344V\\\214K_3\377\212\337\022\237b\003\230\317(\3467x\352\364\336r\374\351d\362t\035\272p\237\027\277\334\27022\311\221\332\316\034\355E\225(`\243\354\017>\305\327\344\260\\\222D\205U\314C72\321H\264\005\200a}=2\242\231h_\223\231\276\036M\364\033\224;\315M\213\022\340\253\302\341\222\\;\036:\006\231\350k\231d\024\272M~Wd{\020\362l\016ZP\023\217\244\221dnG\010\232\363\222\377)JjgJ\313\n\3547\243\205h\223\031lZU\236dApg\272\026\330x\001\304\037\000|C\231\227\325\356\000\337\006\234\231a\024\030\337\026\345K\205tT\307\246.4[\376\347R\351\261\177\205\027\240\340\234R_Vin\224\277\001\216S\252Ao\241\205y\261\010\000\257\307\005}\355\214\274\262\277\341\253p%g\341V\030\017zW\025\340&\271\037\371\0160\261\0107\350\334<\006\034\344\371K\340\2509`-@\021C|\206wD\006zYV\002\355G\332\225\005\271\255\023i\247a\276\014\252\274\047g{\342?\316\234\334\370<\365\371\315\351\346\226>s\246\323B\321\001\313\003\210\315>\314\234\222\205\226\263\376j\300\347J\226z""945\006{\324#{\231\r\001\325eMt\222\271\025}\004\\\257y[\001\220T\177O\266O*\047\007\237;Ja\303\220`C\265\351\354\\n\327\216:J*\373\352\326\336\214J\177\003\047\020\333\202";
-    PyObject *data = __Pyx_DecompressString(cstring, 1446, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1470 bytes) */
+static const char cstring[] = "x\332\235T\315S\023I\0247\0204j\324L\010\210Z\273L@J\024\0137|XZ[\356\026\210\273ZE)\t\240\034\334\232\352L:\311\220df2\335\003\204\023\3079\366\261\217}\234\343\0349r\364\230\343\034\371\023\374\023\366u\047\204l\251\265\265K\001\335\375\272\373\275\367\373\350\231\247\036\306z\325C\265\026\266\351\343\337+\026A\345&\306\266\374_3-\322\233UZ\226=\377XG^M\267\210\216l\035\267\\\332\321\tn\373\33061\301\315\352b\275\343>U\023\017W\007\023\303\251^,\234\303\336\204\312\204\272\211l\333\241z\031f\216}\200=\212+:ut\244ouh\335\261u\247\274\217M\252W\035Ow-\263\321\264\354\032\361\314gf\007.\373\317\014\273I\033\206\351xx\321\355\034\031[\037>l\032\333\246\207\250Y\277\030\027\r\303\303\025\337\304\206\2512\032\306\320\016\301\224PD\207\366\214-\231\247\263a\231\324x\217\217h\tz7P\263)\267T\253\3624\374T}\333\224c\355\"\003\374\264\220\245R\264\234\212\337T\021\033\265\324(\233\353\037k\373\250y\021\3567f|\333\342E\000\037\311\005\2649HE\206\n~\247}\212\t\205\301\"\222\025\307\247\226\215\221\353b\273\202H\3076-gq\020&e\3274\\\344\241\226\t\254b\003z\247\0362q\031\231\r8\344\3722\205oS\322\343z\361\222\353\n\244\303\266\003^@\324\361H\275\332?\010\312\033Ml\367\207\032\255\313\210C\353\340\213\301\314\"\226m\036\330\324\242\270E@N\350\326\251\002\332*\366\224\203ZR\0319\034\031\216W\301\036p\211m\033\366\211MaEl\277\005\277\330S\225\325\tWap\035\327u\010\261\240UO\372\r\032\350\017\262\217A~\243\207\354\262\236\207\017\261U\253\023\"\201I_\202\323\251:\331\217\320\n\256\"\277\t\350\034O\222KZ\016\000\2216\364[D\376\031&rUk\024\314\321\004\nm\"\313\252I\023Q\313\031\236\366\353\373\004W\016P\323\307\344\3001Q\371P\365@\311!9\306\236\003>\"\215c\313\265l\252\317\023\352\371\340\377\236\205\250\361\274\047\206\261\252\2040\336\327\000\372\216zHO\236\352>\334X^2\250|J\204\312\310V\307\000N\216\261A\277\267\013\201\347+?:><\207\203\227\377\324\225\047\217\257(\315\301\202\352\213q\222\210\2237\202\005V<I|\275zel\222\025\343d\216\275\343\037\305\222\370\024\256\235\047\177\342""\177\205\3718y\217kqr\232\267\343\344]v$\207I\206\342\344\325\223\006\203\370X\234\272\023\034\363\t\216\370\201(\212\375h$\232\211^G\3558\225\016\336\260\t\206\230\307\263\274\020\2473,!\2272\276\311\357\010\022\346\273\013\257N\213q\372N@\3312\234k\307\231I\266/\022B\213\323S<\301s\374\223\330\214\022\021,\047YCh\342\241\250\205p>\313\362l\205u\3045\321\216\323w!\375\024\354\315\212\222\360\302\251H\213\362\262\324\030\333\345y\276\314Q\234\031gKl\217\027yY\214\014\235\232\215J\320cn\232{b*\324\302\231p=4\243l\264\024\355\235\026O\221\314\013\311%\360A\262B\234\311\2615\366\221/\361\035(8#\326\005\352\205J\320\303$$\312\001\376r8\242\222\001\316^\237m>\312W\270/\336@\225|\234\032g\005\266\001\340\262\220f[$!<\021\242\260}\236\232`EI\216d\tX\275\031\374\312,\336\t\023?\222f\272;\375K\224\370F\233\363\377\251\307ma\206Z\367\311o\022\372\220\036\367\371,0\247H|\001(\200\260\373|\036\240K0\013Q1B\003\311\316\323\271n\356\221h+\370\257\303v\224>]\227\311n\007\r\376_\364| [{\320\3478\377o\354O\361\021\376\020\220z\"\013\304\224 \301\220 \235\360jX\216\256I\350\222\334\2122DE\314\t?\\\203\272)\220\230\047\371\032/\301\365q\261\021\216\205\273Q>*|+\305+~K|\2164\220\"%\245\330\346\211\356\275\325\350\363\331tw\013d\271\317\363_o\\\031\233\346Hn\247N\016\202R\340\261q\366\007\237\341\233\341h\270\022\022\231V\312\002*\245\202\261`\027\000\303\372z\240\005s\301\241b:y=\230\352\277\246L73+\n\200\257\014\227\013\341\346\351\310)\370F\275\3238%\321\355\360\273\"\335\203\220e\013\240OE<\n\2658u;@\240\334K\376\247(\310\235\031\3453\210\337\014\226\202\035\246\261Y\331y\234\006\007\236\253^`\343\005\020\177\004\3605\031^\225\273C|kpg\216Q`|O\024/\355\323\226\212\315\014L\\\374\347R\032\264\377\246\227\240\341\214\374T\244\245!\307\371[\3408!\005z\007\022f\3052\000\274\036\345\324;\324\2622\376\226o\300\033\235\207g\242=\350\275]\200\033g~\346\373\300\3042<\251\213\360\004p\220\345/\201\243\372P4\007M\214\3609\336\026)\320\262(\335\333\317\324\010s\341\236*\244\016\215\362U\260""\354\275p\276\3672NSg7\276\314|y\333\335\331Uw\316UYh\332cY\000\261\323\207\231\221\266P^W\237\021\370~\205\205^\rE\215\306\036\365\310^e#@uQ\021\035\247n\005\237\000\327:oI\000!U\037\230\275\263\322\331\321\227\266t\330(\024\330\2262\235_\330\355\332I[Z\345P~bo\006\205\277\001\264\223\343*";
+    PyObject *data = __Pyx_DecompressString(cstring, 1470, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1877 bytes) */
-static const char cstring[] = "\377(tree fr\377agment)?\377disablee\275n\002\001gcis\004\003d\377min() ar\377g is an \377empty se\377quencese\177lf.hyp,\004\002wref\000\006_of\005\005\353ow\031\003t]\001 ca\377nnot be \377converte\377d to a P\377ython ob\377ject for\377 picklin\177gsrc/cy\233\000\377u/_nltk_\377core.pyx\377_POOL_Sc\337ratch\000\005._\377_reduce_\355cM\002__\017\010setostat\021\010_PD\001\377yDict_Ne\377xtRef__a\213ll4\000_\246\002*\001A\000f\227unc\020\001g:\005U\000m\367ain$\001modu;le.\001nam\003\002\231\001>c\003_qual\017\005\222\004\231_\221\017\254\005exu\001\244\000_\362C\005sf\010\254\020test\366\340\000is\222!outi\377neappend\377asyncio.\374\252 \021\003sbpc_p\337aramc\323 e_\376\271\000traceba\333ck\317 pu?\001un\253ts\346#.\342\047dL\000e\373no\211`ators\343hf\377 %\001\367@_le\275n\000\004gths\211`o\363th\225`\001\006isin\377cvntitem\331s\314@\253\000of\237@fe\365r\275bm\270Aesma\177x_order\311 wenn\310`snt\013\000osnum\000\000eru\002\372\035\002p\277\002poppo\177ssibler\366`X\204\001\000\004\204\001reY\004_\324\003\376\007\006sreweigghss\301a\274\204\001sef\000\371n\254`\013\004tdefa\177ultshor\331!\347smo\320\000\203\204\001ums\275s\001\000_cap\226\002tootal\300 ns\202!~\004\002lation\000\010\376y\004usedval\377uesvocab\375w\177\002tswsze\377ro_maskz\377ipint (s\377truct __n\334\204\001t_6\363\204\003_5\360\204\002\327_Ng\274@T\304\205\002*,{ u/\00032_t\307\205\001wst \017\000Py_\221 \317ze_t\n\021^\00064\230\027\025/\t\207\000, \000\002+\005*\357)\000co\232`_se\376\255\207\002\200\001\330\004\n\210+\377\220Q\200\001\360\006\000\005\377\026\220Q\330\004\024\220I\377\230V\2402\240W\250A\377\340\004\035\230]\250!\330\377\004\031\230\021\330\004\037\230\277q\330\004\027\220x\003\001\026\377\220a\330\004\006\200k\220\376\025\000\005\330\010\017\210z\230\377\025\230a\230v\240Q\240\377j\260\002\260\"\260C\260\377q\330\010\014\210E\220\025\377\220a\220r\230\022\2301\237\330\014\020\220\001\013\001\024\001L\377\230\017\240s\250!\320+\377=\270Q\330\014\017\210t\373\2203%\000q""\330\020\026\220\377j\240\001\240\021\330\014\030\377\230\001\230\024\230W\240L\367\260\001\260\014\000\026\220k\240\277\021\240$\240g\250-\000\022\377\220!\2204\220y\240\007_\240q\330\014\027\\\000\030\031\000\377#\240R\240r\250\030\260\367\021\260!g\001\005\220U\230\377!\2303\230a\330\020\023\377\2202\220X\230Q\230bw\240\002\240\034\007#\260R\241\000\377\024\037\230r\240\030\250\021\377\250\"\250B\250c\260\022\377\2602\260X\270Q\270a\340T\001Z\000\365\001\265\000G\0031\330\020\377\024\220A\220V\2302\230}T\212\000\"\240B\240a\r\003\325R\340\000\026F\000\024\375\000b\250\335\002H\002a\330\010\242\003q\230\177\003\2304\230u\240Ec\000\377!\330\010\023\2201\220D\272\332\000\022D\000S\240\004\024\000\025\377\250a\250q\340\010\025\220\345Q\323 \010\242!\353 \013\210;\277\220i\230y\250\001\203U\037\337\320\0370\260\001\307\201R\016\240?c\250\021\320*>\203!\221H\247\032\230#\303 \314\"8\317\000q\177\330\024\032\230(\240\"\324\002_+\260Q\260a\213\2021\033\226a\361\033\314$\257H\3273\030\230\002\230}$\346`r\240\022\2402\356@\375q\364)y\250\006\250b\260\351\007\366a\310!d\373Bd\240%\357\240u\250A\264`\010\027\220\177q\230\004\230A\230R\360@\377\023\240D\250\005\250U\260\367!\2601\350/=\230\r\240\177\\\260\021\200\001\360\010\221\205\001\377S\230\001\320\0315\260\\\377\300\037\320PQ\330\004\032\377\230!\360\n\000\005\037\230\375a\033\001\010\200v\210R\210\377r\220\023\220F\230\"\230\177L\250\003\2504\250sS\001\376\222\205\001q\330\004\010\210\005\210\377U\220!\2201\330\010\t\277\210\021\210%\210w\344\204\002\004\367\t\210\030\266\205\004\020\320\020#\353\2401\312`b:\0001\250Lg\270\002\270\244`\222\206\002\330\010\355a\337T\230\027\240\014\275\003\022\220\377+\230Q\230d\240\047\250\377\021\330\010\016\210a\210t\337\2209\230G\240Z\000\022\220\371\"\322b\025\000\013\2102\210T\337\220\021\220#\220\267\000\330\014\376\356`\340\010\017\210q\330\010\377\013\2108\2204\220x\230\375r\335\205\001\023\2205\230\001\330\372\321\204\t\0211\000%\220t\2302\357\230X\240Q\264\206\007q\330\014""\304U\005\260\204\001Q\001\013\247\207\001\274\206\0042\220\365Q\275\206\001a\315\206\001z\230\023\230uH\341 \001\260\205\001I\230T\255@\1773\240b\250\t\260\024\362\205\002\373\021\022\310\205\001H\230D\240\002\177\240(\250!\330\021\033\245\206\003\377\024\220A\330\020\036\230j\356\304 3\250a\016\006\025\220T\377\230\022\2309\240B\240h\356\013\010\024\220D\214`%\230q\303\240\010\311@y\000\227@D\003k\250\327\024\250X\333\206\002\020!\001\003\230\1775\240\001\240\031\250(\223\210\003\377\270\010\300\n\310\"\310H_\320TU\330\020\313@\340\323\206\001\276\202\210\001r\220\022\2202f\0022\341\230\310\000\215\206\001\211\210\002\261\207\002s\250!\363\2501+\002\323\210\003\021\220\047\230\256\350\"5\220\002\350 Q\344\"\330\377\010\r\210W\220H\230B\267\230m\250\276\000\250t\313\207\002X\377\300R\300x\310q\330\010\337\020\220\003\2202\222A\230\021\235\340\341\206\005\007\200q\275\211\001\224`\330\017\004\013\2101";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1877, 2515);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1910 bytes) */
+static const char cstring[] = "\377(tree fr\377agment)?\377disablee\275n\002\001gcis\004\003d\377min() ar\377g is an \377empty se\377quencese\177lf.hyp,\004\002wref\000\006_of\005\005\353ow\031\003t]\001 ca\377nnot be \377converte\377d to a P\377ython ob\377ject for\377 picklin\177gsrc/cy\233\000\377u/_nltk_\377core.pyx\377_POOL_Sc\337ratch\000\005._\377_reduce_\355cM\002__\017\010setostat\021\010_PD\001\377yDict_Ne\377xtRef__a\213ll4\000_\246\002*\001A\000f\227unc\020\001g:\005U\000m\367ain$\001modu;le.\001nam\003\002\231\001>c\003_qual\017\005\222\004\231_\221\017\254\005exu\001\244\000_\362C\005sf\010\254\020test\366\340\000is\222!outi\377neappend\377asyncio.\374\252 \021\003sbpc_p\337aramc\323 e_\376\271\000traceba\333ck\317 pu?\001un\253ts\346#.\342\047dL\000e\373no\211`ators\343hf\377 %\001\367@_le\275n\000\004gths\211`o\363th\225`\001\006isin\377cvntitem\331s\314@\253\000of\237@fe\365r\275bm\270Aesma\177x_order\311 wenn\310`snt\013\000osnum\000\000eru\002\372\035\002p\277\002poppo\177ssibler\366`X\204\001\000\004\204\001reY\004_\324\003\376\007\006sreweigghss\301a\274\204\001sef\000\371n\254`\013\004tdefa\177ultshor\331!\347smo\320\000\203\204\001ums\275s\001\000_cap\226\002tootal\300 ns\202!~\004\002lation\000\010\376y\004usedval\377uesvocab\375w\177\002tswsze\377ro_maskz\377ipint (s\377truct __n\334\204\001t_6\363\204\003_5\360\204\002\327_Ng\274@T\304\205\002*,{ u/\00032_t\307\205\001wst \017\000Py_\221 \317ze_t\n\021^\00064\230\027\025/\t\207\000, \000\002+\005*\357)\000co\232`_se\376\255\207\002\200\001\330\004\n\210+\377\220Q\200\001\360\006\000\005\377\026\220Q\330\004\024\220I\377\230V\2402\240W\250A\377\340\004\035\230]\250!\330\377\004\031\230\021\330\004\037\230\277q\330\004\027\220x\003\001\026\377\220a\330\004\006\200k\220\376\025\000\005\330\010\017\210z\230\377\025\230a\230v\240Q\240\377j\260\002\260\"\260C\260\377q\330\010\014\210E\220\025\377\220a\220r\230\022\2301\237\330\014\020\220\001\013\001\024\001L\377\230\017\240s\250!\320+\377=\270Q\330\014\017\210t\373\2203%\000q""\330\020\026\220\377j\240\001\240\021\330\014\030\377\230\001\230\024\230W\240L\367\260\001\260\014\000\026\220k\240\277\021\240$\240g\250-\000\022\377\220!\2204\220y\240\007_\240q\330\014\027\\\000\030\031\000\377#\240R\240r\250\030\260\367\021\260!g\001\005\220U\230\377!\2303\230a\330\020\023\377\2202\220X\230Q\230bw\240\002\240\034\007#\260R\241\000\377\024\037\230r\240\030\250\021\377\250\"\250B\250c\260\022\377\2602\260X\270Q\270a\340T\001Z\000\365\001\265\000G\0031\330\020\377\024\220A\220V\2302\230}T\212\000\"\240B\240a\r\003\325R\340\000\026F\000\024\375\000b\250\335\002H\002a\330\010\242\003q\230\177\003\2304\230u\240Ec\000\377!\330\010\023\2201\220D\272\332\000\022D\000S\240\004\024\000\025\377\250a\250q\340\010\025\220\345Q\323 \010\242!\353 \013\210;\277\220i\230y\250\001\203U\037\337\320\0370\260\001\213N\340\004\376\332\2013\016\240c\250\021\320*9>\367\001\205H\032\230#\267 \300\"\3758\303\000q\330\024\032\230(\373\240\"\310\002+\260Q\260a\376\252F\340\014\024\320\024\047\240\375q\372\002C\250q\260\014\270\275B\304!\016\210k\230\244\202)\033\342\247a\033\335$\300H\3503\030\230\002\373\230$\367`r\240\022\2402\372\377@q\205Iy\250\006\250b\323\260\007\207\204\001\331!d\214bd\240\337%\240u\250A\305`\010\027\377\220q\230\004\230A\230R\376\201`\023\240D\250\005\250U\357\260!\2601\371/=\230\r\377\240\\\260\021\200\001\360\010\376\242\205\001S\230\001\320\0315\260\377\\\300\037\320PQ\330\004\377\032\230!\360\n\000\005\037\373\230a\033\001\010\200v\210R\377\210r\220\023\220F\230\"\377\230L\250\003\2504\250s\374S\001\243\205\001q\330\004\010\210\005\377\210U\220!\2201\330\010\177\t\210\021\210%\210w\365\204\002\357\004\t\210\030\307\205\004\020\320\020\327#\2401\333`b:\0001\250\317L\270\002\270\265`\243\206\002\330\010\276\376aT\230\027\240\014\275\003\022\377\220+\230Q\230d\240\047\377\250\021\330\010\016\210a\210\277t\2209\230G\240Z\000\022\363\220\"\343b\025\000\013\2102\210\277T\220\021\220#\220\267\000\330\375\014\377`\340\010\017\210q\330\377\010\013\2108""\2204\220x\373\230r\356\205\001\023\2205\230\001\365\330\342\204\t\0211\000%\220t\230\3372\230X\240Q\305\206\007q\330\211\014U\005\301\204\001Q\001\013\270\207\001\315\206\0042\353\220Q\316\206\001a\336\206\001z\230\023\353\230H\341 \001\301\205\001I\230T\376\255@3\240b\250\t\260\024\366\203\206\002\021\022\331\205\001H\230D\240\377\002\240(\250!\330\021\033\376\266\206\003\024\220A\330\020\036\230\335j\304 3\250a\016\006\025\220\377T\230\022\2309\240B\240\335h\013\010\024\220D\214`%\230\207q\240\010\311@y\000\227@D\003k\257\250\024\250X\354\206\002\020!\001\003\377\2305\240\001\240\031\250(\376\244\210\003\270\010\300\n\310\"\310\277H\320TU\330\020\313@\340|\344\206\001\223\210\001r\220\022\2202f\002\3032\230\310\000\236\206\001\232\210\002\302\207\002s\250\347!\2501+\002\344\210\003\021\220\047]\230\350\"5\220\002\350 Q\344\"\377\330\010\r\210W\220H\230oB\230m\250\276\000\250t\334\207\002\377X\300R\300x\310q\330\277\010\020\220\003\2202\222A\230;\021\340\362\206\005\007\200q\316\211\001\224`\037\330\004\013\2101";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1910, 2532);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (2515 bytes) */
-static const char bytes[] = "(tree fragment)?disableenablegcisenabledmin() arg is an empty sequenceself.hyp,self.ref,self.ref_off,self.row,self.table cannot be converted to a Python object for picklingsrc/cybleu/_nltk_core.pyx_POOL_Scratch_Scratch.__reduce_cython___Scratch.__setstate_cython____Pyx_PyDict_NextRef__all____annotate____func____getstate____main____module____name____pyx_state__qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineappendasyncio.coroutinesbpc_paramcline_in_tracebackcorpus_countscybleu._nltk_coredendenominatorshf_countshyp_lenhyp_lengthshypotheseshypothesisincvntitemsklist_of_referencesmatchesmax_ordermodennrefsntermsnumnumeratorsorderpparampoppossiblerref_lenref_lengthsreference_corpusreferencesreweighsscoreselfsentence_scoresetdefaultshortestsmoothingsumssums_captermstotaltrans_lentranslationtranslation_corpususedvaluesvocabwweightswszero_maskzipint (struct __pyx_t_6cybleu_5_core_NgramTable *, uint32_t const *, Py_ssize_t, uint32_t const *, int64_t const *, Py_ssize_t, Py_ssize_t, int, int, int64_t *)\000count_segment\200\001\330\004\n\210+\220Q\200\001\360\006\000\005\026\220Q\330\004\024\220I\230V\2402\240W\250A\340\004\035\230]\250!\330\004\031\230\021\330\004\037\230q\330\004\027\220x\230q\330\004\026\220a\330\004\006\200k\220\021\330\004\005\330\010\017\210z\230\025\230a\230v\240Q\240j\260\002\260\"\260C\260q\330\010\014\210E\220\025\220a\220r\230\022\2301\330\014\020\220\001\220\025\220a\330\010\014\210L\230\017\240s\250!\320+=\270Q\330\014\017\210t\2203\220a\220q\330\020\026\220j\240\001\240\021\330\014\030\230\001\230\024\230W\240L\260\001\260\021\330\014\026\220k\240\021\240$\240g\250Q\330\014\022\220!\2204\220y\240\007\240q\330\014\027\220r\230\030\240\021\240#\240R\240r\250\030\260\021\260!\330\014\020\220\005\220U\230!\2303\230a\330\020\023\2202\220X\230Q\230b\240\002\240#\240R\240r\250\030\260\021\260#\260R\260q\330\024\037\230r\240\030\250\021\250\"\250B\250c\260\022\2602\260X\270Q\270a\330\014""\027\220q\330\014\031\230\021\330\014\020\220\005\220U\230!\2301\330\020\024\220A\220V\2302\230T\240\021\240\"\240B\240a\330\020\024\220A\220R\220r\230\026\230r\240\024\240Q\240b\250\002\250\"\250B\250a\330\010\022\220!\2204\220q\230\003\2304\230u\240E\250\021\250!\330\010\023\2201\220D\230\001\230\022\2302\230S\240\004\240E\250\025\250a\250q\340\010\025\220Q\220a\330\010\020\220\001\220\021\330\004\013\210;\220i\230y\250\001\200\001\360\006\000\005\026\220Q\330\004\024\220I\230V\2402\240W\250A\340\004\037\320\0370\260\001\330\004\031\230\021\330\004\037\230q\330\004\027\220x\230q\330\004\026\220a\330\004\006\200k\220\021\330\004\005\330\010\017\210z\230\025\230a\230v\240Q\240j\260\002\260\"\260C\260q\330\010\014\210E\220\025\220a\220r\230\022\2301\330\014\020\220\001\220\025\220a\330\010\014\210L\230\016\240c\250\021\320*>\270a\330\014\017\210t\2203\220a\220q\330\020\032\230#\230Q\230a\330\020\023\2208\2304\230q\330\024\032\230(\240\"\240E\250\021\250+\260Q\260a\330\020\026\220j\240\001\240\021\330\014\030\230\001\230\024\230W\240L\260\001\260\021\330\014\026\220k\240\021\240$\240g\250Q\330\014\022\220!\2204\220y\240\007\240q\330\014\033\2301\330\014\033\2302\230T\240\021\240!\330\014\020\220\005\220U\230!\2301\330\020\024\220A\220V\2302\230T\240\021\240\"\240B\240a\330\020\030\230\002\230$\230a\230r\240\022\2402\240R\240q\330\020\024\220A\220R\220r\230\026\230y\250\006\250b\260\007\260q\330\010\025\220Q\220d\230!\2303\230d\240%\240u\250A\250Q\330\010\027\220q\230\004\230A\230R\230r\240\023\240D\250\005\250U\260!\2601\340\010\025\220Q\220a\330\010\020\220\001\220\021\330\004\013\210=\230\r\240\\\260\021\200\001\360\010\000\005\026\220S\230\001\320\0315\260\\\300\037\320PQ\330\004\032\230!\360\n\000\005\037\230a\360\010\000\005\010\200v\210R\210r\220\023\220F\230\"\230L\250\003\2504\250s\260!\2601\330\010\017\210q\330\004\010\210\005\210U\220!\2201\330\010\t\210\021\210%\210w\220a\220q\330\004\t\210\030\220\021\330\004\005\330\010\020\320\020#\2401\240B\240b\250""\003\2501\250L\270\002\270!\330\010\n\210+\220Q\330\010\024\220A\220T\230\027\240\014\250A\250Q\330\010\022\220+\230Q\230d\240\047\250\021\330\010\016\210a\210t\2209\230G\2401\330\010\022\220\"\220D\230\001\230\021\330\010\013\2102\210T\220\021\220#\220S\230\001\330\014\023\2201\340\010\017\210q\330\010\013\2108\2204\220x\230r\240\021\330\014\023\2205\230\001\330\014\020\220\005\220U\230!\2301\330\020\021\220\021\220%\220t\2302\230X\240Q\330\010\014\210E\220\025\220a\220q\330\014\022\220\"\220D\230\001\230\022\2302\230Q\330\014\022\220\"\220D\230\001\230\022\2302\230V\2402\240Q\330\014\017\210t\2202\220Q\330\020\026\220a\330\014\017\210z\230\023\230H\240D\250\001\330\020\024\220I\230T\240\022\2403\240b\250\t\260\024\260R\260q\330\021\022\330\020\024\220H\230D\240\002\240(\250!\330\021\033\2303\230a\330\020\024\220A\330\020\036\230j\250\003\2503\250a\330\021\033\2303\230a\330\020\025\220T\230\022\2309\240B\240h\250a\330\021\033\2303\230a\330\020\024\220D\230\002\230%\230q\240\010\250\005\250Q\330\020\032\230!\330\021\033\2303\230k\250\024\250X\260R\260q\330\020\024\220D\230\003\2305\240\001\240\031\250(\260\"\260C\260q\270\010\300\n\310\"\310H\320TU\330\020\032\230!\340\020\024\220A\330\014\017\210r\220\022\2202\220T\230\022\2302\230Q\330\020\025\220Q\220j\240\001\240\021\240#\240R\240s\250!\2501\330\020\032\230!\330\010\014\210E\220\021\220\047\230\021\330\010\013\2105\220\002\220#\220Q\330\014\023\2201\330\010\r\210W\220H\230B\230m\2503\250a\250t\2602\260X\270X\300R\300x\310q\330\010\020\220\003\2202\220S\230\001\230\021\340\010\020\220\001\220\021\330\004\007\200q\330\010\017\210w\220a\330\004\013\2101";
+    #else /* compression: none (2532 bytes) */
+static const char bytes[] = "(tree fragment)?disableenablegcisenabledmin() arg is an empty sequenceself.hyp,self.ref,self.ref_off,self.row,self.table cannot be converted to a Python object for picklingsrc/cybleu/_nltk_core.pyx_POOL_Scratch_Scratch.__reduce_cython___Scratch.__setstate_cython____Pyx_PyDict_NextRef__all____annotate____func____getstate____main____module____name____pyx_state__qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineappendasyncio.coroutinesbpc_paramcline_in_tracebackcorpus_countscybleu._nltk_coredendenominatorshf_countshyp_lenhyp_lengthshypotheseshypothesisincvntitemsklist_of_referencesmatchesmax_ordermodennrefsntermsnumnumeratorsorderpparampoppossiblerref_lenref_lengthsreference_corpusreferencesreweighsscoreselfsentence_scoresetdefaultshortestsmoothingsumssums_captermstotaltrans_lentranslationtranslation_corpususedvaluesvocabwweightswszero_maskzipint (struct __pyx_t_6cybleu_5_core_NgramTable *, uint32_t const *, Py_ssize_t, uint32_t const *, int64_t const *, Py_ssize_t, Py_ssize_t, int, int, int64_t *)\000count_segment\200\001\330\004\n\210+\220Q\200\001\360\006\000\005\026\220Q\330\004\024\220I\230V\2402\240W\250A\340\004\035\230]\250!\330\004\031\230\021\330\004\037\230q\330\004\027\220x\230q\330\004\026\220a\330\004\006\200k\220\021\330\004\005\330\010\017\210z\230\025\230a\230v\240Q\240j\260\002\260\"\260C\260q\330\010\014\210E\220\025\220a\220r\230\022\2301\330\014\020\220\001\220\025\220a\330\010\014\210L\230\017\240s\250!\320+=\270Q\330\014\017\210t\2203\220a\220q\330\020\026\220j\240\001\240\021\330\014\030\230\001\230\024\230W\240L\260\001\260\021\330\014\026\220k\240\021\240$\240g\250Q\330\014\022\220!\2204\220y\240\007\240q\330\014\027\220r\230\030\240\021\240#\240R\240r\250\030\260\021\260!\330\014\020\220\005\220U\230!\2303\230a\330\020\023\2202\220X\230Q\230b\240\002\240#\240R\240r\250\030\260\021\260#\260R\260q\330\024\037\230r\240\030\250\021\250\"\250B\250c\260\022\2602\260X\270Q\270a\330\014""\027\220q\330\014\031\230\021\330\014\020\220\005\220U\230!\2301\330\020\024\220A\220V\2302\230T\240\021\240\"\240B\240a\330\020\024\220A\220R\220r\230\026\230r\240\024\240Q\240b\250\002\250\"\250B\250a\330\010\022\220!\2204\220q\230\003\2304\230u\240E\250\021\250!\330\010\023\2201\220D\230\001\230\022\2302\230S\240\004\240E\250\025\250a\250q\340\010\025\220Q\220a\330\010\020\220\001\220\021\330\004\013\210;\220i\230y\250\001\200\001\360\006\000\005\026\220Q\330\004\024\220I\230V\2402\240W\250A\340\004\037\320\0370\260\001\330\004\031\230\021\330\004\037\230q\330\004\027\220x\230q\340\004\005\330\010\017\210z\230\025\230a\230v\240Q\240j\260\002\260\"\260C\260q\330\010\014\210E\220\025\220a\220r\230\022\2301\330\014\020\220\001\220\025\220a\330\010\014\210L\230\016\240c\250\021\320*>\270a\330\014\017\210t\2203\220a\220q\330\020\032\230#\230Q\230a\330\020\023\2208\2304\230q\330\024\032\230(\240\"\240E\250\021\250+\260Q\260a\330\020\026\220j\240\001\240\021\340\014\024\320\024\047\240q\250\002\250\"\250C\250q\260\014\270B\270a\330\014\016\210k\230\021\330\014\030\230\001\230\024\230W\240L\260\001\260\021\330\014\026\220k\240\021\240$\240g\250Q\330\014\022\220!\2204\220y\240\007\240q\330\014\033\2301\330\014\033\2302\230T\240\021\240!\330\014\020\220\005\220U\230!\2301\330\020\024\220A\220V\2302\230T\240\021\240\"\240B\240a\330\020\030\230\002\230$\230a\230r\240\022\2402\240R\240q\330\020\024\220A\220R\220r\230\026\230y\250\006\250b\260\007\260q\330\010\025\220Q\220d\230!\2303\230d\240%\240u\250A\250Q\330\010\027\220q\230\004\230A\230R\230r\240\023\240D\250\005\250U\260!\2601\340\010\025\220Q\220a\330\010\020\220\001\220\021\330\004\013\210=\230\r\240\\\260\021\200\001\360\010\000\005\026\220S\230\001\320\0315\260\\\300\037\320PQ\330\004\032\230!\360\n\000\005\037\230a\360\010\000\005\010\200v\210R\210r\220\023\220F\230\"\230L\250\003\2504\250s\260!\2601\330\010\017\210q\330\004\010\210\005\210U\220!\2201\330\010\t\210\021\210%\210w\220a\220q\330\004\t\210\030\220\021""\330\004\005\330\010\020\320\020#\2401\240B\240b\250\003\2501\250L\270\002\270!\330\010\n\210+\220Q\330\010\024\220A\220T\230\027\240\014\250A\250Q\330\010\022\220+\230Q\230d\240\047\250\021\330\010\016\210a\210t\2209\230G\2401\330\010\022\220\"\220D\230\001\230\021\330\010\013\2102\210T\220\021\220#\220S\230\001\330\014\023\2201\340\010\017\210q\330\010\013\2108\2204\220x\230r\240\021\330\014\023\2205\230\001\330\014\020\220\005\220U\230!\2301\330\020\021\220\021\220%\220t\2302\230X\240Q\330\010\014\210E\220\025\220a\220q\330\014\022\220\"\220D\230\001\230\022\2302\230Q\330\014\022\220\"\220D\230\001\230\022\2302\230V\2402\240Q\330\014\017\210t\2202\220Q\330\020\026\220a\330\014\017\210z\230\023\230H\240D\250\001\330\020\024\220I\230T\240\022\2403\240b\250\t\260\024\260R\260q\330\021\022\330\020\024\220H\230D\240\002\240(\250!\330\021\033\2303\230a\330\020\024\220A\330\020\036\230j\250\003\2503\250a\330\021\033\2303\230a\330\020\025\220T\230\022\2309\240B\240h\250a\330\021\033\2303\230a\330\020\024\220D\230\002\230%\230q\240\010\250\005\250Q\330\020\032\230!\330\021\033\2303\230k\250\024\250X\260R\260q\330\020\024\220D\230\003\2305\240\001\240\031\250(\260\"\260C\260q\270\010\300\n\310\"\310H\320TU\330\020\032\230!\340\020\024\220A\330\014\017\210r\220\022\2202\220T\230\022\2302\230Q\330\020\025\220Q\220j\240\001\240\021\240#\240R\240s\250!\2501\330\020\032\230!\330\010\014\210E\220\021\220\047\230\021\330\010\013\2105\220\002\220#\220Q\330\014\023\2201\330\010\r\210W\220H\230B\230m\2503\250a\250t\2602\260X\270X\300R\300x\310q\330\010\020\220\003\2202\220S\230\001\230\021\340\010\020\220\001\220\021\330\004\007\200q\330\010\017\210w\220a\330\004\013\2101";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
@@ -9237,15 +9239,15 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
   {
     const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 21, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 145};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_list_of_references, __pyx_mstate->__pyx_n_u_hypotheses, __pyx_mstate->__pyx_n_u_max_order, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_hyp_len, __pyx_mstate->__pyx_n_u_nrefs, __pyx_mstate->__pyx_n_u_hyp_lengths, __pyx_mstate->__pyx_n_u_ref_lengths, __pyx_mstate->__pyx_n_u_total, __pyx_mstate->__pyx_n_u_sums, __pyx_mstate->__pyx_n_u_sums_cap, __pyx_mstate->__pyx_n_u_ws, __pyx_mstate->__pyx_n_u_vocab, __pyx_mstate->__pyx_n_u_references, __pyx_mstate->__pyx_n_u_hypothesis, __pyx_mstate->__pyx_n_u_numerators, __pyx_mstate->__pyx_n_u_denominators, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_k};
-    __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_cybleu__nltk_core_pyx, __pyx_mstate->__pyx_n_u_corpus_counts, __pyx_mstate->__pyx_kp_b_iso88591_Q_IV2WA_0_q_xq_a_k_z_avQj_Cq_E, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_cybleu__nltk_core_pyx, __pyx_mstate->__pyx_n_u_corpus_counts, __pyx_mstate->__pyx_kp_b_iso88591_Q_IV2WA_0_q_xq_z_avQj_Cq_E_ar_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 22, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 184};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 22, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 186};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_reference_corpus, __pyx_mstate->__pyx_n_u_translation_corpus, __pyx_mstate->__pyx_n_u_max_order, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_hyp_len, __pyx_mstate->__pyx_n_u_nrefs, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_shortest, __pyx_mstate->__pyx_n_u_trans_len, __pyx_mstate->__pyx_n_u_ref_len, __pyx_mstate->__pyx_n_u_sums, __pyx_mstate->__pyx_n_u_sums_cap, __pyx_mstate->__pyx_n_u_ws, __pyx_mstate->__pyx_n_u_vocab, __pyx_mstate->__pyx_n_u_references, __pyx_mstate->__pyx_n_u_translation, __pyx_mstate->__pyx_n_u_matches, __pyx_mstate->__pyx_n_u_possible, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_k};
     __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_cybleu__nltk_core_pyx, __pyx_mstate->__pyx_n_u_hf_counts, __pyx_mstate->__pyx_kp_b_iso88591_Q_IV2WA_q_xq_a_k_z_avQj_Cq_E_ar, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {6, 0, 0, 27, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 271};
+    const __Pyx_PyCode_New_function_description descr = {6, 0, 0, 27, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 273};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_references, __pyx_mstate->__pyx_n_u_hypothesis, __pyx_mstate->__pyx_n_u_weights, __pyx_mstate->__pyx_n_u_mode, __pyx_mstate->__pyx_n_u_param, __pyx_mstate->__pyx_n_u_reweigh, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_used, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_incvnt, __pyx_mstate->__pyx_n_u_nterms, __pyx_mstate->__pyx_n_u_smoothing, __pyx_mstate->__pyx_n_u_c_param, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_terms, __pyx_mstate->__pyx_n_u_p, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_bp, __pyx_mstate->__pyx_n_u_score, __pyx_mstate->__pyx_n_u_num, __pyx_mstate->__pyx_n_u_den, __pyx_mstate->__pyx_n_u_hyp_len, __pyx_mstate->__pyx_n_u_ref_len, __pyx_mstate->__pyx_n_u_zero_mask, __pyx_mstate->__pyx_n_u_nrefs, __pyx_mstate->__pyx_n_u_ws, __pyx_mstate->__pyx_n_u_vocab};
     __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_cybleu__nltk_core_pyx, __pyx_mstate->__pyx_n_u_sentence_score, __pyx_mstate->__pyx_kp_b_iso88591_S_5_PQ_a_vRr_F_L_4s_1_q_U_1_waq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
   }

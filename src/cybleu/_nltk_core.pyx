@@ -152,8 +152,7 @@ def corpus_counts(list_of_references, hypotheses, max_order):
     cdef int64_t* sums = NULL
     cdef Py_ssize_t sums_cap = 0
     cdef _Scratch ws = _acquire()
-    cdef dict vocab = {}
-    ws.next_id = 0
+    cdef dict vocab
     try:
         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
         for k in range(2 * n):
@@ -164,6 +163,9 @@ def corpus_counts(list_of_references, hypotheses, max_order):
                 if hyp_len and order:
                     raise KeyError((tuple(hypothesis)[0],))
                 raise ValueError("min() arg is an empty sequence")
+            # a small dict per sentence stays in cache; one for the corpus would not
+            vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
+            ws.next_id = 0
             _intern_refs(ws, vocab, references, &nrefs)
             hyp_len = _intern_hyp(ws, vocab, hypothesis)
             _count(ws, hyp_len, nrefs, n)
