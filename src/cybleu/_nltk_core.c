@@ -3010,6 +3010,7 @@ static void __pyx_f_6cybleu_10_nltk_core__release(struct __pyx_obj_6cybleu_10_nl
 static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10_nltk_core__Scratch *, PyObject *, PyObject *, Py_ssize_t *); /*proto*/
 static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cybleu_10_nltk_core__Scratch *, PyObject *, PyObject *); /*proto*/
 static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_core__Scratch *, Py_ssize_t, Py_ssize_t, int); /*proto*/
+static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__sentence(struct __pyx_obj_6cybleu_10_nltk_core__Scratch *, PyObject *, PyObject *, int); /*proto*/
 static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *, int); /*proto*/
 /* #### Code section: typeinfo ### */
 /* #### Code section: before_global_var ### */
@@ -3084,7 +3085,7 @@ namespace {
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_values;
     __Pyx_CachedCFunction __pyx_umethod_PyList_Type_pop;
     PyObject *__pyx_codeobj_tab[5];
-    PyObject *__pyx_string_tab[95];
+    PyObject *__pyx_string_tab[94];
     PyObject *__pyx_number_tab[1];
 /* #### Code section: module_state_contents ### */
 /* PyFrozenDict.module_state_decls */
@@ -3218,17 +3219,16 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_n_u_translation_corpus __pyx_string_tab[81]
 #define __pyx_n_u_used __pyx_string_tab[82]
 #define __pyx_n_u_values __pyx_string_tab[83]
-#define __pyx_n_u_vocab __pyx_string_tab[84]
-#define __pyx_n_u_w __pyx_string_tab[85]
-#define __pyx_n_u_weights __pyx_string_tab[86]
-#define __pyx_n_u_ws __pyx_string_tab[87]
-#define __pyx_n_u_zero_mask __pyx_string_tab[88]
-#define __pyx_n_u_zip __pyx_string_tab[89]
-#define __pyx_kp_b_int_struct___pyx_t_6cybleu_5_cor __pyx_string_tab[90]
-#define __pyx_kp_b_iso88591_Q __pyx_string_tab[91]
-#define __pyx_kp_b_iso88591_Q_IV2WA_q_xq_a_k_z_avQj_Cq_E_ar __pyx_string_tab[92]
-#define __pyx_kp_b_iso88591_Q_IV2WA_0_q_xq_z_avQj_Cq_E_ar_1 __pyx_string_tab[93]
-#define __pyx_kp_b_iso88591_S_5_PQ_a_vRr_F_L_4s_1_q_U_1_waq __pyx_string_tab[94]
+#define __pyx_n_u_w __pyx_string_tab[84]
+#define __pyx_n_u_weights __pyx_string_tab[85]
+#define __pyx_n_u_ws __pyx_string_tab[86]
+#define __pyx_n_u_zero_mask __pyx_string_tab[87]
+#define __pyx_n_u_zip __pyx_string_tab[88]
+#define __pyx_kp_b_int_struct___pyx_t_6cybleu_5_cor __pyx_string_tab[89]
+#define __pyx_kp_b_iso88591_Q __pyx_string_tab[90]
+#define __pyx_kp_b_iso88591_Q_IV2WA_q_xq_z_avQj_Cq_E_ar_1_a __pyx_string_tab[91]
+#define __pyx_kp_b_iso88591_Q_IV2WA_0_q_xq_z_avQj_Cq_E_ar_1 __pyx_string_tab[92]
+#define __pyx_kp_b_iso88591_S_5_PQ_a_vRr_F_L_4s_1_q_U_1_waq __pyx_string_tab[93]
 #define __pyx_int_0 __pyx_number_tab[0]
 /* #### Code section: module_state_clear ### */
 #if CYTHON_USE_MODULE_STATE
@@ -3253,7 +3253,7 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_values.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyList_Type_pop.method);
   for (int i=0; i<5; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<95; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<94; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<1; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
@@ -3286,7 +3286,7 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_values.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyList_Type_pop.method);
   for (int i=0; i<5; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<95; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<94; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<1; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
@@ -4805,6 +4805,119 @@ static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_
 /* "cybleu/_nltk_core.pyx":145
  * 
  * 
+ * cdef Py_ssize_t _sentence(_Scratch ws, references, hypothesis, int max_order) except -1:             # <<<<<<<<<<<<<<
+ *     """Intern one sentence's tokens and count it: ws.row = [hyp_len, ref_len, correct_1..N,
+ *     total_1..N]; returns the number of references (the caller has checked there is one)."""
+*/
+
+static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__sentence(struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_v_ws, PyObject *__pyx_v_references, PyObject *__pyx_v_hypothesis, int __pyx_v_max_order) {
+  Py_ssize_t __pyx_v_nrefs;
+  Py_ssize_t __pyx_v_hyp_len;
+  PyObject *__pyx_v_vocab = 0;
+  Py_ssize_t __pyx_r;
+  __Pyx_RefNannyDeclarations
+  Py_ssize_t __pyx_t_1;
+  PyObject *__pyx_t_2 = NULL;
+  int __pyx_t_3;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("_sentence", 0);
+
+  /* "cybleu/_nltk_core.pyx":150
+ *     cdef Py_ssize_t nrefs, hyp_len
+ *     # a small dict per sentence stays in cache; one for the corpus would not
+ *     cdef dict vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)             # <<<<<<<<<<<<<<
+ *     ws.next_id = 0
+ *     _intern_refs(ws, vocab, references, &nrefs)
+*/
+  __pyx_t_1 = PyObject_Length(__pyx_v_hypothesis); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 150, __pyx_L1_error)
+  __pyx_t_2 = _PyDict_NewPresized(((2 * __pyx_t_1) + 8)); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 150, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+
+  __pyx_v_vocab = ((PyObject*)__pyx_t_2);
+  __pyx_t_2 = 0;
+
+  /* "cybleu/_nltk_core.pyx":151
+ *     # a small dict per sentence stays in cache; one for the corpus would not
+ *     cdef dict vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
+ *     ws.next_id = 0             # <<<<<<<<<<<<<<
+ *     _intern_refs(ws, vocab, references, &nrefs)
+ *     hyp_len = _intern_hyp(ws, vocab, hypothesis)
+*/
+  __Pyx_INCREF(__pyx_mstate_global->__pyx_int_0);
+  __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_0);
+  __Pyx_GOTREF(__pyx_v_ws->next_id);
+  __Pyx_DECREF_SET(__pyx_v_ws->next_id, __pyx_mstate_global->__pyx_int_0);
+
+  /* "cybleu/_nltk_core.pyx":152
+ *     cdef dict vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
+ *     ws.next_id = 0
+ *     _intern_refs(ws, vocab, references, &nrefs)             # <<<<<<<<<<<<<<
+ *     hyp_len = _intern_hyp(ws, vocab, hypothesis)
+ *     _count(ws, hyp_len, nrefs, max_order)
+*/
+  __pyx_t_3 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 152, __pyx_L1_error)
+
+
+  /* "cybleu/_nltk_core.pyx":153
+ *     ws.next_id = 0
+ *     _intern_refs(ws, vocab, references, &nrefs)
+ *     hyp_len = _intern_hyp(ws, vocab, hypothesis)             # <<<<<<<<<<<<<<
+ *     _count(ws, hyp_len, nrefs, max_order)
+ *     return nrefs
+*/
+  __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_hypothesis); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 153, __pyx_L1_error)
+  __pyx_v_hyp_len = __pyx_t_1;
+
+  /* "cybleu/_nltk_core.pyx":154
+ *     _intern_refs(ws, vocab, references, &nrefs)
+ *     hyp_len = _intern_hyp(ws, vocab, hypothesis)
+ *     _count(ws, hyp_len, nrefs, max_order)             # <<<<<<<<<<<<<<
+ *     return nrefs
+ * 
+*/
+  __pyx_t_3 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_max_order); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 154, __pyx_L1_error)
+
+
+  /* "cybleu/_nltk_core.pyx":155
+ *     hyp_len = _intern_hyp(ws, vocab, hypothesis)
+ *     _count(ws, hyp_len, nrefs, max_order)
+ *     return nrefs             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_nrefs;
+  }
+  goto __pyx_L0;
+
+  /* "cybleu/_nltk_core.pyx":145
+ * 
+ * 
+ * cdef Py_ssize_t _sentence(_Scratch ws, references, hypothesis, int max_order) except -1:             # <<<<<<<<<<<<<<
+ *     """Intern one sentence's tokens and count it: ws.row = [hyp_len, ref_len, correct_1..N,
+ *     total_1..N]; returns the number of references (the caller has checked there is one)."""
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_AddTraceback("cybleu._nltk_core._sentence", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = -1L;
+  __pyx_L0:;
+
+
+  __Pyx_XDECREF(__pyx_v_vocab);
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "cybleu/_nltk_core.pyx":158
+ * 
+ * 
  * def corpus_counts(list_of_references, hypotheses, max_order):             # <<<<<<<<<<<<<<
  *     """(hyp_lengths, ref_lengths, numerators, denominators) summed over the corpus as nltk's
  *     corpus_bleu sums them (see the twin's docstring)."""
@@ -4852,38 +4965,38 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_list_of_references,&__pyx_mstate_global->__pyx_n_u_hypotheses,&__pyx_mstate_global->__pyx_n_u_max_order,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 145, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 158, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 145, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 158, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 145, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 158, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 145, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 158, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "corpus_counts", 0) < (0)) __PYX_ERR(0, 145, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "corpus_counts", 0) < (0)) __PYX_ERR(0, 158, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("corpus_counts", 1, 3, 3, i); __PYX_ERR(0, 145, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("corpus_counts", 1, 3, 3, i); __PYX_ERR(0, 158, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 145, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 158, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 145, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 158, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 145, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 158, __pyx_L3_error)
     }
     __pyx_v_list_of_references = values[0];
     __pyx_v_hypotheses = values[1];
@@ -4891,7 +5004,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("corpus_counts", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 145, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("corpus_counts", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 158, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -4917,14 +5030,12 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
   int __pyx_v_k;
   int __pyx_v_n;
   Py_ssize_t __pyx_v_hyp_len;
-  Py_ssize_t __pyx_v_nrefs;
   int64_t __pyx_v_hyp_lengths;
   int64_t __pyx_v_ref_lengths;
   int64_t __pyx_v_total;
   int64_t *__pyx_v_sums;
   Py_ssize_t __pyx_v_sums_cap;
   struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_v_ws = 0;
-  PyObject *__pyx_v_vocab = 0;
   PyObject *__pyx_v_references = NULL;
   PyObject *__pyx_v_hypothesis = NULL;
   PyObject *__pyx_v_numerators = NULL;
@@ -4965,17 +5076,17 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("corpus_counts", 0);
 
-  /* "cybleu/_nltk_core.pyx":148
+  /* "cybleu/_nltk_core.pyx":161
  *     """(hyp_lengths, ref_lengths, numerators, denominators) summed over the corpus as nltk's
  *     corpus_bleu sums them (see the twin's docstring)."""
  *     cdef int order = max_order             # <<<<<<<<<<<<<<
  *     cdef int k, n = order if order > 0 else 1     # order 0 still needs the reference lengths
  *     cdef Py_ssize_t hyp_len, nrefs
 */
-  __pyx_t_1 = __Pyx_PyLong_As_int(__pyx_v_max_order); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 148, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_As_int(__pyx_v_max_order); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 161, __pyx_L1_error)
   __pyx_v_order = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":149
+  /* "cybleu/_nltk_core.pyx":162
  *     corpus_bleu sums them (see the twin's docstring)."""
  *     cdef int order = max_order
  *     cdef int k, n = order if order > 0 else 1     # order 0 still needs the reference lengths             # <<<<<<<<<<<<<<
@@ -4994,7 +5105,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 
   __pyx_v_n = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":151
+  /* "cybleu/_nltk_core.pyx":164
  *     cdef int k, n = order if order > 0 else 1     # order 0 still needs the reference lengths
  *     cdef Py_ssize_t hyp_len, nrefs
  *     cdef int64_t hyp_lengths = 0, ref_lengths = 0, total             # <<<<<<<<<<<<<<
@@ -5004,7 +5115,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
   __pyx_v_hyp_lengths = 0;
   __pyx_v_ref_lengths = 0;
 
-  /* "cybleu/_nltk_core.pyx":152
+  /* "cybleu/_nltk_core.pyx":165
  *     cdef Py_ssize_t hyp_len, nrefs
  *     cdef int64_t hyp_lengths = 0, ref_lengths = 0, total
  *     cdef int64_t* sums = NULL             # <<<<<<<<<<<<<<
@@ -5013,48 +5124,48 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
   __pyx_v_sums = NULL;
 
-  /* "cybleu/_nltk_core.pyx":153
+  /* "cybleu/_nltk_core.pyx":166
  *     cdef int64_t hyp_lengths = 0, ref_lengths = 0, total
  *     cdef int64_t* sums = NULL
  *     cdef Py_ssize_t sums_cap = 0             # <<<<<<<<<<<<<<
  *     cdef _Scratch ws = _acquire()
- *     cdef dict vocab
+ *     try:
 */
   __pyx_v_sums_cap = 0;
 
-  /* "cybleu/_nltk_core.pyx":154
+  /* "cybleu/_nltk_core.pyx":167
  *     cdef int64_t* sums = NULL
  *     cdef Py_ssize_t sums_cap = 0
  *     cdef _Scratch ws = _acquire()             # <<<<<<<<<<<<<<
- *     cdef dict vocab
  *     try:
+ *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
 */
-  __pyx_t_3 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 154, __pyx_L1_error)
+  __pyx_t_3 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 167, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_v_ws = ((struct __pyx_obj_6cybleu_10_nltk_core__Scratch *)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "cybleu/_nltk_core.pyx":156
+  /* "cybleu/_nltk_core.pyx":168
+ *     cdef Py_ssize_t sums_cap = 0
  *     cdef _Scratch ws = _acquire()
- *     cdef dict vocab
  *     try:             # <<<<<<<<<<<<<<
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):
 */
   /*try:*/ {
 
-    /* "cybleu/_nltk_core.pyx":157
- *     cdef dict vocab
+    /* "cybleu/_nltk_core.pyx":169
+ *     cdef _Scratch ws = _acquire()
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))             # <<<<<<<<<<<<<<
  *         for k in range(2 * n):
  *             sums[k] = 0
 */
-    __pyx_t_4 = __pyx_f_6cybleu_10_nltk_core__grow(NULL, (&__pyx_v_sums_cap), (2 * __pyx_v_n), (sizeof(int64_t))); if (unlikely(__pyx_t_4 == ((void *)NULL))) __PYX_ERR(0, 157, __pyx_L4_error)
+    __pyx_t_4 = __pyx_f_6cybleu_10_nltk_core__grow(NULL, (&__pyx_v_sums_cap), (2 * __pyx_v_n), (sizeof(int64_t))); if (unlikely(__pyx_t_4 == ((void *)NULL))) __PYX_ERR(0, 169, __pyx_L4_error)
     __pyx_v_sums = ((int64_t *)__pyx_t_4);
 
 
-    /* "cybleu/_nltk_core.pyx":158
+    /* "cybleu/_nltk_core.pyx":170
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):             # <<<<<<<<<<<<<<
@@ -5068,7 +5179,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     for (__pyx_t_1 = 0; __pyx_t_1 < __pyx_t_6; __pyx_t_1+=1) {
       __pyx_v_k = __pyx_t_1;
 
-      /* "cybleu/_nltk_core.pyx":159
+      /* "cybleu/_nltk_core.pyx":171
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):
  *             sums[k] = 0             # <<<<<<<<<<<<<<
@@ -5079,7 +5190,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     }
 
 
-    /* "cybleu/_nltk_core.pyx":160
+    /* "cybleu/_nltk_core.pyx":172
  *         for k in range(2 * n):
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):             # <<<<<<<<<<<<<<
@@ -5092,7 +5203,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       PyObject *__pyx_callargs[3] = {__pyx_t_7, __pyx_v_list_of_references, __pyx_v_hypotheses};
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_builtin_zip, __pyx_callargs+__pyx_t_8, (3-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 160, __pyx_L4_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 172, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     if (likely(PyList_CheckExact(__pyx_t_3)) || PyTuple_CheckExact(__pyx_t_3)) {
@@ -5100,9 +5211,9 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       __pyx_t_9 = 0;
       __pyx_t_10 = NULL;
     } else {
-      __pyx_t_9 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 160, __pyx_L4_error)
+      __pyx_t_9 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 172, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
-      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 160, __pyx_L4_error)
+      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 172, __pyx_L4_error)
     }
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     for (;;) {
@@ -5111,7 +5222,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           {
             Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 160, __pyx_L4_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 172, __pyx_L4_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -5121,7 +5232,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           {
             Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 160, __pyx_L4_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 172, __pyx_L4_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -5132,13 +5243,13 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           #endif
           ++__pyx_t_9;
         }
-        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 160, __pyx_L4_error)
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 172, __pyx_L4_error)
       } else {
         __pyx_t_3 = __pyx_t_10(__pyx_t_7);
         if (unlikely(!__pyx_t_3)) {
           PyObject* exc_type = PyErr_Occurred();
           if (exc_type) {
-            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 160, __pyx_L4_error)
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 172, __pyx_L4_error)
             PyErr_Clear();
           }
           break;
@@ -5151,7 +5262,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         if (unlikely(size != 2)) {
           if (size > 2) __Pyx_RaiseTooManyValuesError(2);
           else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-          __PYX_ERR(0, 160, __pyx_L4_error)
+          __PYX_ERR(0, 172, __pyx_L4_error)
         }
         #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
         if (likely(PyTuple_CheckExact(sequence))) {
@@ -5161,22 +5272,22 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           __Pyx_INCREF(__pyx_t_12);
         } else {
           __pyx_t_11 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 160, __pyx_L4_error)
+          if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 172, __pyx_L4_error)
           __Pyx_XGOTREF(__pyx_t_11);
           __pyx_t_12 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 160, __pyx_L4_error)
+          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 172, __pyx_L4_error)
           __Pyx_XGOTREF(__pyx_t_12);
         }
         #else
-        __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 160, __pyx_L4_error)
+        __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 172, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_11);
-        __pyx_t_12 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 160, __pyx_L4_error)
+        __pyx_t_12 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 172, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_12);
         #endif
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
       } else {
         Py_ssize_t index = -1;
-        __pyx_t_13 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 160, __pyx_L4_error)
+        __pyx_t_13 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 172, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_13);
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
         __pyx_t_14 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_13);
@@ -5184,7 +5295,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         __Pyx_GOTREF(__pyx_t_11);
         index = 1; __pyx_t_12 = __pyx_t_14(__pyx_t_13); if (unlikely(!__pyx_t_12)) goto __pyx_L10_unpacking_failed;
         __Pyx_GOTREF(__pyx_t_12);
-        if (__Pyx_IternextUnpackEndCheck(__pyx_t_14(__pyx_t_13), 2) < (0)) __PYX_ERR(0, 160, __pyx_L4_error)
+        if (__Pyx_IternextUnpackEndCheck(__pyx_t_14(__pyx_t_13), 2) < (0)) __PYX_ERR(0, 172, __pyx_L4_error)
         __pyx_t_14 = NULL;
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         goto __pyx_L11_unpacking_done;
@@ -5192,7 +5303,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         __pyx_t_14 = NULL;
         if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-        __PYX_ERR(0, 160, __pyx_L4_error)
+        __PYX_ERR(0, 172, __pyx_L4_error)
         __pyx_L11_unpacking_done:;
       }
       __Pyx_XDECREF_SET(__pyx_v_references, __pyx_t_11);
@@ -5200,31 +5311,31 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       __Pyx_XDECREF_SET(__pyx_v_hypothesis, __pyx_t_12);
       __pyx_t_12 = 0;
 
-      /* "cybleu/_nltk_core.pyx":161
+      /* "cybleu/_nltk_core.pyx":173
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):
  *             if not len(references):             # <<<<<<<<<<<<<<
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:
 */
-      __pyx_t_15 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 161, __pyx_L4_error)
+      __pyx_t_15 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 173, __pyx_L4_error)
       __pyx_t_2 = (!(__pyx_t_15 != 0));
 
 
       if (__pyx_t_2) {
 
 
-        /* "cybleu/_nltk_core.pyx":162
+        /* "cybleu/_nltk_core.pyx":174
  *         for references, hypothesis in zip(list_of_references, hypotheses):
  *             if not len(references):
  *                 hyp_len = len(hypothesis)             # <<<<<<<<<<<<<<
  *                 if hyp_len and order:
  *                     raise KeyError((tuple(hypothesis)[0],))
 */
-        __pyx_t_15 = PyObject_Length(__pyx_v_hypothesis); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 162, __pyx_L4_error)
+        __pyx_t_15 = PyObject_Length(__pyx_v_hypothesis); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 174, __pyx_L4_error)
         __pyx_v_hyp_len = __pyx_t_15;
 
-        /* "cybleu/_nltk_core.pyx":163
+        /* "cybleu/_nltk_core.pyx":175
  *             if not len(references):
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:             # <<<<<<<<<<<<<<
@@ -5250,21 +5361,21 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         if (unlikely(__pyx_t_2)) {
 
 
-          /* "cybleu/_nltk_core.pyx":164
+          /* "cybleu/_nltk_core.pyx":176
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:
  *                     raise KeyError((tuple(hypothesis)[0],))             # <<<<<<<<<<<<<<
  *                 raise ValueError("min() arg is an empty sequence")
- *             # a small dict per sentence stays in cache; one for the corpus would not
+ *             _sentence(ws, references, hypothesis, n)
 */
           __pyx_t_12 = NULL;
-          __pyx_t_11 = __Pyx_PySequence_Tuple(__pyx_v_hypothesis); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 164, __pyx_L4_error)
+          __pyx_t_11 = __Pyx_PySequence_Tuple(__pyx_v_hypothesis); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 176, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_11);
-          __pyx_t_13 = PyTuple_New(1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 164, __pyx_L4_error)
+          __pyx_t_13 = PyTuple_New(1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 176, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_13);
           __Pyx_INCREF(__Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0));
           __Pyx_GIVEREF(__Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0));
-          if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0)) != (0)) __PYX_ERR(0, 164, __pyx_L4_error);
+          if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0)) != (0)) __PYX_ERR(0, 176, __pyx_L4_error);
           __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
           __pyx_t_8 = 1;
           {
@@ -5272,14 +5383,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
             __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_KeyError)), __pyx_callargs+__pyx_t_8, (2-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
             __Pyx_XDECREF(__pyx_t_12); __pyx_t_12 = 0;
             __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-            if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 164, __pyx_L4_error)
+            if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 176, __pyx_L4_error)
             __Pyx_GOTREF(__pyx_t_3);
           }
           __Pyx_Raise(__pyx_t_3, 0, 0, 0);
           __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-          __PYX_ERR(0, 164, __pyx_L4_error)
+          __PYX_ERR(0, 176, __pyx_L4_error)
 
-          /* "cybleu/_nltk_core.pyx":163
+          /* "cybleu/_nltk_core.pyx":175
  *             if not len(references):
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:             # <<<<<<<<<<<<<<
@@ -5288,12 +5399,12 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
         }
 
-        /* "cybleu/_nltk_core.pyx":165
+        /* "cybleu/_nltk_core.pyx":177
  *                 if hyp_len and order:
  *                     raise KeyError((tuple(hypothesis)[0],))
  *                 raise ValueError("min() arg is an empty sequence")             # <<<<<<<<<<<<<<
- *             # a small dict per sentence stays in cache; one for the corpus would not
- *             vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
+ *             _sentence(ws, references, hypothesis, n)
+ *             hyp_len = ws.row[0]
 */
         __pyx_t_13 = NULL;
         __pyx_t_8 = 1;
@@ -5301,14 +5412,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           PyObject *__pyx_callargs[2] = {__pyx_t_13, __pyx_mstate_global->__pyx_kp_u_min_arg_is_an_empty_sequence};
           __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_8, (2-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_13); __pyx_t_13 = 0;
-          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 165, __pyx_L4_error)
+          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 177, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_3);
         }
         __Pyx_Raise(__pyx_t_3, 0, 0, 0);
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-        __PYX_ERR(0, 165, __pyx_L4_error)
+        __PYX_ERR(0, 177, __pyx_L4_error)
 
-        /* "cybleu/_nltk_core.pyx":161
+        /* "cybleu/_nltk_core.pyx":173
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):
  *             if not len(references):             # <<<<<<<<<<<<<<
@@ -5317,73 +5428,36 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":167
+      /* "cybleu/_nltk_core.pyx":178
+ *                     raise KeyError((tuple(hypothesis)[0],))
  *                 raise ValueError("min() arg is an empty sequence")
- *             # a small dict per sentence stays in cache; one for the corpus would not
- *             vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)             # <<<<<<<<<<<<<<
- *             ws.next_id = 0
- *             _intern_refs(ws, vocab, references, &nrefs)
-*/
-      __pyx_t_15 = PyObject_Length(__pyx_v_hypothesis); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 167, __pyx_L4_error)
-      __pyx_t_3 = _PyDict_NewPresized(((2 * __pyx_t_15) + 8)); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 167, __pyx_L4_error)
-      __Pyx_GOTREF(__pyx_t_3);
-
-      __Pyx_XDECREF_SET(__pyx_v_vocab, ((PyObject*)__pyx_t_3));
-      __pyx_t_3 = 0;
-
-      /* "cybleu/_nltk_core.pyx":168
- *             # a small dict per sentence stays in cache; one for the corpus would not
- *             vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
- *             ws.next_id = 0             # <<<<<<<<<<<<<<
- *             _intern_refs(ws, vocab, references, &nrefs)
- *             hyp_len = _intern_hyp(ws, vocab, hypothesis)
-*/
-      __Pyx_INCREF(__pyx_mstate_global->__pyx_int_0);
-      __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_0);
-      __Pyx_GOTREF(__pyx_v_ws->next_id);
-      __Pyx_DECREF_SET(__pyx_v_ws->next_id, __pyx_mstate_global->__pyx_int_0);
-
-      /* "cybleu/_nltk_core.pyx":169
- *             vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
- *             ws.next_id = 0
- *             _intern_refs(ws, vocab, references, &nrefs)             # <<<<<<<<<<<<<<
- *             hyp_len = _intern_hyp(ws, vocab, hypothesis)
- *             _count(ws, hyp_len, nrefs, n)
-*/
-      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 169, __pyx_L4_error)
-
-
-      /* "cybleu/_nltk_core.pyx":170
- *             ws.next_id = 0
- *             _intern_refs(ws, vocab, references, &nrefs)
- *             hyp_len = _intern_hyp(ws, vocab, hypothesis)             # <<<<<<<<<<<<<<
- *             _count(ws, hyp_len, nrefs, n)
+ *             _sentence(ws, references, hypothesis, n)             # <<<<<<<<<<<<<<
+ *             hyp_len = ws.row[0]
  *             hyp_lengths += hyp_len
 */
-      __pyx_t_15 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_hypothesis); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 170, __pyx_L4_error)
-      __pyx_v_hyp_len = __pyx_t_15;
+      __pyx_t_15 = __pyx_f_6cybleu_10_nltk_core__sentence(__pyx_v_ws, __pyx_v_references, __pyx_v_hypothesis, __pyx_v_n); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 178, __pyx_L4_error)
 
-      /* "cybleu/_nltk_core.pyx":171
- *             _intern_refs(ws, vocab, references, &nrefs)
- *             hyp_len = _intern_hyp(ws, vocab, hypothesis)
- *             _count(ws, hyp_len, nrefs, n)             # <<<<<<<<<<<<<<
+
+      /* "cybleu/_nltk_core.pyx":179
+ *                 raise ValueError("min() arg is an empty sequence")
+ *             _sentence(ws, references, hypothesis, n)
+ *             hyp_len = ws.row[0]             # <<<<<<<<<<<<<<
  *             hyp_lengths += hyp_len
  *             ref_lengths += ws.row[1]
 */
-      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_n); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 171, __pyx_L4_error)
+      __pyx_v_hyp_len = (__pyx_v_ws->row[0]);
 
-
-      /* "cybleu/_nltk_core.pyx":172
- *             hyp_len = _intern_hyp(ws, vocab, hypothesis)
- *             _count(ws, hyp_len, nrefs, n)
+      /* "cybleu/_nltk_core.pyx":180
+ *             _sentence(ws, references, hypothesis, n)
+ *             hyp_len = ws.row[0]
  *             hyp_lengths += hyp_len             # <<<<<<<<<<<<<<
  *             ref_lengths += ws.row[1]
  *             for k in range(n):
 */
       __pyx_v_hyp_lengths = (__pyx_v_hyp_lengths + __pyx_v_hyp_len);
 
-      /* "cybleu/_nltk_core.pyx":173
- *             _count(ws, hyp_len, nrefs, n)
+      /* "cybleu/_nltk_core.pyx":181
+ *             hyp_len = ws.row[0]
  *             hyp_lengths += hyp_len
  *             ref_lengths += ws.row[1]             # <<<<<<<<<<<<<<
  *             for k in range(n):
@@ -5391,7 +5465,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
       __pyx_v_ref_lengths = (__pyx_v_ref_lengths + (__pyx_v_ws->row[1]));
 
-      /* "cybleu/_nltk_core.pyx":174
+      /* "cybleu/_nltk_core.pyx":182
  *             hyp_lengths += hyp_len
  *             ref_lengths += ws.row[1]
  *             for k in range(n):             # <<<<<<<<<<<<<<
@@ -5405,7 +5479,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       for (__pyx_t_18 = 0; __pyx_t_18 < __pyx_t_17; __pyx_t_18+=1) {
         __pyx_v_k = __pyx_t_18;
 
-        /* "cybleu/_nltk_core.pyx":175
+        /* "cybleu/_nltk_core.pyx":183
  *             ref_lengths += ws.row[1]
  *             for k in range(n):
  *                 sums[k] += ws.row[2 + k]             # <<<<<<<<<<<<<<
@@ -5416,7 +5490,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         __pyx_t_19 = __pyx_v_k;
         (__pyx_v_sums[__pyx_t_19]) = ((__pyx_v_sums[__pyx_t_19]) + (__pyx_v_ws->row[(2 + __pyx_v_k)]));
 
-        /* "cybleu/_nltk_core.pyx":176
+        /* "cybleu/_nltk_core.pyx":184
  *             for k in range(n):
  *                 sums[k] += ws.row[2 + k]
  *                 total = ws.row[2 + n + k]             # <<<<<<<<<<<<<<
@@ -5425,7 +5499,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
         __pyx_v_total = (__pyx_v_ws->row[((2 + __pyx_v_n) + __pyx_v_k)]);
 
-        /* "cybleu/_nltk_core.pyx":177
+        /* "cybleu/_nltk_core.pyx":185
  *                 sums[k] += ws.row[2 + k]
  *                 total = ws.row[2 + n + k]
  *                 sums[n + k] += total if total > 1 else 1      # nltk: max(1, #n-grams)             # <<<<<<<<<<<<<<
@@ -5449,7 +5523,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       }
 
 
-      /* "cybleu/_nltk_core.pyx":160
+      /* "cybleu/_nltk_core.pyx":172
  *         for k in range(2 * n):
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):             # <<<<<<<<<<<<<<
@@ -5459,7 +5533,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     }
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-    /* "cybleu/_nltk_core.pyx":178
+    /* "cybleu/_nltk_core.pyx":186
  *                 total = ws.row[2 + n + k]
  *                 sums[n + k] += total if total > 1 else 1      # nltk: max(1, #n-grams)
  *         numerators = [sums[k] for k in range(order)]             # <<<<<<<<<<<<<<
@@ -5467,7 +5541,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
  *     finally:
 */
     { /* enter inner scope */
-      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 178, __pyx_L4_error)
+      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 186, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
 
       __pyx_t_1 = __pyx_v_order;
@@ -5475,10 +5549,10 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 
       for (__pyx_t_18 = 0; __pyx_t_18 < __pyx_t_17; __pyx_t_18+=1) {
         __pyx_7genexpr__pyx_v_k = __pyx_t_18;
-        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[__pyx_7genexpr__pyx_v_k])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 178, __pyx_L4_error)
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[__pyx_7genexpr__pyx_v_k])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 186, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_3);
         __Pyx_GIVEREF(__pyx_t_3);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 178, __pyx_L4_error)
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 186, __pyx_L4_error)
         __pyx_t_3 = 0;
       }
 
@@ -5486,7 +5560,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     __pyx_v_numerators = ((PyObject*)__pyx_t_7);
     __pyx_t_7 = 0;
 
-    /* "cybleu/_nltk_core.pyx":179
+    /* "cybleu/_nltk_core.pyx":187
  *                 sums[n + k] += total if total > 1 else 1      # nltk: max(1, #n-grams)
  *         numerators = [sums[k] for k in range(order)]
  *         denominators = [sums[n + k] for k in range(order)]             # <<<<<<<<<<<<<<
@@ -5494,7 +5568,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
  *         PyMem_RawFree(sums)
 */
     { /* enter inner scope */
-      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 179, __pyx_L4_error)
+      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 187, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
 
       __pyx_t_1 = __pyx_v_order;
@@ -5502,10 +5576,10 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 
       for (__pyx_t_18 = 0; __pyx_t_18 < __pyx_t_17; __pyx_t_18+=1) {
         __pyx_8genexpr1__pyx_v_k = __pyx_t_18;
-        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[(__pyx_v_n + __pyx_8genexpr1__pyx_v_k)])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 179, __pyx_L4_error)
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[(__pyx_v_n + __pyx_8genexpr1__pyx_v_k)])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 187, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_3);
         __Pyx_GIVEREF(__pyx_t_3);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 179, __pyx_L4_error)
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 187, __pyx_L4_error)
         __pyx_t_3 = 0;
       }
 
@@ -5514,7 +5588,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     __pyx_t_7 = 0;
   }
 
-  /* "cybleu/_nltk_core.pyx":181
+  /* "cybleu/_nltk_core.pyx":189
  *         denominators = [sums[n + k] for k in range(order)]
  *     finally:
  *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
@@ -5525,14 +5599,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     /*normal exit:*/{
       PyMem_RawFree(__pyx_v_sums);
 
-      /* "cybleu/_nltk_core.pyx":182
+      /* "cybleu/_nltk_core.pyx":190
  *     finally:
  *         PyMem_RawFree(sums)
  *         _release(ws)             # <<<<<<<<<<<<<<
  *     return hyp_lengths, ref_lengths, numerators, denominators
  * 
 */
-      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 182, __pyx_L1_error)
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 190, __pyx_L1_error)
       goto __pyx_L5;
     }
     __pyx_L4_error:;
@@ -5556,7 +5630,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       __pyx_t_1 = __pyx_lineno; __pyx_t_17 = __pyx_clineno; __pyx_t_21 = __pyx_filename;
       {
 
-        /* "cybleu/_nltk_core.pyx":181
+        /* "cybleu/_nltk_core.pyx":189
  *         denominators = [sums[n + k] for k in range(order)]
  *     finally:
  *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
@@ -5565,14 +5639,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
         PyMem_RawFree(__pyx_v_sums);
 
-        /* "cybleu/_nltk_core.pyx":182
+        /* "cybleu/_nltk_core.pyx":190
  *     finally:
  *         PyMem_RawFree(sums)
  *         _release(ws)             # <<<<<<<<<<<<<<
  *     return hyp_lengths, ref_lengths, numerators, denominators
  * 
 */
-        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 182, __pyx_L24_error)
+        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 190, __pyx_L24_error)
       }
       __Pyx_XGIVEREF(__pyx_t_25);
       __Pyx_XGIVEREF(__pyx_t_26);
@@ -5599,29 +5673,29 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     __pyx_L5:;
   }
 
-  /* "cybleu/_nltk_core.pyx":183
+  /* "cybleu/_nltk_core.pyx":191
  *         PyMem_RawFree(sums)
  *         _release(ws)
  *     return hyp_lengths, ref_lengths, numerators, denominators             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_7 = __Pyx_PyLong_From_int64_t(__pyx_v_hyp_lengths); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 183, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_int64_t(__pyx_v_hyp_lengths); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 191, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_3 = __Pyx_PyLong_From_int64_t(__pyx_v_ref_lengths); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 183, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int64_t(__pyx_v_ref_lengths); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 191, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_13 = PyTuple_New(4); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 183, __pyx_L1_error)
+  __pyx_t_13 = PyTuple_New(4); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 191, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
   __Pyx_GIVEREF(__pyx_t_7);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 183, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 191, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 183, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 191, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_numerators);
   __Pyx_GIVEREF(__pyx_v_numerators);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 2, __pyx_v_numerators) != (0)) __PYX_ERR(0, 183, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 2, __pyx_v_numerators) != (0)) __PYX_ERR(0, 191, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_denominators);
   __Pyx_GIVEREF(__pyx_v_denominators);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 3, __pyx_v_denominators) != (0)) __PYX_ERR(0, 183, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 3, __pyx_v_denominators) != (0)) __PYX_ERR(0, 191, __pyx_L1_error);
   __pyx_t_7 = 0;
   __pyx_t_3 = 0;
   {
@@ -5635,7 +5709,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
   __pyx_t_13 = 0;
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":145
+  /* "cybleu/_nltk_core.pyx":158
  * 
  * 
  * def corpus_counts(list_of_references, hypotheses, max_order):             # <<<<<<<<<<<<<<
@@ -5662,9 +5736,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 
 
 
-
   __Pyx_XDECREF((PyObject *)__pyx_v_ws);
-  __Pyx_XDECREF(__pyx_v_vocab);
   __Pyx_XDECREF(__pyx_v_references);
   __Pyx_XDECREF(__pyx_v_hypothesis);
   __Pyx_XDECREF(__pyx_v_numerators);
@@ -5676,7 +5748,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":186
+/* "cybleu/_nltk_core.pyx":194
  * 
  * 
  * def hf_counts(reference_corpus, translation_corpus, max_order):             # <<<<<<<<<<<<<<
@@ -5726,38 +5798,38 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_reference_corpus,&__pyx_mstate_global->__pyx_n_u_translation_corpus,&__pyx_mstate_global->__pyx_n_u_max_order,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 186, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 194, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 186, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 194, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 186, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 194, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 186, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 194, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "hf_counts", 0) < (0)) __PYX_ERR(0, 186, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "hf_counts", 0) < (0)) __PYX_ERR(0, 194, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("hf_counts", 1, 3, 3, i); __PYX_ERR(0, 186, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("hf_counts", 1, 3, 3, i); __PYX_ERR(0, 194, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 186, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 194, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 186, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 194, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 186, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 194, __pyx_L3_error)
     }
     __pyx_v_reference_corpus = values[0];
     __pyx_v_translation_corpus = values[1];
@@ -5765,7 +5837,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("hf_counts", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 186, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("hf_counts", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 194, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -5799,7 +5871,6 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
   int64_t *__pyx_v_sums;
   Py_ssize_t __pyx_v_sums_cap;
   struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_v_ws = 0;
-  PyObject *__pyx_v_vocab = 0;
   PyObject *__pyx_v_references = NULL;
   PyObject *__pyx_v_translation = NULL;
   PyObject *__pyx_v_matches = NULL;
@@ -5840,17 +5911,17 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("hf_counts", 0);
 
-  /* "cybleu/_nltk_core.pyx":189
+  /* "cybleu/_nltk_core.pyx":197
  *     """(translation_length, reference_length, matches_by_order, possible_matches_by_order) as
  *     tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
  *     cdef int order = max_order             # <<<<<<<<<<<<<<
  *     cdef int k, n = order if order > 0 else 1
  *     cdef Py_ssize_t hyp_len, nrefs, r, shortest
 */
-  __pyx_t_1 = __Pyx_PyLong_As_int(__pyx_v_max_order); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 189, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_As_int(__pyx_v_max_order); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 197, __pyx_L1_error)
   __pyx_v_order = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":190
+  /* "cybleu/_nltk_core.pyx":198
  *     tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
  *     cdef int order = max_order
  *     cdef int k, n = order if order > 0 else 1             # <<<<<<<<<<<<<<
@@ -5869,7 +5940,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 
   __pyx_v_n = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":192
+  /* "cybleu/_nltk_core.pyx":200
  *     cdef int k, n = order if order > 0 else 1
  *     cdef Py_ssize_t hyp_len, nrefs, r, shortest
  *     cdef int64_t trans_len = 0, ref_len = 0             # <<<<<<<<<<<<<<
@@ -5879,7 +5950,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
   __pyx_v_trans_len = 0;
   __pyx_v_ref_len = 0;
 
-  /* "cybleu/_nltk_core.pyx":193
+  /* "cybleu/_nltk_core.pyx":201
  *     cdef Py_ssize_t hyp_len, nrefs, r, shortest
  *     cdef int64_t trans_len = 0, ref_len = 0
  *     cdef int64_t* sums = NULL             # <<<<<<<<<<<<<<
@@ -5888,72 +5959,48 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
   __pyx_v_sums = NULL;
 
-  /* "cybleu/_nltk_core.pyx":194
+  /* "cybleu/_nltk_core.pyx":202
  *     cdef int64_t trans_len = 0, ref_len = 0
  *     cdef int64_t* sums = NULL
  *     cdef Py_ssize_t sums_cap = 0             # <<<<<<<<<<<<<<
  *     cdef _Scratch ws = _acquire()
- *     cdef dict vocab = {}
+ *     try:
 */
   __pyx_v_sums_cap = 0;
 
-  /* "cybleu/_nltk_core.pyx":195
+  /* "cybleu/_nltk_core.pyx":203
  *     cdef int64_t* sums = NULL
  *     cdef Py_ssize_t sums_cap = 0
  *     cdef _Scratch ws = _acquire()             # <<<<<<<<<<<<<<
- *     cdef dict vocab = {}
- *     ws.next_id = 0
+ *     try:
+ *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
 */
-  __pyx_t_3 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 195, __pyx_L1_error)
+  __pyx_t_3 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 203, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_v_ws = ((struct __pyx_obj_6cybleu_10_nltk_core__Scratch *)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "cybleu/_nltk_core.pyx":196
+  /* "cybleu/_nltk_core.pyx":204
  *     cdef Py_ssize_t sums_cap = 0
  *     cdef _Scratch ws = _acquire()
- *     cdef dict vocab = {}             # <<<<<<<<<<<<<<
- *     ws.next_id = 0
- *     try:
-*/
-  __pyx_t_3 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 196, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_3);
-  __pyx_v_vocab = ((PyObject*)__pyx_t_3);
-  __pyx_t_3 = 0;
-
-  /* "cybleu/_nltk_core.pyx":197
- *     cdef _Scratch ws = _acquire()
- *     cdef dict vocab = {}
- *     ws.next_id = 0             # <<<<<<<<<<<<<<
- *     try:
- *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
-*/
-  __Pyx_INCREF(__pyx_mstate_global->__pyx_int_0);
-  __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_0);
-  __Pyx_GOTREF(__pyx_v_ws->next_id);
-  __Pyx_DECREF_SET(__pyx_v_ws->next_id, __pyx_mstate_global->__pyx_int_0);
-
-  /* "cybleu/_nltk_core.pyx":198
- *     cdef dict vocab = {}
- *     ws.next_id = 0
  *     try:             # <<<<<<<<<<<<<<
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):
 */
   /*try:*/ {
 
-    /* "cybleu/_nltk_core.pyx":199
- *     ws.next_id = 0
+    /* "cybleu/_nltk_core.pyx":205
+ *     cdef _Scratch ws = _acquire()
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))             # <<<<<<<<<<<<<<
  *         for k in range(2 * n):
  *             sums[k] = 0
 */
-    __pyx_t_4 = __pyx_f_6cybleu_10_nltk_core__grow(NULL, (&__pyx_v_sums_cap), (2 * __pyx_v_n), (sizeof(int64_t))); if (unlikely(__pyx_t_4 == ((void *)NULL))) __PYX_ERR(0, 199, __pyx_L4_error)
+    __pyx_t_4 = __pyx_f_6cybleu_10_nltk_core__grow(NULL, (&__pyx_v_sums_cap), (2 * __pyx_v_n), (sizeof(int64_t))); if (unlikely(__pyx_t_4 == ((void *)NULL))) __PYX_ERR(0, 205, __pyx_L4_error)
     __pyx_v_sums = ((int64_t *)__pyx_t_4);
 
 
-    /* "cybleu/_nltk_core.pyx":200
+    /* "cybleu/_nltk_core.pyx":206
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):             # <<<<<<<<<<<<<<
@@ -5967,7 +6014,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     for (__pyx_t_1 = 0; __pyx_t_1 < __pyx_t_6; __pyx_t_1+=1) {
       __pyx_v_k = __pyx_t_1;
 
-      /* "cybleu/_nltk_core.pyx":201
+      /* "cybleu/_nltk_core.pyx":207
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):
  *             sums[k] = 0             # <<<<<<<<<<<<<<
@@ -5978,7 +6025,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     }
 
 
-    /* "cybleu/_nltk_core.pyx":202
+    /* "cybleu/_nltk_core.pyx":208
  *         for k in range(2 * n):
  *             sums[k] = 0
  *         for references, translation in zip(reference_corpus, translation_corpus):             # <<<<<<<<<<<<<<
@@ -5991,7 +6038,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       PyObject *__pyx_callargs[3] = {__pyx_t_7, __pyx_v_reference_corpus, __pyx_v_translation_corpus};
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_builtin_zip, __pyx_callargs+__pyx_t_8, (3-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 202, __pyx_L4_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 208, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     if (likely(PyList_CheckExact(__pyx_t_3)) || PyTuple_CheckExact(__pyx_t_3)) {
@@ -5999,9 +6046,9 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       __pyx_t_9 = 0;
       __pyx_t_10 = NULL;
     } else {
-      __pyx_t_9 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 202, __pyx_L4_error)
+      __pyx_t_9 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 208, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
-      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 202, __pyx_L4_error)
+      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 208, __pyx_L4_error)
     }
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     for (;;) {
@@ -6010,7 +6057,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
           {
             Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 202, __pyx_L4_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 208, __pyx_L4_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -6020,7 +6067,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
           {
             Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 202, __pyx_L4_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 208, __pyx_L4_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -6031,13 +6078,13 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
           #endif
           ++__pyx_t_9;
         }
-        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 202, __pyx_L4_error)
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 208, __pyx_L4_error)
       } else {
         __pyx_t_3 = __pyx_t_10(__pyx_t_7);
         if (unlikely(!__pyx_t_3)) {
           PyObject* exc_type = PyErr_Occurred();
           if (exc_type) {
-            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 202, __pyx_L4_error)
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 208, __pyx_L4_error)
             PyErr_Clear();
           }
           break;
@@ -6050,7 +6097,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         if (unlikely(size != 2)) {
           if (size > 2) __Pyx_RaiseTooManyValuesError(2);
           else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-          __PYX_ERR(0, 202, __pyx_L4_error)
+          __PYX_ERR(0, 208, __pyx_L4_error)
         }
         #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
         if (likely(PyTuple_CheckExact(sequence))) {
@@ -6060,22 +6107,22 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
           __Pyx_INCREF(__pyx_t_12);
         } else {
           __pyx_t_11 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 202, __pyx_L4_error)
+          if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 208, __pyx_L4_error)
           __Pyx_XGOTREF(__pyx_t_11);
           __pyx_t_12 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 202, __pyx_L4_error)
+          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 208, __pyx_L4_error)
           __Pyx_XGOTREF(__pyx_t_12);
         }
         #else
-        __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 202, __pyx_L4_error)
+        __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 208, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_11);
-        __pyx_t_12 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 202, __pyx_L4_error)
+        __pyx_t_12 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 208, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_12);
         #endif
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
       } else {
         Py_ssize_t index = -1;
-        __pyx_t_13 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 202, __pyx_L4_error)
+        __pyx_t_13 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 208, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_13);
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
         __pyx_t_14 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_13);
@@ -6083,7 +6130,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         __Pyx_GOTREF(__pyx_t_11);
         index = 1; __pyx_t_12 = __pyx_t_14(__pyx_t_13); if (unlikely(!__pyx_t_12)) goto __pyx_L10_unpacking_failed;
         __Pyx_GOTREF(__pyx_t_12);
-        if (__Pyx_IternextUnpackEndCheck(__pyx_t_14(__pyx_t_13), 2) < (0)) __PYX_ERR(0, 202, __pyx_L4_error)
+        if (__Pyx_IternextUnpackEndCheck(__pyx_t_14(__pyx_t_13), 2) < (0)) __PYX_ERR(0, 208, __pyx_L4_error)
         __pyx_t_14 = NULL;
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         goto __pyx_L11_unpacking_done;
@@ -6091,7 +6138,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         __pyx_t_14 = NULL;
         if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-        __PYX_ERR(0, 202, __pyx_L4_error)
+        __PYX_ERR(0, 208, __pyx_L4_error)
         __pyx_L11_unpacking_done:;
       }
       __Pyx_XDECREF_SET(__pyx_v_references, __pyx_t_11);
@@ -6099,26 +6146,26 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       __Pyx_XDECREF_SET(__pyx_v_translation, __pyx_t_12);
       __pyx_t_12 = 0;
 
-      /* "cybleu/_nltk_core.pyx":203
+      /* "cybleu/_nltk_core.pyx":209
  *             sums[k] = 0
  *         for references, translation in zip(reference_corpus, translation_corpus):
  *             if not len(references):             # <<<<<<<<<<<<<<
  *                 raise ValueError("min() arg is an empty sequence")
- *             _intern_refs(ws, vocab, references, &nrefs)
+ *             nrefs = _sentence(ws, references, translation, n)
 */
-      __pyx_t_15 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 203, __pyx_L4_error)
+      __pyx_t_15 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 209, __pyx_L4_error)
       __pyx_t_2 = (!(__pyx_t_15 != 0));
 
 
       if (unlikely(__pyx_t_2)) {
 
 
-        /* "cybleu/_nltk_core.pyx":204
+        /* "cybleu/_nltk_core.pyx":210
  *         for references, translation in zip(reference_corpus, translation_corpus):
  *             if not len(references):
  *                 raise ValueError("min() arg is an empty sequence")             # <<<<<<<<<<<<<<
- *             _intern_refs(ws, vocab, references, &nrefs)
- *             hyp_len = _intern_hyp(ws, vocab, translation)
+ *             nrefs = _sentence(ws, references, translation, n)
+ *             hyp_len = ws.row[0]
 */
         __pyx_t_12 = NULL;
         __pyx_t_8 = 1;
@@ -6126,63 +6173,52 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
           PyObject *__pyx_callargs[2] = {__pyx_t_12, __pyx_mstate_global->__pyx_kp_u_min_arg_is_an_empty_sequence};
           __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_8, (2-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_12); __pyx_t_12 = 0;
-          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 204, __pyx_L4_error)
+          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 210, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_3);
         }
         __Pyx_Raise(__pyx_t_3, 0, 0, 0);
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-        __PYX_ERR(0, 204, __pyx_L4_error)
+        __PYX_ERR(0, 210, __pyx_L4_error)
 
-        /* "cybleu/_nltk_core.pyx":203
+        /* "cybleu/_nltk_core.pyx":209
  *             sums[k] = 0
  *         for references, translation in zip(reference_corpus, translation_corpus):
  *             if not len(references):             # <<<<<<<<<<<<<<
  *                 raise ValueError("min() arg is an empty sequence")
- *             _intern_refs(ws, vocab, references, &nrefs)
+ *             nrefs = _sentence(ws, references, translation, n)
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":205
+      /* "cybleu/_nltk_core.pyx":211
  *             if not len(references):
  *                 raise ValueError("min() arg is an empty sequence")
- *             _intern_refs(ws, vocab, references, &nrefs)             # <<<<<<<<<<<<<<
- *             hyp_len = _intern_hyp(ws, vocab, translation)
- *             _count(ws, hyp_len, nrefs, n)
-*/
-      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 205, __pyx_L4_error)
-
-
-      /* "cybleu/_nltk_core.pyx":206
- *                 raise ValueError("min() arg is an empty sequence")
- *             _intern_refs(ws, vocab, references, &nrefs)
- *             hyp_len = _intern_hyp(ws, vocab, translation)             # <<<<<<<<<<<<<<
- *             _count(ws, hyp_len, nrefs, n)
+ *             nrefs = _sentence(ws, references, translation, n)             # <<<<<<<<<<<<<<
+ *             hyp_len = ws.row[0]
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
 */
-      __pyx_t_15 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_translation); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 206, __pyx_L4_error)
-      __pyx_v_hyp_len = __pyx_t_15;
+      __pyx_t_15 = __pyx_f_6cybleu_10_nltk_core__sentence(__pyx_v_ws, __pyx_v_references, __pyx_v_translation, __pyx_v_n); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 211, __pyx_L4_error)
+      __pyx_v_nrefs = __pyx_t_15;
 
-      /* "cybleu/_nltk_core.pyx":207
- *             _intern_refs(ws, vocab, references, &nrefs)
- *             hyp_len = _intern_hyp(ws, vocab, translation)
- *             _count(ws, hyp_len, nrefs, n)             # <<<<<<<<<<<<<<
+      /* "cybleu/_nltk_core.pyx":212
+ *                 raise ValueError("min() arg is an empty sequence")
+ *             nrefs = _sentence(ws, references, translation, n)
+ *             hyp_len = ws.row[0]             # <<<<<<<<<<<<<<
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
  *             for r in range(1, nrefs):
 */
-      __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_n); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 207, __pyx_L4_error)
+      __pyx_v_hyp_len = (__pyx_v_ws->row[0]);
 
-
-      /* "cybleu/_nltk_core.pyx":208
- *             hyp_len = _intern_hyp(ws, vocab, translation)
- *             _count(ws, hyp_len, nrefs, n)
+      /* "cybleu/_nltk_core.pyx":213
+ *             nrefs = _sentence(ws, references, translation, n)
+ *             hyp_len = ws.row[0]
  *             shortest = ws.ref_off[1] - ws.ref_off[0]             # <<<<<<<<<<<<<<
  *             for r in range(1, nrefs):
  *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:
 */
       __pyx_v_shortest = ((__pyx_v_ws->ref_off[1]) - (__pyx_v_ws->ref_off[0]));
 
-      /* "cybleu/_nltk_core.pyx":209
- *             _count(ws, hyp_len, nrefs, n)
+      /* "cybleu/_nltk_core.pyx":214
+ *             hyp_len = ws.row[0]
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
  *             for r in range(1, nrefs):             # <<<<<<<<<<<<<<
  *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:
@@ -6195,7 +6231,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       for (__pyx_t_17 = 1; __pyx_t_17 < __pyx_t_16; __pyx_t_17+=1) {
         __pyx_v_r = __pyx_t_17;
 
-        /* "cybleu/_nltk_core.pyx":210
+        /* "cybleu/_nltk_core.pyx":215
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
  *             for r in range(1, nrefs):
  *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:             # <<<<<<<<<<<<<<
@@ -6207,7 +6243,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         if (__pyx_t_2) {
 
 
-          /* "cybleu/_nltk_core.pyx":211
+          /* "cybleu/_nltk_core.pyx":216
  *             for r in range(1, nrefs):
  *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:
  *                     shortest = ws.ref_off[r + 1] - ws.ref_off[r]             # <<<<<<<<<<<<<<
@@ -6216,7 +6252,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
           __pyx_v_shortest = ((__pyx_v_ws->ref_off[(__pyx_v_r + 1)]) - (__pyx_v_ws->ref_off[__pyx_v_r]));
 
-          /* "cybleu/_nltk_core.pyx":210
+          /* "cybleu/_nltk_core.pyx":215
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
  *             for r in range(1, nrefs):
  *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:             # <<<<<<<<<<<<<<
@@ -6227,7 +6263,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       }
 
 
-      /* "cybleu/_nltk_core.pyx":212
+      /* "cybleu/_nltk_core.pyx":217
  *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:
  *                     shortest = ws.ref_off[r + 1] - ws.ref_off[r]
  *             ref_len += shortest             # <<<<<<<<<<<<<<
@@ -6236,7 +6272,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
       __pyx_v_ref_len = (__pyx_v_ref_len + __pyx_v_shortest);
 
-      /* "cybleu/_nltk_core.pyx":213
+      /* "cybleu/_nltk_core.pyx":218
  *                     shortest = ws.ref_off[r + 1] - ws.ref_off[r]
  *             ref_len += shortest
  *             trans_len += hyp_len             # <<<<<<<<<<<<<<
@@ -6245,7 +6281,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
       __pyx_v_trans_len = (__pyx_v_trans_len + __pyx_v_hyp_len);
 
-      /* "cybleu/_nltk_core.pyx":214
+      /* "cybleu/_nltk_core.pyx":219
  *             ref_len += shortest
  *             trans_len += hyp_len
  *             for k in range(n):             # <<<<<<<<<<<<<<
@@ -6259,7 +6295,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       for (__pyx_t_19 = 0; __pyx_t_19 < __pyx_t_18; __pyx_t_19+=1) {
         __pyx_v_k = __pyx_t_19;
 
-        /* "cybleu/_nltk_core.pyx":215
+        /* "cybleu/_nltk_core.pyx":220
  *             trans_len += hyp_len
  *             for k in range(n):
  *                 sums[k] += ws.row[2 + k]             # <<<<<<<<<<<<<<
@@ -6270,7 +6306,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         __pyx_t_20 = __pyx_v_k;
         (__pyx_v_sums[__pyx_t_20]) = ((__pyx_v_sums[__pyx_t_20]) + (__pyx_v_ws->row[(2 + __pyx_v_k)]));
 
-        /* "cybleu/_nltk_core.pyx":216
+        /* "cybleu/_nltk_core.pyx":221
  *             for k in range(n):
  *                 sums[k] += ws.row[2 + k]
  *                 sums[n + k] += ws.row[2 + n + k]             # <<<<<<<<<<<<<<
@@ -6283,7 +6319,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       }
 
 
-      /* "cybleu/_nltk_core.pyx":202
+      /* "cybleu/_nltk_core.pyx":208
  *         for k in range(2 * n):
  *             sums[k] = 0
  *         for references, translation in zip(reference_corpus, translation_corpus):             # <<<<<<<<<<<<<<
@@ -6293,7 +6329,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     }
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-    /* "cybleu/_nltk_core.pyx":217
+    /* "cybleu/_nltk_core.pyx":222
  *                 sums[k] += ws.row[2 + k]
  *                 sums[n + k] += ws.row[2 + n + k]
  *         matches = [sums[k] for k in range(order)]             # <<<<<<<<<<<<<<
@@ -6301,7 +6337,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
  *     finally:
 */
     { /* enter inner scope */
-      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 217, __pyx_L4_error)
+      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 222, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
 
       __pyx_t_1 = __pyx_v_order;
@@ -6309,10 +6345,10 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 
       for (__pyx_t_19 = 0; __pyx_t_19 < __pyx_t_18; __pyx_t_19+=1) {
         __pyx_8genexpr2__pyx_v_k = __pyx_t_19;
-        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[__pyx_8genexpr2__pyx_v_k])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 217, __pyx_L4_error)
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[__pyx_8genexpr2__pyx_v_k])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 222, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_3);
         __Pyx_GIVEREF(__pyx_t_3);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 217, __pyx_L4_error)
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 222, __pyx_L4_error)
         __pyx_t_3 = 0;
       }
 
@@ -6320,7 +6356,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     __pyx_v_matches = ((PyObject*)__pyx_t_7);
     __pyx_t_7 = 0;
 
-    /* "cybleu/_nltk_core.pyx":218
+    /* "cybleu/_nltk_core.pyx":223
  *                 sums[n + k] += ws.row[2 + n + k]
  *         matches = [sums[k] for k in range(order)]
  *         possible = [sums[n + k] for k in range(order)]             # <<<<<<<<<<<<<<
@@ -6328,7 +6364,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
  *         PyMem_RawFree(sums)
 */
     { /* enter inner scope */
-      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 218, __pyx_L4_error)
+      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 223, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
 
       __pyx_t_1 = __pyx_v_order;
@@ -6336,10 +6372,10 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 
       for (__pyx_t_19 = 0; __pyx_t_19 < __pyx_t_18; __pyx_t_19+=1) {
         __pyx_8genexpr3__pyx_v_k = __pyx_t_19;
-        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[(__pyx_v_n + __pyx_8genexpr3__pyx_v_k)])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 218, __pyx_L4_error)
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[(__pyx_v_n + __pyx_8genexpr3__pyx_v_k)])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 223, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_3);
         __Pyx_GIVEREF(__pyx_t_3);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 218, __pyx_L4_error)
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 223, __pyx_L4_error)
         __pyx_t_3 = 0;
       }
 
@@ -6348,7 +6384,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     __pyx_t_7 = 0;
   }
 
-  /* "cybleu/_nltk_core.pyx":220
+  /* "cybleu/_nltk_core.pyx":225
  *         possible = [sums[n + k] for k in range(order)]
  *     finally:
  *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
@@ -6359,14 +6395,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     /*normal exit:*/{
       PyMem_RawFree(__pyx_v_sums);
 
-      /* "cybleu/_nltk_core.pyx":221
+      /* "cybleu/_nltk_core.pyx":226
  *     finally:
  *         PyMem_RawFree(sums)
  *         _release(ws)             # <<<<<<<<<<<<<<
  *     return trans_len, ref_len, matches, possible
  * 
 */
-      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 221, __pyx_L1_error)
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 226, __pyx_L1_error)
       goto __pyx_L5;
     }
     __pyx_L4_error:;
@@ -6390,7 +6426,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       __pyx_t_1 = __pyx_lineno; __pyx_t_18 = __pyx_clineno; __pyx_t_21 = __pyx_filename;
       {
 
-        /* "cybleu/_nltk_core.pyx":220
+        /* "cybleu/_nltk_core.pyx":225
  *         possible = [sums[n + k] for k in range(order)]
  *     finally:
  *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
@@ -6399,14 +6435,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
         PyMem_RawFree(__pyx_v_sums);
 
-        /* "cybleu/_nltk_core.pyx":221
+        /* "cybleu/_nltk_core.pyx":226
  *     finally:
  *         PyMem_RawFree(sums)
  *         _release(ws)             # <<<<<<<<<<<<<<
  *     return trans_len, ref_len, matches, possible
  * 
 */
-        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 221, __pyx_L24_error)
+        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 226, __pyx_L24_error)
       }
       __Pyx_XGIVEREF(__pyx_t_25);
       __Pyx_XGIVEREF(__pyx_t_26);
@@ -6433,29 +6469,29 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     __pyx_L5:;
   }
 
-  /* "cybleu/_nltk_core.pyx":222
+  /* "cybleu/_nltk_core.pyx":227
  *         PyMem_RawFree(sums)
  *         _release(ws)
  *     return trans_len, ref_len, matches, possible             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_7 = __Pyx_PyLong_From_int64_t(__pyx_v_trans_len); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 222, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_int64_t(__pyx_v_trans_len); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 227, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_3 = __Pyx_PyLong_From_int64_t(__pyx_v_ref_len); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 222, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int64_t(__pyx_v_ref_len); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 227, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_12 = PyTuple_New(4); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 222, __pyx_L1_error)
+  __pyx_t_12 = PyTuple_New(4); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 227, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_12);
   __Pyx_GIVEREF(__pyx_t_7);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 222, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 227, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 222, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 227, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_matches);
   __Pyx_GIVEREF(__pyx_v_matches);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 2, __pyx_v_matches) != (0)) __PYX_ERR(0, 222, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 2, __pyx_v_matches) != (0)) __PYX_ERR(0, 227, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_possible);
   __Pyx_GIVEREF(__pyx_v_possible);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 3, __pyx_v_possible) != (0)) __PYX_ERR(0, 222, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 3, __pyx_v_possible) != (0)) __PYX_ERR(0, 227, __pyx_L1_error);
   __pyx_t_7 = 0;
   __pyx_t_3 = 0;
   {
@@ -6469,7 +6505,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
   __pyx_t_12 = 0;
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":186
+  /* "cybleu/_nltk_core.pyx":194
  * 
  * 
  * def hf_counts(reference_corpus, translation_corpus, max_order):             # <<<<<<<<<<<<<<
@@ -6499,7 +6535,6 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 
 
   __Pyx_XDECREF((PyObject *)__pyx_v_ws);
-  __Pyx_XDECREF(__pyx_v_vocab);
   __Pyx_XDECREF(__pyx_v_references);
   __Pyx_XDECREF(__pyx_v_translation);
   __Pyx_XDECREF(__pyx_v_matches);
@@ -6511,7 +6546,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":225
+/* "cybleu/_nltk_core.pyx":230
  * 
  * 
  * cdef double _fsum(const double* x, int n) noexcept:             # <<<<<<<<<<<<<<
@@ -6541,7 +6576,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   int __pyx_t_7;
   int __pyx_t_8;
 
-  /* "cybleu/_nltk_core.pyx":229
+  /* "cybleu/_nltk_core.pyx":234
  *     (Shewchuk's exact partials, then the correction for round-half-even)."""
  *     cdef double[64] p
  *     cdef double xi, y, t, hi, yr, lo = 0.0             # <<<<<<<<<<<<<<
@@ -6550,7 +6585,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   __pyx_v_lo = 0.0;
 
-  /* "cybleu/_nltk_core.pyx":230
+  /* "cybleu/_nltk_core.pyx":235
  *     cdef double[64] p
  *     cdef double xi, y, t, hi, yr, lo = 0.0
  *     cdef int i, j, k, m = 0             # <<<<<<<<<<<<<<
@@ -6559,7 +6594,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   __pyx_v_m = 0;
 
-  /* "cybleu/_nltk_core.pyx":231
+  /* "cybleu/_nltk_core.pyx":236
  *     cdef double xi, y, t, hi, yr, lo = 0.0
  *     cdef int i, j, k, m = 0
  *     for i in range(n):             # <<<<<<<<<<<<<<
@@ -6573,7 +6608,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_i = __pyx_t_3;
 
-    /* "cybleu/_nltk_core.pyx":232
+    /* "cybleu/_nltk_core.pyx":237
  *     cdef int i, j, k, m = 0
  *     for i in range(n):
  *         xi = x[i]             # <<<<<<<<<<<<<<
@@ -6582,7 +6617,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_xi = (__pyx_v_x[__pyx_v_i]);
 
-    /* "cybleu/_nltk_core.pyx":233
+    /* "cybleu/_nltk_core.pyx":238
  *     for i in range(n):
  *         xi = x[i]
  *         k = 0             # <<<<<<<<<<<<<<
@@ -6591,7 +6626,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_k = 0;
 
-    /* "cybleu/_nltk_core.pyx":234
+    /* "cybleu/_nltk_core.pyx":239
  *         xi = x[i]
  *         k = 0
  *         for j in range(m):             # <<<<<<<<<<<<<<
@@ -6605,7 +6640,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_v_j = __pyx_t_6;
 
-      /* "cybleu/_nltk_core.pyx":235
+      /* "cybleu/_nltk_core.pyx":240
  *         k = 0
  *         for j in range(m):
  *             y = p[j]             # <<<<<<<<<<<<<<
@@ -6614,7 +6649,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_y = (__pyx_v_p[__pyx_v_j]);
 
-      /* "cybleu/_nltk_core.pyx":236
+      /* "cybleu/_nltk_core.pyx":241
  *         for j in range(m):
  *             y = p[j]
  *             if fabs(xi) < fabs(y):             # <<<<<<<<<<<<<<
@@ -6626,7 +6661,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":237
+        /* "cybleu/_nltk_core.pyx":242
  *             y = p[j]
  *             if fabs(xi) < fabs(y):
  *                 t = xi             # <<<<<<<<<<<<<<
@@ -6635,7 +6670,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_t = __pyx_v_xi;
 
-        /* "cybleu/_nltk_core.pyx":238
+        /* "cybleu/_nltk_core.pyx":243
  *             if fabs(xi) < fabs(y):
  *                 t = xi
  *                 xi = y             # <<<<<<<<<<<<<<
@@ -6644,7 +6679,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_xi = __pyx_v_y;
 
-        /* "cybleu/_nltk_core.pyx":239
+        /* "cybleu/_nltk_core.pyx":244
  *                 t = xi
  *                 xi = y
  *                 y = t             # <<<<<<<<<<<<<<
@@ -6653,7 +6688,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_y = __pyx_v_t;
 
-        /* "cybleu/_nltk_core.pyx":236
+        /* "cybleu/_nltk_core.pyx":241
  *         for j in range(m):
  *             y = p[j]
  *             if fabs(xi) < fabs(y):             # <<<<<<<<<<<<<<
@@ -6662,7 +6697,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":240
+      /* "cybleu/_nltk_core.pyx":245
  *                 xi = y
  *                 y = t
  *             hi = xi + y             # <<<<<<<<<<<<<<
@@ -6671,7 +6706,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_hi = (__pyx_v_xi + __pyx_v_y);
 
-      /* "cybleu/_nltk_core.pyx":241
+      /* "cybleu/_nltk_core.pyx":246
  *                 y = t
  *             hi = xi + y
  *             yr = hi - xi             # <<<<<<<<<<<<<<
@@ -6680,7 +6715,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_yr = (__pyx_v_hi - __pyx_v_xi);
 
-      /* "cybleu/_nltk_core.pyx":242
+      /* "cybleu/_nltk_core.pyx":247
  *             hi = xi + y
  *             yr = hi - xi
  *             lo = y - yr             # <<<<<<<<<<<<<<
@@ -6689,7 +6724,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_lo = (__pyx_v_y - __pyx_v_yr);
 
-      /* "cybleu/_nltk_core.pyx":243
+      /* "cybleu/_nltk_core.pyx":248
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -6701,7 +6736,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":244
+        /* "cybleu/_nltk_core.pyx":249
  *             lo = y - yr
  *             if lo != 0.0:
  *                 p[k] = lo             # <<<<<<<<<<<<<<
@@ -6710,7 +6745,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         (__pyx_v_p[__pyx_v_k]) = __pyx_v_lo;
 
-        /* "cybleu/_nltk_core.pyx":245
+        /* "cybleu/_nltk_core.pyx":250
  *             if lo != 0.0:
  *                 p[k] = lo
  *                 k += 1             # <<<<<<<<<<<<<<
@@ -6719,7 +6754,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_k = (__pyx_v_k + 1);
 
-        /* "cybleu/_nltk_core.pyx":243
+        /* "cybleu/_nltk_core.pyx":248
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -6728,7 +6763,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":246
+      /* "cybleu/_nltk_core.pyx":251
  *                 p[k] = lo
  *                 k += 1
  *             xi = hi             # <<<<<<<<<<<<<<
@@ -6739,7 +6774,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     }
 
 
-    /* "cybleu/_nltk_core.pyx":247
+    /* "cybleu/_nltk_core.pyx":252
  *                 k += 1
  *             xi = hi
  *         m = k             # <<<<<<<<<<<<<<
@@ -6748,7 +6783,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_m = __pyx_v_k;
 
-    /* "cybleu/_nltk_core.pyx":248
+    /* "cybleu/_nltk_core.pyx":253
  *             xi = hi
  *         m = k
  *         if xi != 0.0:             # <<<<<<<<<<<<<<
@@ -6760,7 +6795,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     if (__pyx_t_7) {
 
 
-      /* "cybleu/_nltk_core.pyx":249
+      /* "cybleu/_nltk_core.pyx":254
  *         m = k
  *         if xi != 0.0:
  *             p[m] = xi             # <<<<<<<<<<<<<<
@@ -6769,7 +6804,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       (__pyx_v_p[__pyx_v_m]) = __pyx_v_xi;
 
-      /* "cybleu/_nltk_core.pyx":250
+      /* "cybleu/_nltk_core.pyx":255
  *         if xi != 0.0:
  *             p[m] = xi
  *             m += 1             # <<<<<<<<<<<<<<
@@ -6778,7 +6813,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_m = (__pyx_v_m + 1);
 
-      /* "cybleu/_nltk_core.pyx":248
+      /* "cybleu/_nltk_core.pyx":253
  *             xi = hi
  *         m = k
  *         if xi != 0.0:             # <<<<<<<<<<<<<<
@@ -6789,7 +6824,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   }
 
 
-  /* "cybleu/_nltk_core.pyx":251
+  /* "cybleu/_nltk_core.pyx":256
  *             p[m] = xi
  *             m += 1
  *     hi = 0.0             # <<<<<<<<<<<<<<
@@ -6798,7 +6833,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   __pyx_v_hi = 0.0;
 
-  /* "cybleu/_nltk_core.pyx":252
+  /* "cybleu/_nltk_core.pyx":257
  *             m += 1
  *     hi = 0.0
  *     if m > 0:             # <<<<<<<<<<<<<<
@@ -6810,7 +6845,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   if (__pyx_t_7) {
 
 
-    /* "cybleu/_nltk_core.pyx":253
+    /* "cybleu/_nltk_core.pyx":258
  *     hi = 0.0
  *     if m > 0:
  *         m -= 1             # <<<<<<<<<<<<<<
@@ -6819,7 +6854,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_m = (__pyx_v_m - 1);
 
-    /* "cybleu/_nltk_core.pyx":254
+    /* "cybleu/_nltk_core.pyx":259
  *     if m > 0:
  *         m -= 1
  *         hi = p[m]             # <<<<<<<<<<<<<<
@@ -6828,7 +6863,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_hi = (__pyx_v_p[__pyx_v_m]);
 
-    /* "cybleu/_nltk_core.pyx":255
+    /* "cybleu/_nltk_core.pyx":260
  *         m -= 1
  *         hi = p[m]
  *         while m > 0:             # <<<<<<<<<<<<<<
@@ -6841,7 +6876,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 
       if (!__pyx_t_7) break;
 
-      /* "cybleu/_nltk_core.pyx":256
+      /* "cybleu/_nltk_core.pyx":261
  *         hi = p[m]
  *         while m > 0:
  *             xi = hi             # <<<<<<<<<<<<<<
@@ -6850,7 +6885,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_xi = __pyx_v_hi;
 
-      /* "cybleu/_nltk_core.pyx":257
+      /* "cybleu/_nltk_core.pyx":262
  *         while m > 0:
  *             xi = hi
  *             m -= 1             # <<<<<<<<<<<<<<
@@ -6859,7 +6894,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_m = (__pyx_v_m - 1);
 
-      /* "cybleu/_nltk_core.pyx":258
+      /* "cybleu/_nltk_core.pyx":263
  *             xi = hi
  *             m -= 1
  *             y = p[m]             # <<<<<<<<<<<<<<
@@ -6868,7 +6903,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_y = (__pyx_v_p[__pyx_v_m]);
 
-      /* "cybleu/_nltk_core.pyx":259
+      /* "cybleu/_nltk_core.pyx":264
  *             m -= 1
  *             y = p[m]
  *             hi = xi + y             # <<<<<<<<<<<<<<
@@ -6877,7 +6912,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_hi = (__pyx_v_xi + __pyx_v_y);
 
-      /* "cybleu/_nltk_core.pyx":260
+      /* "cybleu/_nltk_core.pyx":265
  *             y = p[m]
  *             hi = xi + y
  *             yr = hi - xi             # <<<<<<<<<<<<<<
@@ -6886,7 +6921,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_yr = (__pyx_v_hi - __pyx_v_xi);
 
-      /* "cybleu/_nltk_core.pyx":261
+      /* "cybleu/_nltk_core.pyx":266
  *             hi = xi + y
  *             yr = hi - xi
  *             lo = y - yr             # <<<<<<<<<<<<<<
@@ -6895,7 +6930,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_lo = (__pyx_v_y - __pyx_v_yr);
 
-      /* "cybleu/_nltk_core.pyx":262
+      /* "cybleu/_nltk_core.pyx":267
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -6907,7 +6942,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":263
+        /* "cybleu/_nltk_core.pyx":268
  *             lo = y - yr
  *             if lo != 0.0:
  *                 break             # <<<<<<<<<<<<<<
@@ -6916,7 +6951,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         goto __pyx_L12_break;
 
-        /* "cybleu/_nltk_core.pyx":262
+        /* "cybleu/_nltk_core.pyx":267
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -6927,7 +6962,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     }
     __pyx_L12_break:;
 
-    /* "cybleu/_nltk_core.pyx":264
+    /* "cybleu/_nltk_core.pyx":269
  *             if lo != 0.0:
  *                 break
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):             # <<<<<<<<<<<<<<
@@ -6982,7 +7017,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     if (__pyx_t_7) {
 
 
-      /* "cybleu/_nltk_core.pyx":265
+      /* "cybleu/_nltk_core.pyx":270
  *                 break
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):
  *             y = lo * 2.0             # <<<<<<<<<<<<<<
@@ -6991,7 +7026,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_y = (__pyx_v_lo * 2.0);
 
-      /* "cybleu/_nltk_core.pyx":266
+      /* "cybleu/_nltk_core.pyx":271
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):
  *             y = lo * 2.0
  *             xi = hi + y             # <<<<<<<<<<<<<<
@@ -7000,7 +7035,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_xi = (__pyx_v_hi + __pyx_v_y);
 
-      /* "cybleu/_nltk_core.pyx":267
+      /* "cybleu/_nltk_core.pyx":272
  *             y = lo * 2.0
  *             xi = hi + y
  *             yr = xi - hi             # <<<<<<<<<<<<<<
@@ -7009,7 +7044,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_yr = (__pyx_v_xi - __pyx_v_hi);
 
-      /* "cybleu/_nltk_core.pyx":268
+      /* "cybleu/_nltk_core.pyx":273
  *             xi = hi + y
  *             yr = xi - hi
  *             if y == yr:             # <<<<<<<<<<<<<<
@@ -7021,7 +7056,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":269
+        /* "cybleu/_nltk_core.pyx":274
  *             yr = xi - hi
  *             if y == yr:
  *                 hi = xi             # <<<<<<<<<<<<<<
@@ -7030,7 +7065,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_hi = __pyx_v_xi;
 
-        /* "cybleu/_nltk_core.pyx":268
+        /* "cybleu/_nltk_core.pyx":273
  *             xi = hi + y
  *             yr = xi - hi
  *             if y == yr:             # <<<<<<<<<<<<<<
@@ -7039,7 +7074,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":264
+      /* "cybleu/_nltk_core.pyx":269
  *             if lo != 0.0:
  *                 break
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):             # <<<<<<<<<<<<<<
@@ -7048,7 +7083,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":252
+    /* "cybleu/_nltk_core.pyx":257
  *             m += 1
  *     hi = 0.0
  *     if m > 0:             # <<<<<<<<<<<<<<
@@ -7057,7 +7092,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":270
+  /* "cybleu/_nltk_core.pyx":275
  *             if y == yr:
  *                 hi = xi
  *     return hi             # <<<<<<<<<<<<<<
@@ -7070,7 +7105,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   }
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":225
+  /* "cybleu/_nltk_core.pyx":230
  * 
  * 
  * cdef double _fsum(const double* x, int n) noexcept:             # <<<<<<<<<<<<<<
@@ -7095,7 +7130,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":273
+/* "cybleu/_nltk_core.pyx":278
  * 
  * 
  * def sentence_score(references, hypothesis, weights, mode, param, reweigh):             # <<<<<<<<<<<<<<
@@ -7148,56 +7183,56 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_references,&__pyx_mstate_global->__pyx_n_u_hypothesis,&__pyx_mstate_global->__pyx_n_u_weights,&__pyx_mstate_global->__pyx_n_u_mode,&__pyx_mstate_global->__pyx_n_u_param,&__pyx_mstate_global->__pyx_n_u_reweigh,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 273, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 278, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 273, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 278, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 273, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 278, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 273, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 278, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 273, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 278, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 273, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 278, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 273, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 278, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "sentence_score", 0) < (0)) __PYX_ERR(0, 273, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "sentence_score", 0) < (0)) __PYX_ERR(0, 278, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 6; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, i); __PYX_ERR(0, 273, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, i); __PYX_ERR(0, 278, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 6)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 273, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 278, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 273, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 278, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 273, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 278, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 273, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 278, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 273, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 278, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 273, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 278, __pyx_L3_error)
     }
     __pyx_v_references = values[0];
     __pyx_v_hypothesis = values[1];
@@ -7208,7 +7243,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, __pyx_nargs); __PYX_ERR(0, 273, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, __pyx_nargs); __PYX_ERR(0, 278, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -7248,9 +7283,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   int64_t __pyx_v_hyp_len;
   int64_t __pyx_v_ref_len;
   uint64_t __pyx_v_zero_mask;
-  Py_ssize_t __pyx_v_nrefs;
   struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_v_ws = 0;
-  PyObject *__pyx_v_vocab = 0;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   Py_ssize_t __pyx_t_1;
@@ -7275,31 +7308,31 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("sentence_score", 0);
 
-  /* "cybleu/_nltk_core.pyx":277
+  /* "cybleu/_nltk_core.pyx":282
  *     float score, int 0, (score, zero-order mask) when method0 must warn, or None when the caller
  *     must take nltk's general path (see the twin's docstring)."""
  *     cdef int order = len(weights), used, k, incvnt = 1, nterms = 0, smoothing = mode             # <<<<<<<<<<<<<<
  *     cdef double c_param = param
  *     cdef double[64] w
 */
-  __pyx_t_1 = PyObject_Length(__pyx_v_weights); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 277, __pyx_L1_error)
+  __pyx_t_1 = PyObject_Length(__pyx_v_weights); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 282, __pyx_L1_error)
   __pyx_v_order = __pyx_t_1;
   __pyx_v_incvnt = 1;
   __pyx_v_nterms = 0;
-  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_v_mode); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 277, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_v_mode); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 282, __pyx_L1_error)
   __pyx_v_smoothing = __pyx_t_2;
 
-  /* "cybleu/_nltk_core.pyx":278
+  /* "cybleu/_nltk_core.pyx":283
  *     must take nltk's general path (see the twin's docstring)."""
  *     cdef int order = len(weights), used, k, incvnt = 1, nterms = 0, smoothing = mode
  *     cdef double c_param = param             # <<<<<<<<<<<<<<
  *     cdef double[64] w
  *     cdef double[64] terms
 */
-  __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_v_param); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 278, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_v_param); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 283, __pyx_L1_error)
   __pyx_v_c_param = __pyx_t_3;
 
-  /* "cybleu/_nltk_core.pyx":283
+  /* "cybleu/_nltk_core.pyx":288
  *     cdef double p, s, bp, score
  *     cdef int64_t num, den, hyp_len, ref_len
  *     cdef uint64_t zero_mask = 0             # <<<<<<<<<<<<<<
@@ -7308,9 +7341,9 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
   __pyx_v_zero_mask = 0;
 
-  /* "cybleu/_nltk_core.pyx":287
+  /* "cybleu/_nltk_core.pyx":291
+ *     cdef Py_ssize_t nrefs
  *     cdef _Scratch ws
- *     cdef dict vocab
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):             # <<<<<<<<<<<<<<
  *         return None
  *     for k in range(order):
@@ -7335,7 +7368,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 
     goto __pyx_L4_bool_binop_done;
   }
-  __pyx_t_1 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 287, __pyx_L1_error)
+  __pyx_t_1 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 291, __pyx_L1_error)
   __pyx_t_5 = (!(__pyx_t_1 != 0));
 
 
@@ -7346,8 +7379,8 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   if (__pyx_t_4) {
 
 
-    /* "cybleu/_nltk_core.pyx":288
- *     cdef dict vocab
+    /* "cybleu/_nltk_core.pyx":292
+ *     cdef _Scratch ws
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):
  *         return None             # <<<<<<<<<<<<<<
  *     for k in range(order):
@@ -7363,16 +7396,16 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     }
     goto __pyx_L0;
 
-    /* "cybleu/_nltk_core.pyx":287
+    /* "cybleu/_nltk_core.pyx":291
+ *     cdef Py_ssize_t nrefs
  *     cdef _Scratch ws
- *     cdef dict vocab
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):             # <<<<<<<<<<<<<<
  *         return None
  *     for k in range(order):
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":289
+  /* "cybleu/_nltk_core.pyx":293
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):
  *         return None
  *     for k in range(order):             # <<<<<<<<<<<<<<
@@ -7386,110 +7419,73 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
     __pyx_v_k = __pyx_t_7;
 
-    /* "cybleu/_nltk_core.pyx":290
+    /* "cybleu/_nltk_core.pyx":294
  *         return None
  *     for k in range(order):
  *         w[k] = weights[k]             # <<<<<<<<<<<<<<
  *     ws = _acquire()
  *     try:
 */
-    __pyx_t_8 = __Pyx_GetItemInt(__pyx_v_weights, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 290, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_GetItemInt(__pyx_v_weights, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 294, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_t_8); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 290, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_t_8); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 294, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     (__pyx_v_w[__pyx_v_k]) = __pyx_t_3;
 
   }
 
 
-  /* "cybleu/_nltk_core.pyx":291
+  /* "cybleu/_nltk_core.pyx":295
  *     for k in range(order):
  *         w[k] = weights[k]
  *     ws = _acquire()             # <<<<<<<<<<<<<<
  *     try:
- *         vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
+ *         _sentence(ws, references, hypothesis, order)
 */
-  __pyx_t_8 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 291, __pyx_L1_error)
+  __pyx_t_8 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 295, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __pyx_v_ws = ((struct __pyx_obj_6cybleu_10_nltk_core__Scratch *)__pyx_t_8);
   __pyx_t_8 = 0;
 
-  /* "cybleu/_nltk_core.pyx":292
+  /* "cybleu/_nltk_core.pyx":296
  *         w[k] = weights[k]
  *     ws = _acquire()
  *     try:             # <<<<<<<<<<<<<<
- *         vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
- *         ws.next_id = 0
+ *         _sentence(ws, references, hypothesis, order)
+ *         hyp_len = ws.row[0]
 */
   /*try:*/ {
 
-    /* "cybleu/_nltk_core.pyx":293
+    /* "cybleu/_nltk_core.pyx":297
  *     ws = _acquire()
  *     try:
- *         vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)             # <<<<<<<<<<<<<<
- *         ws.next_id = 0
- *         _intern_refs(ws, vocab, references, &nrefs)
-*/
-    __pyx_t_1 = PyObject_Length(__pyx_v_hypothesis); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 293, __pyx_L10_error)
-    __pyx_t_8 = _PyDict_NewPresized(((2 * __pyx_t_1) + 8)); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 293, __pyx_L10_error)
-    __Pyx_GOTREF(__pyx_t_8);
-
-    __pyx_v_vocab = ((PyObject*)__pyx_t_8);
-    __pyx_t_8 = 0;
-
-    /* "cybleu/_nltk_core.pyx":294
- *     try:
- *         vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
- *         ws.next_id = 0             # <<<<<<<<<<<<<<
- *         _intern_refs(ws, vocab, references, &nrefs)
- *         hyp_len = _intern_hyp(ws, vocab, hypothesis)
-*/
-    __Pyx_INCREF(__pyx_mstate_global->__pyx_int_0);
-    __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_0);
-    __Pyx_GOTREF(__pyx_v_ws->next_id);
-    __Pyx_DECREF_SET(__pyx_v_ws->next_id, __pyx_mstate_global->__pyx_int_0);
-
-    /* "cybleu/_nltk_core.pyx":295
- *         vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
- *         ws.next_id = 0
- *         _intern_refs(ws, vocab, references, &nrefs)             # <<<<<<<<<<<<<<
- *         hyp_len = _intern_hyp(ws, vocab, hypothesis)
- *         _count(ws, hyp_len, nrefs, order)
-*/
-    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 295, __pyx_L10_error)
-
-
-    /* "cybleu/_nltk_core.pyx":296
- *         ws.next_id = 0
- *         _intern_refs(ws, vocab, references, &nrefs)
- *         hyp_len = _intern_hyp(ws, vocab, hypothesis)             # <<<<<<<<<<<<<<
- *         _count(ws, hyp_len, nrefs, order)
+ *         _sentence(ws, references, hypothesis, order)             # <<<<<<<<<<<<<<
+ *         hyp_len = ws.row[0]
  *         ref_len = ws.row[1]
 */
-    __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_hypothesis); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 296, __pyx_L10_error)
-    __pyx_v_hyp_len = __pyx_t_1;
-
-    /* "cybleu/_nltk_core.pyx":297
- *         _intern_refs(ws, vocab, references, &nrefs)
- *         hyp_len = _intern_hyp(ws, vocab, hypothesis)
- *         _count(ws, hyp_len, nrefs, order)             # <<<<<<<<<<<<<<
- *         ref_len = ws.row[1]
- *         if ws.row[2] == 0:
-*/
-    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_order); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 297, __pyx_L10_error)
+    __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__sentence(__pyx_v_ws, __pyx_v_references, __pyx_v_hypothesis, __pyx_v_order); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 297, __pyx_L10_error)
 
 
     /* "cybleu/_nltk_core.pyx":298
- *         hyp_len = _intern_hyp(ws, vocab, hypothesis)
- *         _count(ws, hyp_len, nrefs, order)
+ *     try:
+ *         _sentence(ws, references, hypothesis, order)
+ *         hyp_len = ws.row[0]             # <<<<<<<<<<<<<<
+ *         ref_len = ws.row[1]
+ *         if ws.row[2] == 0:
+*/
+    __pyx_v_hyp_len = (__pyx_v_ws->row[0]);
+
+    /* "cybleu/_nltk_core.pyx":299
+ *         _sentence(ws, references, hypothesis, order)
+ *         hyp_len = ws.row[0]
  *         ref_len = ws.row[1]             # <<<<<<<<<<<<<<
  *         if ws.row[2] == 0:
  *             return 0
 */
     __pyx_v_ref_len = (__pyx_v_ws->row[1]);
 
-    /* "cybleu/_nltk_core.pyx":299
- *         _count(ws, hyp_len, nrefs, order)
+    /* "cybleu/_nltk_core.pyx":300
+ *         hyp_len = ws.row[0]
  *         ref_len = ws.row[1]
  *         if ws.row[2] == 0:             # <<<<<<<<<<<<<<
  *             return 0
@@ -7500,7 +7496,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     if (__pyx_t_4) {
 
 
-      /* "cybleu/_nltk_core.pyx":300
+      /* "cybleu/_nltk_core.pyx":301
  *         ref_len = ws.row[1]
  *         if ws.row[2] == 0:
  *             return 0             # <<<<<<<<<<<<<<
@@ -7518,8 +7514,8 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       }
       goto __pyx_L9_return;
 
-      /* "cybleu/_nltk_core.pyx":299
- *         _count(ws, hyp_len, nrefs, order)
+      /* "cybleu/_nltk_core.pyx":300
+ *         hyp_len = ws.row[0]
  *         ref_len = ws.row[1]
  *         if ws.row[2] == 0:             # <<<<<<<<<<<<<<
  *             return 0
@@ -7527,7 +7523,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":302
+    /* "cybleu/_nltk_core.pyx":303
  *             return 0
  *         # nltk smooths every order, then zips the (possibly re-weighed) weights with them
  *         used = order             # <<<<<<<<<<<<<<
@@ -7536,14 +7532,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     __pyx_v_used = __pyx_v_order;
 
-    /* "cybleu/_nltk_core.pyx":303
+    /* "cybleu/_nltk_core.pyx":304
  *         # nltk smooths every order, then zips the (possibly re-weighed) weights with them
  *         used = order
  *         if reweigh and hyp_len < 4:             # <<<<<<<<<<<<<<
  *             used = <int>hyp_len
  *             for k in range(used):
 */
-    __pyx_t_5 = __Pyx_PyObject_IsTrue(__pyx_v_reweigh); if (unlikely((__pyx_t_5 < 0))) __PYX_ERR(0, 303, __pyx_L10_error)
+    __pyx_t_5 = __Pyx_PyObject_IsTrue(__pyx_v_reweigh); if (unlikely((__pyx_t_5 < 0))) __PYX_ERR(0, 304, __pyx_L10_error)
     if (__pyx_t_5) {
 
     } else {
@@ -7561,7 +7557,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     if (__pyx_t_4) {
 
 
-      /* "cybleu/_nltk_core.pyx":304
+      /* "cybleu/_nltk_core.pyx":305
  *         used = order
  *         if reweigh and hyp_len < 4:
  *             used = <int>hyp_len             # <<<<<<<<<<<<<<
@@ -7570,7 +7566,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
       __pyx_v_used = ((int)__pyx_v_hyp_len);
 
-      /* "cybleu/_nltk_core.pyx":305
+      /* "cybleu/_nltk_core.pyx":306
  *         if reweigh and hyp_len < 4:
  *             used = <int>hyp_len
  *             for k in range(used):             # <<<<<<<<<<<<<<
@@ -7584,7 +7580,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
         __pyx_v_k = __pyx_t_7;
 
-        /* "cybleu/_nltk_core.pyx":306
+        /* "cybleu/_nltk_core.pyx":307
  *             used = <int>hyp_len
  *             for k in range(used):
  *                 w[k] = 1.0 / <double>hyp_len             # <<<<<<<<<<<<<<
@@ -7595,7 +7591,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       }
 
 
-      /* "cybleu/_nltk_core.pyx":303
+      /* "cybleu/_nltk_core.pyx":304
  *         # nltk smooths every order, then zips the (possibly re-weighed) weights with them
  *         used = order
  *         if reweigh and hyp_len < 4:             # <<<<<<<<<<<<<<
@@ -7604,7 +7600,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":307
+    /* "cybleu/_nltk_core.pyx":308
  *             for k in range(used):
  *                 w[k] = 1.0 / <double>hyp_len
  *         for k in range(order):             # <<<<<<<<<<<<<<
@@ -7618,7 +7614,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
       __pyx_v_k = __pyx_t_7;
 
-      /* "cybleu/_nltk_core.pyx":308
+      /* "cybleu/_nltk_core.pyx":309
  *                 w[k] = 1.0 / <double>hyp_len
  *         for k in range(order):
  *             num = ws.row[2 + k]             # <<<<<<<<<<<<<<
@@ -7627,7 +7623,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
       __pyx_v_num = (__pyx_v_ws->row[(2 + __pyx_v_k)]);
 
-      /* "cybleu/_nltk_core.pyx":309
+      /* "cybleu/_nltk_core.pyx":310
  *         for k in range(order):
  *             num = ws.row[2 + k]
  *             den = ws.row[2 + order + k]             # <<<<<<<<<<<<<<
@@ -7636,7 +7632,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
       __pyx_v_den = (__pyx_v_ws->row[((2 + __pyx_v_order) + __pyx_v_k)]);
 
-      /* "cybleu/_nltk_core.pyx":310
+      /* "cybleu/_nltk_core.pyx":311
  *             num = ws.row[2 + k]
  *             den = ws.row[2 + order + k]
  *             if den < 1:             # <<<<<<<<<<<<<<
@@ -7648,7 +7644,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":311
+        /* "cybleu/_nltk_core.pyx":312
  *             den = ws.row[2 + order + k]
  *             if den < 1:
  *                 den = 1             # <<<<<<<<<<<<<<
@@ -7657,7 +7653,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_den = 1;
 
-        /* "cybleu/_nltk_core.pyx":310
+        /* "cybleu/_nltk_core.pyx":311
  *             num = ws.row[2 + k]
  *             den = ws.row[2 + order + k]
  *             if den < 1:             # <<<<<<<<<<<<<<
@@ -7666,7 +7662,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":312
+      /* "cybleu/_nltk_core.pyx":313
  *             if den < 1:
  *                 den = 1
  *             if smoothing == ADD_ONE and k:             # <<<<<<<<<<<<<<
@@ -7692,7 +7688,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":313
+        /* "cybleu/_nltk_core.pyx":314
  *                 den = 1
  *             if smoothing == ADD_ONE and k:
  *                 p = <double>(num + 1) / <double>(den + 1)             # <<<<<<<<<<<<<<
@@ -7701,7 +7697,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = (((double)(__pyx_v_num + 1)) / ((double)(__pyx_v_den + 1)));
 
-        /* "cybleu/_nltk_core.pyx":312
+        /* "cybleu/_nltk_core.pyx":313
  *             if den < 1:
  *                 den = 1
  *             if smoothing == ADD_ONE and k:             # <<<<<<<<<<<<<<
@@ -7711,7 +7707,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":314
+      /* "cybleu/_nltk_core.pyx":315
  *             if smoothing == ADD_ONE and k:
  *                 p = <double>(num + 1) / <double>(den + 1)
  *             elif num:             # <<<<<<<<<<<<<<
@@ -7723,7 +7719,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":315
+        /* "cybleu/_nltk_core.pyx":316
  *                 p = <double>(num + 1) / <double>(den + 1)
  *             elif num:
  *                 p = <double>num / <double>den             # <<<<<<<<<<<<<<
@@ -7732,7 +7728,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = (((double)__pyx_v_num) / ((double)__pyx_v_den));
 
-        /* "cybleu/_nltk_core.pyx":314
+        /* "cybleu/_nltk_core.pyx":315
  *             if smoothing == ADD_ONE and k:
  *                 p = <double>(num + 1) / <double>(den + 1)
  *             elif num:             # <<<<<<<<<<<<<<
@@ -7742,7 +7738,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":316
+      /* "cybleu/_nltk_core.pyx":317
  *             elif num:
  *                 p = <double>num / <double>den
  *             elif smoothing == NO_SMOOTHING:             # <<<<<<<<<<<<<<
@@ -7754,7 +7750,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":317
+        /* "cybleu/_nltk_core.pyx":318
  *                 p = <double>num / <double>den
  *             elif smoothing == NO_SMOOTHING:
  *                 p = DBL_MIN_             # <<<<<<<<<<<<<<
@@ -7763,7 +7759,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = __pyx_v_6cybleu_10_nltk_core_DBL_MIN_;
 
-        /* "cybleu/_nltk_core.pyx":318
+        /* "cybleu/_nltk_core.pyx":319
  *             elif smoothing == NO_SMOOTHING:
  *                 p = DBL_MIN_
  *                 zero_mask |= (<uint64_t>1) << k             # <<<<<<<<<<<<<<
@@ -7772,7 +7768,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_zero_mask = (__pyx_v_zero_mask | (((uint64_t)1) << __pyx_v_k));
 
-        /* "cybleu/_nltk_core.pyx":316
+        /* "cybleu/_nltk_core.pyx":317
  *             elif num:
  *                 p = <double>num / <double>den
  *             elif smoothing == NO_SMOOTHING:             # <<<<<<<<<<<<<<
@@ -7782,7 +7778,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":319
+      /* "cybleu/_nltk_core.pyx":320
  *                 p = DBL_MIN_
  *                 zero_mask |= (<uint64_t>1) << k
  *             elif smoothing == EPSILON:             # <<<<<<<<<<<<<<
@@ -7794,7 +7790,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":320
+        /* "cybleu/_nltk_core.pyx":321
  *                 zero_mask |= (<uint64_t>1) << k
  *             elif smoothing == EPSILON:
  *                 p = (0.0 + c_param) / <double>den             # <<<<<<<<<<<<<<
@@ -7803,7 +7799,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = ((0.0 + __pyx_v_c_param) / ((double)__pyx_v_den));
 
-        /* "cybleu/_nltk_core.pyx":319
+        /* "cybleu/_nltk_core.pyx":320
  *                 p = DBL_MIN_
  *                 zero_mask |= (<uint64_t>1) << k
  *             elif smoothing == EPSILON:             # <<<<<<<<<<<<<<
@@ -7813,7 +7809,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":321
+      /* "cybleu/_nltk_core.pyx":322
  *             elif smoothing == EPSILON:
  *                 p = (0.0 + c_param) / <double>den
  *             elif smoothing == NIST:             # <<<<<<<<<<<<<<
@@ -7825,7 +7821,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":322
+        /* "cybleu/_nltk_core.pyx":323
  *                 p = (0.0 + c_param) / <double>den
  *             elif smoothing == NIST:
  *                 p = 1.0 / ldexp(<double>den, incvnt)             # <<<<<<<<<<<<<<
@@ -7834,7 +7830,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = (1.0 / ldexp(((double)__pyx_v_den), __pyx_v_incvnt));
 
-        /* "cybleu/_nltk_core.pyx":323
+        /* "cybleu/_nltk_core.pyx":324
  *             elif smoothing == NIST:
  *                 p = 1.0 / ldexp(<double>den, incvnt)
  *                 incvnt += 1             # <<<<<<<<<<<<<<
@@ -7843,7 +7839,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_incvnt = (__pyx_v_incvnt + 1);
 
-        /* "cybleu/_nltk_core.pyx":321
+        /* "cybleu/_nltk_core.pyx":322
  *             elif smoothing == EPSILON:
  *                 p = (0.0 + c_param) / <double>den
  *             elif smoothing == NIST:             # <<<<<<<<<<<<<<
@@ -7853,7 +7849,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":324
+      /* "cybleu/_nltk_core.pyx":325
  *                 p = 1.0 / ldexp(<double>den, incvnt)
  *                 incvnt += 1
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:             # <<<<<<<<<<<<<<
@@ -7879,7 +7875,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":325
+        /* "cybleu/_nltk_core.pyx":326
  *                 incvnt += 1
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:
  *                 p = 1.0 / (ldexp(c_param, incvnt) / log(<double>hyp_len)) / <double>den             # <<<<<<<<<<<<<<
@@ -7888,7 +7884,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = ((1.0 / (ldexp(__pyx_v_c_param, __pyx_v_incvnt) / log(((double)__pyx_v_hyp_len)))) / ((double)__pyx_v_den));
 
-        /* "cybleu/_nltk_core.pyx":326
+        /* "cybleu/_nltk_core.pyx":327
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:
  *                 p = 1.0 / (ldexp(c_param, incvnt) / log(<double>hyp_len)) / <double>den
  *                 incvnt += 1             # <<<<<<<<<<<<<<
@@ -7897,7 +7893,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_incvnt = (__pyx_v_incvnt + 1);
 
-        /* "cybleu/_nltk_core.pyx":324
+        /* "cybleu/_nltk_core.pyx":325
  *                 p = 1.0 / ldexp(<double>den, incvnt)
  *                 incvnt += 1
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:             # <<<<<<<<<<<<<<
@@ -7907,7 +7903,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":328
+      /* "cybleu/_nltk_core.pyx":329
  *                 incvnt += 1
  *             else:
  *                 p = 0.0             # <<<<<<<<<<<<<<
@@ -7919,7 +7915,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       }
       __pyx_L21:;
 
-      /* "cybleu/_nltk_core.pyx":329
+      /* "cybleu/_nltk_core.pyx":330
  *             else:
  *                 p = 0.0
  *             if p > 0 and k < used:             # <<<<<<<<<<<<<<
@@ -7945,7 +7941,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":330
+        /* "cybleu/_nltk_core.pyx":331
  *                 p = 0.0
  *             if p > 0 and k < used:
  *                 terms[nterms] = w[k] * log(p)             # <<<<<<<<<<<<<<
@@ -7954,7 +7950,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         (__pyx_v_terms[__pyx_v_nterms]) = ((__pyx_v_w[__pyx_v_k]) * log(__pyx_v_p));
 
-        /* "cybleu/_nltk_core.pyx":331
+        /* "cybleu/_nltk_core.pyx":332
  *             if p > 0 and k < used:
  *                 terms[nterms] = w[k] * log(p)
  *                 nterms += 1             # <<<<<<<<<<<<<<
@@ -7963,7 +7959,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_nterms = (__pyx_v_nterms + 1);
 
-        /* "cybleu/_nltk_core.pyx":329
+        /* "cybleu/_nltk_core.pyx":330
  *             else:
  *                 p = 0.0
  *             if p > 0 and k < used:             # <<<<<<<<<<<<<<
@@ -7974,7 +7970,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     }
 
 
-    /* "cybleu/_nltk_core.pyx":332
+    /* "cybleu/_nltk_core.pyx":333
  *                 terms[nterms] = w[k] * log(p)
  *                 nterms += 1
  *         s = _fsum(terms, nterms)             # <<<<<<<<<<<<<<
@@ -7983,7 +7979,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     __pyx_v_s = __pyx_f_6cybleu_10_nltk_core__fsum(__pyx_v_terms, __pyx_v_nterms);
 
-    /* "cybleu/_nltk_core.pyx":333
+    /* "cybleu/_nltk_core.pyx":334
  *                 nterms += 1
  *         s = _fsum(terms, nterms)
  *         if not (s <= EXP_LIMIT):             # <<<<<<<<<<<<<<
@@ -7995,7 +7991,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     if (__pyx_t_4) {
 
 
-      /* "cybleu/_nltk_core.pyx":334
+      /* "cybleu/_nltk_core.pyx":335
  *         s = _fsum(terms, nterms)
  *         if not (s <= EXP_LIMIT):
  *             return None             # <<<<<<<<<<<<<<
@@ -8012,7 +8008,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       }
       goto __pyx_L9_return;
 
-      /* "cybleu/_nltk_core.pyx":333
+      /* "cybleu/_nltk_core.pyx":334
  *                 nterms += 1
  *         s = _fsum(terms, nterms)
  *         if not (s <= EXP_LIMIT):             # <<<<<<<<<<<<<<
@@ -8021,7 +8017,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":335
+    /* "cybleu/_nltk_core.pyx":336
  *         if not (s <= EXP_LIMIT):
  *             return None
  *         bp = 1.0 if hyp_len > ref_len else exp(1.0 - <double>ref_len / <double>hyp_len)             # <<<<<<<<<<<<<<
@@ -8040,7 +8036,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 
     __pyx_v_bp = __pyx_t_3;
 
-    /* "cybleu/_nltk_core.pyx":336
+    /* "cybleu/_nltk_core.pyx":337
  *             return None
  *         bp = 1.0 if hyp_len > ref_len else exp(1.0 - <double>ref_len / <double>hyp_len)
  *         score = bp * exp(s)             # <<<<<<<<<<<<<<
@@ -8050,7 +8046,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     __pyx_v_score = (__pyx_v_bp * exp(__pyx_v_s));
   }
 
-  /* "cybleu/_nltk_core.pyx":338
+  /* "cybleu/_nltk_core.pyx":339
  *         score = bp * exp(s)
  *     finally:
  *         _release(ws)             # <<<<<<<<<<<<<<
@@ -8059,7 +8055,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
   /*finally:*/ {
     /*normal exit:*/{
-      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 338, __pyx_L1_error)
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 339, __pyx_L1_error)
       goto __pyx_L11;
     }
     __pyx_L10_error:;
@@ -8078,7 +8074,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       __Pyx_XGOTREF(__pyx_t_15);
       __pyx_t_2 = __pyx_lineno; __pyx_t_6 = __pyx_clineno; __pyx_t_9 = __pyx_filename;
       {
-        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 338, __pyx_L31_error)
+        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 339, __pyx_L31_error)
       }
       __Pyx_XGIVEREF(__pyx_t_13);
       __Pyx_XGIVEREF(__pyx_t_14);
@@ -8105,7 +8101,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     __pyx_L9_return: {
       __pyx_t_15 = __pyx_r;
       __pyx_r = 0;
-      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 338, __pyx_L1_error)
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 339, __pyx_L1_error)
       __pyx_r = __pyx_t_15;
       __pyx_t_15 = 0;
       goto __pyx_L0;
@@ -8113,7 +8109,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     __pyx_L11:;
   }
 
-  /* "cybleu/_nltk_core.pyx":339
+  /* "cybleu/_nltk_core.pyx":340
  *     finally:
  *         _release(ws)
  *     if zero_mask:             # <<<<<<<<<<<<<<
@@ -8125,22 +8121,22 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   if (__pyx_t_4) {
 
 
-    /* "cybleu/_nltk_core.pyx":340
+    /* "cybleu/_nltk_core.pyx":341
  *         _release(ws)
  *     if zero_mask:
  *         return score, zero_mask             # <<<<<<<<<<<<<<
  *     return score
 */
-    __pyx_t_8 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 340, __pyx_L1_error)
+    __pyx_t_8 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 341, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_16 = __Pyx_PyLong_From_uint64_t(__pyx_v_zero_mask); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 340, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyLong_From_uint64_t(__pyx_v_zero_mask); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 341, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_16);
-    __pyx_t_17 = PyTuple_New(2); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 340, __pyx_L1_error)
+    __pyx_t_17 = PyTuple_New(2); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 341, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_17);
     __Pyx_GIVEREF(__pyx_t_8);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 0, __pyx_t_8) != (0)) __PYX_ERR(0, 340, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 0, __pyx_t_8) != (0)) __PYX_ERR(0, 341, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_16);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 1, __pyx_t_16) != (0)) __PYX_ERR(0, 340, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 1, __pyx_t_16) != (0)) __PYX_ERR(0, 341, __pyx_L1_error);
     __pyx_t_8 = 0;
     __pyx_t_16 = 0;
     {
@@ -8154,7 +8150,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     __pyx_t_17 = 0;
     goto __pyx_L0;
 
-    /* "cybleu/_nltk_core.pyx":339
+    /* "cybleu/_nltk_core.pyx":340
  *     finally:
  *         _release(ws)
  *     if zero_mask:             # <<<<<<<<<<<<<<
@@ -8163,12 +8159,12 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":341
+  /* "cybleu/_nltk_core.pyx":342
  *     if zero_mask:
  *         return score, zero_mask
  *     return score             # <<<<<<<<<<<<<<
 */
-  __pyx_t_17 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 341, __pyx_L1_error)
+  __pyx_t_17 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 342, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
   {
     PyObject *__pyx_temp;
@@ -8181,7 +8177,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   __pyx_t_17 = 0;
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":273
+  /* "cybleu/_nltk_core.pyx":278
  * 
  * 
  * def sentence_score(references, hypothesis, weights, mode, param, reweigh):             # <<<<<<<<<<<<<<
@@ -8215,9 +8211,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 
 
 
-
   __Pyx_XDECREF((PyObject *)__pyx_v_ws);
-  __Pyx_XDECREF(__pyx_v_vocab);
   __Pyx_XGIVEREF(__pyx_r);
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
@@ -8954,49 +8948,49 @@ __Pyx_RefNannySetupContext("PyInit__nltk_core", 0);
   if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_POOL, __pyx_t_2) < (0)) __PYX_ERR(0, 77, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":145
+  /* "cybleu/_nltk_core.pyx":158
  * 
  * 
  * def corpus_counts(list_of_references, hypotheses, max_order):             # <<<<<<<<<<<<<<
  *     """(hyp_lengths, ref_lengths, numerators, denominators) summed over the corpus as nltk's
  *     corpus_bleu sums them (see the twin's docstring)."""
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_1corpus_counts, 0, __pyx_mstate_global->__pyx_n_u_corpus_counts, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 145, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_1corpus_counts, 0, __pyx_mstate_global->__pyx_n_u_corpus_counts, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 158, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_corpus_counts, __pyx_t_2) < (0)) __PYX_ERR(0, 145, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_corpus_counts, __pyx_t_2) < (0)) __PYX_ERR(0, 158, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":186
+  /* "cybleu/_nltk_core.pyx":194
  * 
  * 
  * def hf_counts(reference_corpus, translation_corpus, max_order):             # <<<<<<<<<<<<<<
  *     """(translation_length, reference_length, matches_by_order, possible_matches_by_order) as
  *     tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_3hf_counts, 0, __pyx_mstate_global->__pyx_n_u_hf_counts, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 186, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_3hf_counts, 0, __pyx_mstate_global->__pyx_n_u_hf_counts, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 194, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_hf_counts, __pyx_t_2) < (0)) __PYX_ERR(0, 186, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_hf_counts, __pyx_t_2) < (0)) __PYX_ERR(0, 194, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":273
+  /* "cybleu/_nltk_core.pyx":278
  * 
  * 
  * def sentence_score(references, hypothesis, weights, mode, param, reweigh):             # <<<<<<<<<<<<<<
  *     """nltk's sentence_bleu for a tuple of float weights and smoothing method<mode> (0-4): the
  *     float score, int 0, (score, zero-order mask) when method0 must warn, or None when the caller
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_5sentence_score, 0, __pyx_mstate_global->__pyx_n_u_sentence_score, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 273, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_5sentence_score, 0, __pyx_mstate_global->__pyx_n_u_sentence_score, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 278, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_sentence_score, __pyx_t_2) < (0)) __PYX_ERR(0, 273, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_sentence_score, __pyx_t_2) < (0)) __PYX_ERR(0, 278, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
   /* "cybleu/_nltk_core.pyx":1
@@ -9048,7 +9042,7 @@ static int __Pyx_InitCachedBuiltins(__pyx_mstatetype *__pyx_mstate) {
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
-  __pyx_builtin_zip = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_zip); if (!__pyx_builtin_zip) __PYX_ERR(0, 160, __pyx_L1_error)
+  __pyx_builtin_zip = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_zip); if (!__pyx_builtin_zip) __PYX_ERR(0, 172, __pyx_L1_error)
 
   /* Cached unbound methods */
   __pyx_mstate->__pyx_umethod_PyDict_Type_items.type = (PyObject*)&PyDict_Type;
@@ -9080,38 +9074,38 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 7; } str_length_index[] = {{15},{1},{7},{6},{2},{9},{30},{102},{25},{5},{8},{26},{28},{20},{7},{12},{8},{12},{8},{10},{8},{11},{12},{10},{17},{13},{12},{12},{19},{8},{13},{6},{18},{2},{7},{18},{13},{17},{3},{12},{9},{7},{11},{10},{10},{6},{5},{1},{18},{7},{9},{4},{1},{5},{6},{3},{10},{5},{1},{5},{3},{8},{1},{7},{11},{16},{10},{7},{1},{5},{4},{14},{10},{8},{9},{4},{8},{5},{5},{9},{11},{18},{4},{6},{5},{1},{7},{2},{9},{3}};
-    const struct { const unsigned int length: 10; } bytes_length_index[] = {{172},{9},{411},{395},{629}};
+    const struct { const unsigned int length: 7; } str_length_index[] = {{15},{1},{7},{6},{2},{9},{30},{102},{25},{5},{8},{26},{28},{20},{7},{12},{8},{12},{8},{10},{8},{11},{12},{10},{17},{13},{12},{12},{19},{8},{13},{6},{18},{2},{7},{18},{13},{17},{3},{12},{9},{7},{11},{10},{10},{6},{5},{1},{18},{7},{9},{4},{1},{5},{6},{3},{10},{5},{1},{5},{3},{8},{1},{7},{11},{16},{10},{7},{1},{5},{4},{14},{10},{8},{9},{4},{8},{5},{5},{9},{11},{18},{4},{6},{1},{7},{2},{9},{3}};
+    const struct { const unsigned int length: 10; } bytes_length_index[] = {{172},{9},{384},{349},{583}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1470 bytes) */
-static const char cstring[] = "x\332\235T\315S\023I\0247\0204j\324L\010\210Z\273L@J\024\0137|XZ[\356\026\210\273ZE)\t\240\034\334\232\352L:\311\220df2\335\003\204\023\3079\366\261\217}\234\343\0349r\364\230\343\034\371\023\374\023\366u\047\204l\251\265\265K\001\335\375\272\373\275\367\373\350\231\247\036\306z\325C\265\026\266\351\343\337+\026A\345&\306\266\374_3-\322\233UZ\226=\377XG^M\267\210\216l\035\267\\\332\321\tn\373\33061\301\315\352b\275\343>U\023\017W\007\023\303\251^,\234\303\336\204\312\204\272\211l\333\241z\031f\216}\200=\212+:ut\244ouh\335\261u\247\274\217M\252W\035Ow-\263\321\264\354\032\361\314gf\007.\373\317\014\273I\033\206\351xx\321\355\034\031[\037>l\032\333\246\207\250Y\277\030\027\r\303\303\025\337\304\206\2512\032\306\320\016\301\224PD\207\366\214-\231\247\263a\231\324x\217\217h\tz7P\263)\267T\253\3624\374T}\333\224c\355\"\003\374\264\220\245R\264\234\212\337T\021\033\265\324(\233\353\037k\373\250y\021\3567f|\333\342E\000\037\311\005\2649HE\206\n~\247}\212\t\205\301\"\222\025\307\247\226\215\221\353b\273\202H\3076-gq\020&e\3274\\\344\241\226\t\254b\003z\247\0362q\031\231\r8\344\3722\205oS\322\343z\361\222\353\n\244\303\266\003^@\324\361H\275\332?\010\312\033Ml\367\207\032\255\313\210C\353\340\213\301\314\"\226m\036\330\324\242\270E@N\350\326\251\002\332*\366\224\203ZR\0319\034\031\216W\301\036p\211m\033\366\211MaEl\277\005\277\330S\225\325\tWap\035\327u\010\261\240UO\372\r\032\350\017\262\217A~\243\207\354\262\236\207\017\261U\253\023\"\201I_\202\323\251:\331\217\320\n\256\"\277\t\350\034O\222KZ\016\000\2216\364[D\376\031&rUk\024\314\321\004\nm\"\313\252I\023Q\313\031\236\366\353\373\004W\016P\323\307\344\3001Q\371P\365@\311!9\306\236\003>\"\215c\313\265l\252\317\023\352\371\340\377\236\205\250\361\274\047\206\261\252\2040\336\327\000\372\216zHO\236\352>\334X^2\250|J\204\312\310V\307\000N\216\261A\277\267\013\201\347+?:><\207\203\227\377\324\225\047\217\257(\315\301\202\352\213q\222\210\2237\202\005V<I|\275zel\222\025\343d\216\275\343\037\305\222\370\024\256\235\047\177\342""\177\205\3718y\217kqr\232\267\343\344]v$\207I\206\342\344\325\223\006\203\370X\234\272\023\034\363\t\216\370\201(\212\375h$\232\211^G\3558\225\016\336\260\t\206\230\307\263\274\020\2473,!\2272\276\311\357\010\022\346\273\013\257N\213q\372N@\3312\234k\307\231I\266/\022B\213\323S<\301s\374\223\330\214\022\021,\047YCh\342\241\250\205p>\313\362l\205u\3045\321\216\323w!\375\024\354\315\212\222\360\302\251H\213\362\262\324\030\333\345y\276\314Q\234\031gKl\217\027yY\214\014\235\232\215J\320cn\232{b*\324\302\231p=4\243l\264\024\355\235\026O\221\314\013\311%\360A\262B\234\311\2615\366\221/\361\035(8#\326\005\352\205J\320\303$$\312\001\376r8\242\222\001\316^\237m>\312W\270/\336@\225|\234\032g\005\266\001\340\262\220f[$!<\021\242\260}\236\232`EI\216d\tX\275\031\374\312,\336\t\023?\222f\272;\375K\224\370F\233\363\377\251\307ma\206Z\367\311o\022\372\220\036\367\371,0\247H|\001(\200\260\373|\036\240K0\013Q1B\003\311\316\323\271n\356\221h+\370\257\303v\224>]\227\311n\007\r\376_\364| [{\320\3478\377o\354O\361\021\376\020\220z\"\013\304\224 \301\220 \235\360jX\216\256I\350\222\334\2122DE\314\t?\\\203\272)\220\230\047\371\032/\301\365q\261\021\216\205\273Q>*|+\305+~K|\2164\220\"%\245\330\346\211\356\275\325\350\363\331tw\013d\271\317\363_o\\\031\233\346Hn\247N\016\202R\340\261q\366\007\237\341\233\341h\270\022\022\231V\312\002*\245\202\261`\027\000\303\372z\240\005s\301\241b:y=\230\352\277\246L73+\n\200\257\014\227\013\341\346\351\310)\370F\275\3238%\321\355\360\273\"\335\203\220e\013\240OE<\n\2658u;@\240\334K\376\247(\310\235\031\3453\210\337\014\226\202\035\246\261Y\331y\234\006\007\236\253^`\343\005\020\177\004\3605\031^\225\273C|kpg\216Q`|O\024/\355\323\226\212\315\014L\\\374\347R\032\264\377\246\227\240\341\214\374T\244\245!\307\371[\3408!\005z\007\022f\3052\000\274\036\345\324;\324\2622\376\226o\300\033\235\207g\242=\350\275]\200\033g~\346\373\300\3042<\251\213\360\004p\220\345/\201\243\372P4\007M\214\3609\336\026)\320\262(\335\333\317\324\010s\341\236*\244\016\215\362U\260""\354\275p\276\3672NSg7\276\314|y\333\335\331Uw\316UYh\332cY\000\261\323\207\231\221\266P^W\237\021\370~\205\205^\rE\215\306\036\365\310^e#@uQ\021\035\247n\005\237\000\327:oI\000!U\037\230\275\263\322\331\321\227\266t\330(\024\330\2262\235_\330\355\332I[Z\345P~bo\006\205\277\001\264\223\343*";
-    PyObject *data = __Pyx_DecompressString(cstring, 1470, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1385 bytes) */
+static const char cstring[] = "x\332\255T\317S\023I\0246\0204*\256L\010\210Z\273L@jQ)\\\002Xnm\271[\270hi\225\245$\200rpk\2523\351$\003\223\231\311t\017\020N\034\347\330\307>\316q\216s\344\310\321#\3079\362\047\370\047\354{\235\004b\251\265\227MA\372\365\353\327\357\307\367}\235y\356S\252\327}\322hQ\207?\374\253f1R\265)u\360\273aZ\254k\325Z\2263\377P\047~C\267\230N\034\235\266<\336\321\031m\007\3241)\243v}\261\331\361\026\224\341\323\372\205a\270\365\376\306=\350\032\034\023\352&q\034\227\353U\260\\g\237\372\234\326t\356\352D\337\350\360\246\353\350nu\227\232\\\257\273\276\356Y\346\236m9\r\346\233O\314\016\\\016\236\030\216\315\367\014\323\365\351\242\327946\336\277\177kl\232>\341f\263\277.\032\206Ok\201I\rSe4\214\201\023F9\343\204\017\234\031\033\230\247\263n\231\334xG\017y\005z7\210m\343\221j\025\243\341S\017\034\023\327F?\003|Z\304R)Zn-\260\225\307!-\265bs\275\260v@\354\276\273\327\230\361m\213}\007=\304\r\264y\221\212\r\024\374N\373\2342\016\213\305\020\0257\340\226C\211\347Q\247FX\3071-w\361\302\315\252\236ix\304\047-\023P\245\006\364\316}b\322*1\367 \310\0130E\340p\326\305z\361\022\353\032\244\243\216\013Z \334\365Y\263\336\013\004\346\r\233:\275\245\301\233\350qy\023tqaY\314r\314}\207[\234\266\030\320\t\335\272u\230\266N}\245\240\0262\203\313\241\341\3725\352\003\226\324q\340\2349\034v\314\tZ\360G}UYExj\006\317\365<\2271\013Z\365Qo\320@o\301>.\362\033\335\311.\353\371\364\200Z\215&c8\030\352\022\224\316Ud\317\303k\264N\002\033\246s}\004\227\265\\\030\004e\030\264\030\376\033&\361Tk\034\304a\003\204\016\303\262\312\260\t\267\334A\263W?`\264\266O\354\200\262\003U\236\263\003vD}\027$\304\366\216,\317r\270>\317\270\037\200\364\273\352\341\306\323.\017\306\252\342\300x\327\200\251\267\324\033z\264\240\007pc\271dp|E\214\243g\243c\000\034G\324\340\337;\005\307\323\225\037\205\017\332\020x\371\245\256<zxE\321\r\352S?\026\307\2314{#|,\312\307\231/W\257\214L\212r\232-\2107\362CT\212>\306k\347\331\237\345?q1\315\336\225Z\232\235\226\3554{G\034\3422\222\346n\207GrB\022\271\037\225\243\335d(\231I\376N""\332in4|)&\004\021\276\314\313\245ttLdp\213\376\267\362v\304\342\342\331\343\347\047\345t\364v\310\3052\304\265\323\261I\261\033e\"-\035\305\322eY\213\026\342\326\t\334\235\024U\231\225k\022\242\357@\276\251H\213f\243J\344\307S\211\226\0241\367\210\330\226E\271,I:6.Jb\007nW\243\241\201\250\331\244\002M\025\246\245\037M\305Z<\023\277\210\315$\237\224\222\235\223\362\t\301\274\355t\024\247\273H\266\224\216\025\304\232\370 Kr\013\n\316D/\"\322uU\240\207IHT\200\201\253\361\220J\006\203\345EQ\254\210\266\034\226+2\210^B\225b\232\033\027Kb]f\000\203\222\334\214\262\340\236\210I\334>\317M\2102\242\201\260\000\2447\303?\204%;q\346G\370O\237M\377\226d\3767\002~\212\314X;{\364\047\216>@\300=9\013\310)\020\237\301\024\000\330=9\017\243\3430\217\223rB\0068\302\001jr!\262\221\201\001\206\356c\261\373=\324\212\377\205\347\224\034\222\017\240w?\312\303\250\225\250=\010q\047\276\032W\223k8L\267\032R\\\213\346\242 ^\213\313i\016HSU+p}<Z\217G\342\355\244\230,}\013\356sy+\372\224h\000n\016\301\335\224\231\263\273\253\311\247\323\351\263\r\000\372\236,~\271qedZ\022\304>w\274\037VB_\214\213WrF\276\215\207\343\225\230aZ\004\032\000\317\205#\3416P\r\373\353\241\026\316\205\007\n\273\354\365p\n\213\001\037\232\320\304\003a\203z\225*f\224\000\264\257\314\233a)\334\202\260Y\354%\035\005\225\234\253\354p\360\014Dt\010\003i\350^\305\323\001\0041\365\234\340\200\341NT\276\244\030\264\333O\216B+\177\275E\021\365\036Z\t\204\005\024*\326\217\344\270|\r\250e\020\3627@J>Z\006=_O\n\352\255hy\364\277\226\353\360\216\346A\312\332\375\356\373\002z\322\261_\344.\000\263\014\003\366\335\023b\013\212\375\016\2546\007\274\005hbH\316\311v\224\003v\312\250\260^\246\275\270\020\357\250B*hX\256\202\254\356\306\363]\365\236\344No|\236\371\374\372lk[\3359We\241i_\344a\210\255\336\230cH\264\322\243z\352\360\243\022/uk(h4\361k\027\354U1\004P\227\025\320i\356V\370\021\346z![8@\314\325\217\300\316i\345\364\360s\03353\014\0056\221\246\363\276\200\256\035\267\221| \032\305\264\364/+\365\262j";
+    PyObject *data = __Pyx_DecompressString(cstring, 1385, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1910 bytes) */
-static const char cstring[] = "\377(tree fr\377agment)?\377disablee\275n\002\001gcis\004\003d\377min() ar\377g is an \377empty se\377quencese\177lf.hyp,\004\002wref\000\006_of\005\005\353ow\031\003t]\001 ca\377nnot be \377converte\377d to a P\377ython ob\377ject for\377 picklin\177gsrc/cy\233\000\377u/_nltk_\377core.pyx\377_POOL_Sc\337ratch\000\005._\377_reduce_\355cM\002__\017\010setostat\021\010_PD\001\377yDict_Ne\377xtRef__a\213ll4\000_\246\002*\001A\000f\227unc\020\001g:\005U\000m\367ain$\001modu;le.\001nam\003\002\231\001>c\003_qual\017\005\222\004\231_\221\017\254\005exu\001\244\000_\362C\005sf\010\254\020test\366\340\000is\222!outi\377neappend\377asyncio.\374\252 \021\003sbpc_p\337aramc\323 e_\376\271\000traceba\333ck\317 pu?\001un\253ts\346#.\342\047dL\000e\373no\211`ators\343hf\377 %\001\367@_le\275n\000\004gths\211`o\363th\225`\001\006isin\377cvntitem\331s\314@\253\000of\237@fe\365r\275bm\270Aesma\177x_order\311 wenn\310`snt\013\000osnum\000\000eru\002\372\035\002p\277\002poppo\177ssibler\366`X\204\001\000\004\204\001reY\004_\324\003\376\007\006sreweigghss\301a\274\204\001sef\000\371n\254`\013\004tdefa\177ultshor\331!\347smo\320\000\203\204\001ums\275s\001\000_cap\226\002tootal\300 ns\202!~\004\002lation\000\010\376y\004usedval\377uesvocab\375w\177\002tswsze\377ro_maskz\377ipint (s\377truct __n\334\204\001t_6\363\204\003_5\360\204\002\327_Ng\274@T\304\205\002*,{ u/\00032_t\307\205\001wst \017\000Py_\221 \317ze_t\n\021^\00064\230\027\025/\t\207\000, \000\002+\005*\357)\000co\232`_se\376\255\207\002\200\001\330\004\n\210+\377\220Q\200\001\360\006\000\005\377\026\220Q\330\004\024\220I\377\230V\2402\240W\250A\377\340\004\035\230]\250!\330\377\004\031\230\021\330\004\037\230\277q\330\004\027\220x\003\001\026\377\220a\330\004\006\200k\220\376\025\000\005\330\010\017\210z\230\377\025\230a\230v\240Q\240\377j\260\002\260\"\260C\260\377q\330\010\014\210E\220\025\377\220a\220r\230\022\2301\237\330\014\020\220\001\013\001\024\001L\377\230\017\240s\250!\320+\377=\270Q\330\014\017\210t\373\2203%\000q""\330\020\026\220\377j\240\001\240\021\330\014\030\377\230\001\230\024\230W\240L\367\260\001\260\014\000\026\220k\240\277\021\240$\240g\250-\000\022\377\220!\2204\220y\240\007_\240q\330\014\027\\\000\030\031\000\377#\240R\240r\250\030\260\367\021\260!g\001\005\220U\230\377!\2303\230a\330\020\023\377\2202\220X\230Q\230bw\240\002\240\034\007#\260R\241\000\377\024\037\230r\240\030\250\021\377\250\"\250B\250c\260\022\377\2602\260X\270Q\270a\340T\001Z\000\365\001\265\000G\0031\330\020\377\024\220A\220V\2302\230}T\212\000\"\240B\240a\r\003\325R\340\000\026F\000\024\375\000b\250\335\002H\002a\330\010\242\003q\230\177\003\2304\230u\240Ec\000\377!\330\010\023\2201\220D\272\332\000\022D\000S\240\004\024\000\025\377\250a\250q\340\010\025\220\345Q\323 \010\242!\353 \013\210;\277\220i\230y\250\001\203U\037\337\320\0370\260\001\213N\340\004\376\332\2013\016\240c\250\021\320*9>\367\001\205H\032\230#\267 \300\"\3758\303\000q\330\024\032\230(\373\240\"\310\002+\260Q\260a\376\252F\340\014\024\320\024\047\240\375q\372\002C\250q\260\014\270\275B\304!\016\210k\230\244\202)\033\342\247a\033\335$\300H\3503\030\230\002\373\230$\367`r\240\022\2402\372\377@q\205Iy\250\006\250b\323\260\007\207\204\001\331!d\214bd\240\337%\240u\250A\305`\010\027\377\220q\230\004\230A\230R\376\201`\023\240D\250\005\250U\357\260!\2601\371/=\230\r\377\240\\\260\021\200\001\360\010\376\242\205\001S\230\001\320\0315\260\377\\\300\037\320PQ\330\004\377\032\230!\360\n\000\005\037\373\230a\033\001\010\200v\210R\377\210r\220\023\220F\230\"\377\230L\250\003\2504\250s\374S\001\243\205\001q\330\004\010\210\005\377\210U\220!\2201\330\010\177\t\210\021\210%\210w\365\204\002\357\004\t\210\030\307\205\004\020\320\020\327#\2401\333`b:\0001\250\317L\270\002\270\265`\243\206\002\330\010\276\376aT\230\027\240\014\275\003\022\377\220+\230Q\230d\240\047\377\250\021\330\010\016\210a\210\277t\2209\230G\240Z\000\022\363\220\"\343b\025\000\013\2102\210\277T\220\021\220#\220\267\000\330\375\014\377`\340\010\017\210q\330\377\010\013\2108""\2204\220x\373\230r\356\205\001\023\2205\230\001\365\330\342\204\t\0211\000%\220t\230\3372\230X\240Q\305\206\007q\330\211\014U\005\301\204\001Q\001\013\270\207\001\315\206\0042\353\220Q\316\206\001a\336\206\001z\230\023\353\230H\341 \001\301\205\001I\230T\376\255@3\240b\250\t\260\024\366\203\206\002\021\022\331\205\001H\230D\240\377\002\240(\250!\330\021\033\376\266\206\003\024\220A\330\020\036\230\335j\304 3\250a\016\006\025\220\377T\230\022\2309\240B\240\335h\013\010\024\220D\214`%\230\207q\240\010\311@y\000\227@D\003k\257\250\024\250X\354\206\002\020!\001\003\377\2305\240\001\240\031\250(\376\244\210\003\270\010\300\n\310\"\310\277H\320TU\330\020\313@\340|\344\206\001\223\210\001r\220\022\2202f\002\3032\230\310\000\236\206\001\232\210\002\302\207\002s\250\347!\2501+\002\344\210\003\021\220\047]\230\350\"5\220\002\350 Q\344\"\377\330\010\r\210W\220H\230oB\230m\250\276\000\250t\334\207\002\377X\300R\300x\310q\330\277\010\020\220\003\2202\222A\230;\021\340\362\206\005\007\200q\316\211\001\224`\037\330\004\013\2101";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1910, 2532);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1812 bytes) */
+static const char cstring[] = "\377(tree fr\377agment)?\377disablee\275n\002\001gcis\004\003d\377min() ar\377g is an \377empty se\377quencese\177lf.hyp,\004\002wref\000\006_of\005\005\353ow\031\003t]\001 ca\377nnot be \377converte\377d to a P\377ython ob\377ject for\377 picklin\177gsrc/cy\233\000\377u/_nltk_\377core.pyx\377_POOL_Sc\337ratch\000\005._\377_reduce_\355cM\002__\017\010setostat\021\010_PD\001\377yDict_Ne\377xtRef__a\213ll4\000_\246\002*\001A\000f\227unc\020\001g:\005U\000m\367ain$\001modu;le.\001nam\003\002\231\001>c\003_qual\017\005\222\004\231_\221\017\254\005exu\001\244\000_\362C\005sf\010\254\020test\366\340\000is\222!outi\377neappend\377asyncio.\374\252 \021\003sbpc_p\337aramc\323 e_\376\271\000traceba\333ck\317 pu?\001un\253ts\346#.\342\047dL\000e\373no\211`ators\343hf\377 %\001\367@_le\275n\000\004gths\211`o\363th\225`\001\006isin\377cvntitem\331s\314@\253\000of\237@fe\365r\275bm\270Aesma\177x_order\311 wenn\310`snt\013\000osnum\000\000eru\002\372\035\002p\277\002poppo\177ssibler\366`X\204\001\000\004\204\001reY\004_\324\003\376\007\006sreweigghss\301a\274\204\001sef\000\371n\254`\013\004tdefa\177ultshor\331!\347smo\320\000\203\204\001ums\275s\001\000_cap\226\002tootal\300 ns\202!~\004\002lation\000\010\376y\004usedval\357ueswz\002tsw\377szero_ma\377skzipint\377 (structw __\327\204\001t_6\356\204\003\273_5\353\204\002_Ng\267@T\336\277\205\002*, u/\00032\273_t\302\205\001st \017\000P{y_\214 ze_t\n\021\306^\00064\027\025/\t\207\000, |\000\002+\005*)\000co\225`\367_se\250\207\002\200\001\330\004\377\n\210+\220Q\200\001\360\377\006\000\005\026\220Q\330\004\377\024\220I\230V\2402\240\377W\250A\340\004\035\230]\377\250!\330\004\031\230\021\330\377\004\037\230q\330\004\027\220\375x\003\001\005\330\010\017\210z\377\230\025\230a\230v\240Q\377\240j\260\002\260\"\260C\377\260q\330\010\014\210E\220\377\025\220a\220r\230\022\230?1\330\014\020\220\001\013\001\024\001\377L\230\017\240s\250!\320\377+=\270Q\330\014\017\210\367t\2203%\000q\330\020\026\377\220j\240\001\240\021\330\014\376w\001Q""\230d\240,\250m\375\2709\000\026\220b\230\004\230\353A\230+\000\027M\000\030\240\021\377\240#\240R\240r\250\030\357\260\021\260!X\001\005\220U\377\230!\2303\230a\330\020\377\023\2202\220X\230Q\230wb\240\002\033\010#\260R\222\000\377\024\037\230r\240\030\250\021\377\250\"\250B\250c\260\022\377\2602\260X\270Q\270a\177\330\014\027\220q\330\014\332\001\374\246\000G\0031\330\020\024\220A\277\220V\2302\230Tn\000\"\257\240B\240a\r\003R\321\000\026\272F\000\024\356\000b\250\002H\002a\377\330\010\022\220!\2204\220\377q\230\003\2304\230u\240\375Ec\000!\330\010\023\2201\357\220D\230\001\201 2\230S\373\240\004\024\000\025\250a\250q?\340\010\025\220Q\2202\000\223!\376\320 \013\210;\220i\230y\373\250\001\3505\037\320\0370\260\375\001\270\201F\016\240c\250\021\320s*>\367\001\366(\032\230#\267 \372\300\"8\303\000q\330\024\032\230\367(\240\"\310\002+\260Q\260\371a\231H\275\001d\230,\240l\024\376!\227H\033\352A\033\257$\222H\2723\337\030\230\002\230$\272`r\240\335\022\350`R\240q\327)y\250\037\006\250b\260\007\312ah\003\337A\377d\240%\240u\250A\250\247Q\330\010\262@\223bR\323@\023\377\240D\250\005\250U\260!\373\2601\313/=\230\r\240\\\277\260\021\200\001\360\010\331\204\001S\377\230\001\320\0315\260\\\300\377\037\320PQ\330\004\032\230\377!\360\n\000\005\037\230a\376\370\204\001\010\200v\210R\210r\377\220\023\220F\230\"\230L?\250\003\2504\250sS\001\346\204\001\377q\330\004\010\210\005\210U\376\350@1\330\010\t\210\021\210\367%\210w\270\204\002\004\t\210\030\377\220\021\330\004\005\330\010\021\377\220\021\220$\220l\240,\225\250\221b\"\374B\021\235a\002\006\013o\2102\210T$\000#\220\211\000\373\330\014\243`\340\010\017\210q\337\330\010\013\2108\302`x\230\375r\203\205\001\023\2205\230\001\330\374\206\204\tW\001%\220t\2302\230\367X\240Q\332\205\007q\330\014\022\213\220\"\340fQ\001\013\301\206\001\342\205\0042\353\220Q\343\205\001a\363\205\001z\230\023\353\230H\263 \001\345\204\001I\230T\376\377 3\240b\250\t\260\024\366\247\205\002\021\022\375\204\001H\230D\240\377\002\240(\250!\330\021\033""\376\332\205\003\024\220A\330\020\036\230\345j\226 3\336\000\017\005\025\220T\377\230\022\2309\240B\240h\356\013\010\024\220D\336@%\230q\303\240\010\233@y\000\351 D\003k\250\327\024\250X\220\206\002\020!\001\003\230\1775\240\001\240\031\250(\271\207\003\377\270\010\300\n\310\"\310H_\320TU\330\020\235@\340\210\206\001\276\250\207\001r\220\022\2202f\0022\341\230\310\000\302\205\001\257\207\002\214\207\002s\250!\363\2501+\002\371\207\003\021\220\047\230\376\365 \013\2105\220\002\220#\373\220Q\344\"\330\010\r\210W\177\220H\230B\230m\250\276\000\373\250t\200\207\002X\300R\300x\377\310q\330\010\020\220\003\220\2752\222A\230\021\340\010\227\206\004\007\363\200q\343\210\001\346@\330\004\013\210\0011";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1812, 2408);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (2532 bytes) */
-static const char bytes[] = "(tree fragment)?disableenablegcisenabledmin() arg is an empty sequenceself.hyp,self.ref,self.ref_off,self.row,self.table cannot be converted to a Python object for picklingsrc/cybleu/_nltk_core.pyx_POOL_Scratch_Scratch.__reduce_cython___Scratch.__setstate_cython____Pyx_PyDict_NextRef__all____annotate____func____getstate____main____module____name____pyx_state__qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineappendasyncio.coroutinesbpc_paramcline_in_tracebackcorpus_countscybleu._nltk_coredendenominatorshf_countshyp_lenhyp_lengthshypotheseshypothesisincvntitemsklist_of_referencesmatchesmax_ordermodennrefsntermsnumnumeratorsorderpparampoppossiblerref_lenref_lengthsreference_corpusreferencesreweighsscoreselfsentence_scoresetdefaultshortestsmoothingsumssums_captermstotaltrans_lentranslationtranslation_corpususedvaluesvocabwweightswszero_maskzipint (struct __pyx_t_6cybleu_5_core_NgramTable *, uint32_t const *, Py_ssize_t, uint32_t const *, int64_t const *, Py_ssize_t, Py_ssize_t, int, int, int64_t *)\000count_segment\200\001\330\004\n\210+\220Q\200\001\360\006\000\005\026\220Q\330\004\024\220I\230V\2402\240W\250A\340\004\035\230]\250!\330\004\031\230\021\330\004\037\230q\330\004\027\220x\230q\330\004\026\220a\330\004\006\200k\220\021\330\004\005\330\010\017\210z\230\025\230a\230v\240Q\240j\260\002\260\"\260C\260q\330\010\014\210E\220\025\220a\220r\230\022\2301\330\014\020\220\001\220\025\220a\330\010\014\210L\230\017\240s\250!\320+=\270Q\330\014\017\210t\2203\220a\220q\330\020\026\220j\240\001\240\021\330\014\030\230\001\230\024\230W\240L\260\001\260\021\330\014\026\220k\240\021\240$\240g\250Q\330\014\022\220!\2204\220y\240\007\240q\330\014\027\220r\230\030\240\021\240#\240R\240r\250\030\260\021\260!\330\014\020\220\005\220U\230!\2303\230a\330\020\023\2202\220X\230Q\230b\240\002\240#\240R\240r\250\030\260\021\260#\260R\260q\330\024\037\230r\240\030\250\021\250\"\250B\250c\260\022\2602\260X\270Q\270a\330\014""\027\220q\330\014\031\230\021\330\014\020\220\005\220U\230!\2301\330\020\024\220A\220V\2302\230T\240\021\240\"\240B\240a\330\020\024\220A\220R\220r\230\026\230r\240\024\240Q\240b\250\002\250\"\250B\250a\330\010\022\220!\2204\220q\230\003\2304\230u\240E\250\021\250!\330\010\023\2201\220D\230\001\230\022\2302\230S\240\004\240E\250\025\250a\250q\340\010\025\220Q\220a\330\010\020\220\001\220\021\330\004\013\210;\220i\230y\250\001\200\001\360\006\000\005\026\220Q\330\004\024\220I\230V\2402\240W\250A\340\004\037\320\0370\260\001\330\004\031\230\021\330\004\037\230q\330\004\027\220x\230q\340\004\005\330\010\017\210z\230\025\230a\230v\240Q\240j\260\002\260\"\260C\260q\330\010\014\210E\220\025\220a\220r\230\022\2301\330\014\020\220\001\220\025\220a\330\010\014\210L\230\016\240c\250\021\320*>\270a\330\014\017\210t\2203\220a\220q\330\020\032\230#\230Q\230a\330\020\023\2208\2304\230q\330\024\032\230(\240\"\240E\250\021\250+\260Q\260a\330\020\026\220j\240\001\240\021\340\014\024\320\024\047\240q\250\002\250\"\250C\250q\260\014\270B\270a\330\014\016\210k\230\021\330\014\030\230\001\230\024\230W\240L\260\001\260\021\330\014\026\220k\240\021\240$\240g\250Q\330\014\022\220!\2204\220y\240\007\240q\330\014\033\2301\330\014\033\2302\230T\240\021\240!\330\014\020\220\005\220U\230!\2301\330\020\024\220A\220V\2302\230T\240\021\240\"\240B\240a\330\020\030\230\002\230$\230a\230r\240\022\2402\240R\240q\330\020\024\220A\220R\220r\230\026\230y\250\006\250b\260\007\260q\330\010\025\220Q\220d\230!\2303\230d\240%\240u\250A\250Q\330\010\027\220q\230\004\230A\230R\230r\240\023\240D\250\005\250U\260!\2601\340\010\025\220Q\220a\330\010\020\220\001\220\021\330\004\013\210=\230\r\240\\\260\021\200\001\360\010\000\005\026\220S\230\001\320\0315\260\\\300\037\320PQ\330\004\032\230!\360\n\000\005\037\230a\360\010\000\005\010\200v\210R\210r\220\023\220F\230\"\230L\250\003\2504\250s\260!\2601\330\010\017\210q\330\004\010\210\005\210U\220!\2201\330\010\t\210\021\210%\210w\220a\220q\330\004\t\210\030\220\021""\330\004\005\330\010\020\320\020#\2401\240B\240b\250\003\2501\250L\270\002\270!\330\010\n\210+\220Q\330\010\024\220A\220T\230\027\240\014\250A\250Q\330\010\022\220+\230Q\230d\240\047\250\021\330\010\016\210a\210t\2209\230G\2401\330\010\022\220\"\220D\230\001\230\021\330\010\013\2102\210T\220\021\220#\220S\230\001\330\014\023\2201\340\010\017\210q\330\010\013\2108\2204\220x\230r\240\021\330\014\023\2205\230\001\330\014\020\220\005\220U\230!\2301\330\020\021\220\021\220%\220t\2302\230X\240Q\330\010\014\210E\220\025\220a\220q\330\014\022\220\"\220D\230\001\230\022\2302\230Q\330\014\022\220\"\220D\230\001\230\022\2302\230V\2402\240Q\330\014\017\210t\2202\220Q\330\020\026\220a\330\014\017\210z\230\023\230H\240D\250\001\330\020\024\220I\230T\240\022\2403\240b\250\t\260\024\260R\260q\330\021\022\330\020\024\220H\230D\240\002\240(\250!\330\021\033\2303\230a\330\020\024\220A\330\020\036\230j\250\003\2503\250a\330\021\033\2303\230a\330\020\025\220T\230\022\2309\240B\240h\250a\330\021\033\2303\230a\330\020\024\220D\230\002\230%\230q\240\010\250\005\250Q\330\020\032\230!\330\021\033\2303\230k\250\024\250X\260R\260q\330\020\024\220D\230\003\2305\240\001\240\031\250(\260\"\260C\260q\270\010\300\n\310\"\310H\320TU\330\020\032\230!\340\020\024\220A\330\014\017\210r\220\022\2202\220T\230\022\2302\230Q\330\020\025\220Q\220j\240\001\240\021\240#\240R\240s\250!\2501\330\020\032\230!\330\010\014\210E\220\021\220\047\230\021\330\010\013\2105\220\002\220#\220Q\330\014\023\2201\330\010\r\210W\220H\230B\230m\2503\250a\250t\2602\260X\270X\300R\300x\310q\330\010\020\220\003\2202\220S\230\001\230\021\340\010\020\220\001\220\021\330\004\007\200q\330\010\017\210w\220a\330\004\013\2101";
+    #else /* compression: none (2408 bytes) */
+static const char bytes[] = "(tree fragment)?disableenablegcisenabledmin() arg is an empty sequenceself.hyp,self.ref,self.ref_off,self.row,self.table cannot be converted to a Python object for picklingsrc/cybleu/_nltk_core.pyx_POOL_Scratch_Scratch.__reduce_cython___Scratch.__setstate_cython____Pyx_PyDict_NextRef__all____annotate____func____getstate____main____module____name____pyx_state__qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineappendasyncio.coroutinesbpc_paramcline_in_tracebackcorpus_countscybleu._nltk_coredendenominatorshf_countshyp_lenhyp_lengthshypotheseshypothesisincvntitemsklist_of_referencesmatchesmax_ordermodennrefsntermsnumnumeratorsorderpparampoppossiblerref_lenref_lengthsreference_corpusreferencesreweighsscoreselfsentence_scoresetdefaultshortestsmoothingsumssums_captermstotaltrans_lentranslationtranslation_corpususedvalueswweightswszero_maskzipint (struct __pyx_t_6cybleu_5_core_NgramTable *, uint32_t const *, Py_ssize_t, uint32_t const *, int64_t const *, Py_ssize_t, Py_ssize_t, int, int, int64_t *)\000count_segment\200\001\330\004\n\210+\220Q\200\001\360\006\000\005\026\220Q\330\004\024\220I\230V\2402\240W\250A\340\004\035\230]\250!\330\004\031\230\021\330\004\037\230q\330\004\027\220x\230q\330\004\005\330\010\017\210z\230\025\230a\230v\240Q\240j\260\002\260\"\260C\260q\330\010\014\210E\220\025\220a\220r\230\022\2301\330\014\020\220\001\220\025\220a\330\010\014\210L\230\017\240s\250!\320+=\270Q\330\014\017\210t\2203\220a\220q\330\020\026\220j\240\001\240\021\330\014\024\220I\230Q\230d\240,\250m\2701\330\014\026\220b\230\004\230A\230Q\330\014\027\220r\230\030\240\021\240#\240R\240r\250\030\260\021\260!\330\014\020\220\005\220U\230!\2303\230a\330\020\023\2202\220X\230Q\230b\240\002\240#\240R\240r\250\030\260\021\260#\260R\260q\330\024\037\230r\240\030\250\021\250\"\250B\250c\260\022\2602\260X\270Q\270a\330\014\027\220q\330\014\031\230\021\330\014\020\220\005\220U\230!\2301\330\020\024\220A\220V\2302\230T\240\021""\240\"\240B\240a\330\020\024\220A\220R\220r\230\026\230r\240\024\240Q\240b\250\002\250\"\250B\250a\330\010\022\220!\2204\220q\230\003\2304\230u\240E\250\021\250!\330\010\023\2201\220D\230\001\230\022\2302\230S\240\004\240E\250\025\250a\250q\340\010\025\220Q\220a\330\010\020\220\001\220\021\330\004\013\210;\220i\230y\250\001\200\001\360\006\000\005\026\220Q\330\004\024\220I\230V\2402\240W\250A\340\004\037\320\0370\260\001\330\004\031\230\021\330\004\037\230q\330\004\027\220x\230q\330\004\005\330\010\017\210z\230\025\230a\230v\240Q\240j\260\002\260\"\260C\260q\330\010\014\210E\220\025\220a\220r\230\022\2301\330\014\020\220\001\220\025\220a\330\010\014\210L\230\016\240c\250\021\320*>\270a\330\014\017\210t\2203\220a\220q\330\020\032\230#\230Q\230a\330\020\023\2208\2304\230q\330\024\032\230(\240\"\240E\250\021\250+\260Q\260a\330\020\026\220j\240\001\240\021\330\014\025\220Q\220d\230,\240l\260!\330\014\026\220b\230\004\230A\230Q\330\014\033\2301\330\014\033\2302\230T\240\021\240!\330\014\020\220\005\220U\230!\2301\330\020\024\220A\220V\2302\230T\240\021\240\"\240B\240a\330\020\030\230\002\230$\230a\230r\240\022\2402\240R\240q\330\020\024\220A\220R\220r\230\026\230y\250\006\250b\260\007\260q\330\010\025\220Q\220d\230!\2303\230d\240%\240u\250A\250Q\330\010\027\220q\230\004\230A\230R\230r\240\023\240D\250\005\250U\260!\2601\340\010\025\220Q\220a\330\010\020\220\001\220\021\330\004\013\210=\230\r\240\\\260\021\200\001\360\010\000\005\026\220S\230\001\320\0315\260\\\300\037\320PQ\330\004\032\230!\360\n\000\005\037\230a\360\006\000\005\010\200v\210R\210r\220\023\220F\230\"\230L\250\003\2504\250s\260!\2601\330\010\017\210q\330\004\010\210\005\210U\220!\2201\330\010\t\210\021\210%\210w\220a\220q\330\004\t\210\030\220\021\330\004\005\330\010\021\220\021\220$\220l\240,\250a\330\010\022\220\"\220D\230\001\230\021\330\010\022\220\"\220D\230\001\230\021\330\010\013\2102\210T\220\021\220#\220S\230\001\330\014\023\2201\340\010\017\210q\330\010\013\2108\2204\220x\230r\240\021\330\014""\023\2205\230\001\330\014\020\220\005\220U\230!\2301\330\020\021\220\021\220%\220t\2302\230X\240Q\330\010\014\210E\220\025\220a\220q\330\014\022\220\"\220D\230\001\230\022\2302\230Q\330\014\022\220\"\220D\230\001\230\022\2302\230V\2402\240Q\330\014\017\210t\2202\220Q\330\020\026\220a\330\014\017\210z\230\023\230H\240D\250\001\330\020\024\220I\230T\240\022\2403\240b\250\t\260\024\260R\260q\330\021\022\330\020\024\220H\230D\240\002\240(\250!\330\021\033\2303\230a\330\020\024\220A\330\020\036\230j\250\003\2503\250a\330\021\033\2303\230a\330\020\025\220T\230\022\2309\240B\240h\250a\330\021\033\2303\230a\330\020\024\220D\230\002\230%\230q\240\010\250\005\250Q\330\020\032\230!\330\021\033\2303\230k\250\024\250X\260R\260q\330\020\024\220D\230\003\2305\240\001\240\031\250(\260\"\260C\260q\270\010\300\n\310\"\310H\320TU\330\020\032\230!\340\020\024\220A\330\014\017\210r\220\022\2202\220T\230\022\2302\230Q\330\020\025\220Q\220j\240\001\240\021\240#\240R\240s\250!\2501\330\020\032\230!\330\010\014\210E\220\021\220\047\230\021\330\010\013\2105\220\002\220#\220Q\330\014\023\2201\330\010\r\210W\220H\230B\230m\2503\250a\250t\2602\260X\270X\300R\300x\310q\330\010\020\220\003\2202\220S\230\001\230\021\340\010\020\220\001\220\021\330\004\007\200q\330\010\017\210w\220a\330\004\013\2101";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 90; i++) {
+    for (int i = 0; i < 89; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
       if (likely(string) && i >= 9) PyUnicode_InternInPlace(&string);
@@ -9122,8 +9116,8 @@ static const char bytes[] = "(tree fragment)?disableenablegcisenabledmin() arg i
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 90; i < 95; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-90].length;
+    for (int i = 89; i < 94; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-89].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -9133,14 +9127,14 @@ static const char bytes[] = "(tree fragment)?disableenablegcisenabledmin() arg i
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 95; i++) {
+    for (Py_ssize_t i = 0; i < 94; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 90;
+      PyObject **table = stringtab + 89;
       for (Py_ssize_t i=0; i<5; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
@@ -9237,18 +9231,18 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
     __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 21, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 145};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_list_of_references, __pyx_mstate->__pyx_n_u_hypotheses, __pyx_mstate->__pyx_n_u_max_order, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_hyp_len, __pyx_mstate->__pyx_n_u_nrefs, __pyx_mstate->__pyx_n_u_hyp_lengths, __pyx_mstate->__pyx_n_u_ref_lengths, __pyx_mstate->__pyx_n_u_total, __pyx_mstate->__pyx_n_u_sums, __pyx_mstate->__pyx_n_u_sums_cap, __pyx_mstate->__pyx_n_u_ws, __pyx_mstate->__pyx_n_u_vocab, __pyx_mstate->__pyx_n_u_references, __pyx_mstate->__pyx_n_u_hypothesis, __pyx_mstate->__pyx_n_u_numerators, __pyx_mstate->__pyx_n_u_denominators, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_k};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 20, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 158};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_list_of_references, __pyx_mstate->__pyx_n_u_hypotheses, __pyx_mstate->__pyx_n_u_max_order, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_hyp_len, __pyx_mstate->__pyx_n_u_nrefs, __pyx_mstate->__pyx_n_u_hyp_lengths, __pyx_mstate->__pyx_n_u_ref_lengths, __pyx_mstate->__pyx_n_u_total, __pyx_mstate->__pyx_n_u_sums, __pyx_mstate->__pyx_n_u_sums_cap, __pyx_mstate->__pyx_n_u_ws, __pyx_mstate->__pyx_n_u_references, __pyx_mstate->__pyx_n_u_hypothesis, __pyx_mstate->__pyx_n_u_numerators, __pyx_mstate->__pyx_n_u_denominators, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_k};
     __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_cybleu__nltk_core_pyx, __pyx_mstate->__pyx_n_u_corpus_counts, __pyx_mstate->__pyx_kp_b_iso88591_Q_IV2WA_0_q_xq_z_avQj_Cq_E_ar_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 22, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 186};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_reference_corpus, __pyx_mstate->__pyx_n_u_translation_corpus, __pyx_mstate->__pyx_n_u_max_order, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_hyp_len, __pyx_mstate->__pyx_n_u_nrefs, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_shortest, __pyx_mstate->__pyx_n_u_trans_len, __pyx_mstate->__pyx_n_u_ref_len, __pyx_mstate->__pyx_n_u_sums, __pyx_mstate->__pyx_n_u_sums_cap, __pyx_mstate->__pyx_n_u_ws, __pyx_mstate->__pyx_n_u_vocab, __pyx_mstate->__pyx_n_u_references, __pyx_mstate->__pyx_n_u_translation, __pyx_mstate->__pyx_n_u_matches, __pyx_mstate->__pyx_n_u_possible, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_k};
-    __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_cybleu__nltk_core_pyx, __pyx_mstate->__pyx_n_u_hf_counts, __pyx_mstate->__pyx_kp_b_iso88591_Q_IV2WA_q_xq_a_k_z_avQj_Cq_E_ar, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 21, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 194};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_reference_corpus, __pyx_mstate->__pyx_n_u_translation_corpus, __pyx_mstate->__pyx_n_u_max_order, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_hyp_len, __pyx_mstate->__pyx_n_u_nrefs, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_shortest, __pyx_mstate->__pyx_n_u_trans_len, __pyx_mstate->__pyx_n_u_ref_len, __pyx_mstate->__pyx_n_u_sums, __pyx_mstate->__pyx_n_u_sums_cap, __pyx_mstate->__pyx_n_u_ws, __pyx_mstate->__pyx_n_u_references, __pyx_mstate->__pyx_n_u_translation, __pyx_mstate->__pyx_n_u_matches, __pyx_mstate->__pyx_n_u_possible, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_k};
+    __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_cybleu__nltk_core_pyx, __pyx_mstate->__pyx_n_u_hf_counts, __pyx_mstate->__pyx_kp_b_iso88591_Q_IV2WA_q_xq_z_avQj_Cq_E_ar_1_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {6, 0, 0, 27, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 273};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_references, __pyx_mstate->__pyx_n_u_hypothesis, __pyx_mstate->__pyx_n_u_weights, __pyx_mstate->__pyx_n_u_mode, __pyx_mstate->__pyx_n_u_param, __pyx_mstate->__pyx_n_u_reweigh, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_used, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_incvnt, __pyx_mstate->__pyx_n_u_nterms, __pyx_mstate->__pyx_n_u_smoothing, __pyx_mstate->__pyx_n_u_c_param, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_terms, __pyx_mstate->__pyx_n_u_p, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_bp, __pyx_mstate->__pyx_n_u_score, __pyx_mstate->__pyx_n_u_num, __pyx_mstate->__pyx_n_u_den, __pyx_mstate->__pyx_n_u_hyp_len, __pyx_mstate->__pyx_n_u_ref_len, __pyx_mstate->__pyx_n_u_zero_mask, __pyx_mstate->__pyx_n_u_nrefs, __pyx_mstate->__pyx_n_u_ws, __pyx_mstate->__pyx_n_u_vocab};
+    const __Pyx_PyCode_New_function_description descr = {6, 0, 0, 26, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 278};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_references, __pyx_mstate->__pyx_n_u_hypothesis, __pyx_mstate->__pyx_n_u_weights, __pyx_mstate->__pyx_n_u_mode, __pyx_mstate->__pyx_n_u_param, __pyx_mstate->__pyx_n_u_reweigh, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_used, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_incvnt, __pyx_mstate->__pyx_n_u_nterms, __pyx_mstate->__pyx_n_u_smoothing, __pyx_mstate->__pyx_n_u_c_param, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_terms, __pyx_mstate->__pyx_n_u_p, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_bp, __pyx_mstate->__pyx_n_u_score, __pyx_mstate->__pyx_n_u_num, __pyx_mstate->__pyx_n_u_den, __pyx_mstate->__pyx_n_u_hyp_len, __pyx_mstate->__pyx_n_u_ref_len, __pyx_mstate->__pyx_n_u_zero_mask, __pyx_mstate->__pyx_n_u_nrefs, __pyx_mstate->__pyx_n_u_ws};
     __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_cybleu__nltk_core_pyx, __pyx_mstate->__pyx_n_u_sentence_score, __pyx_mstate->__pyx_kp_b_iso88591_S_5_PQ_a_vRr_F_L_4s_1_q_U_1_waq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
   }
   Py_DECREF(tuple_dedup_map);

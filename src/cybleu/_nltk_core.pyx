@@ -142,6 +142,19 @@ cdef int _count(_Scratch ws, Py_ssize_t hyp_len, Py_ssize_t nrefs, int max_order
     return 0
 
 
+cdef Py_ssize_t _sentence(_Scratch ws, references, hypothesis, int max_order) except -1:
+    """Intern one sentence's tokens and count it: ws.row = [hyp_len, ref_len, correct_1..N,
+    total_1..N]; returns the number of references (the caller has checked there is one)."""
+    cdef Py_ssize_t nrefs, hyp_len
+    # a small dict per sentence stays in cache; one for the corpus would not
+    cdef dict vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
+    ws.next_id = 0
+    _intern_refs(ws, vocab, references, &nrefs)
+    hyp_len = _intern_hyp(ws, vocab, hypothesis)
+    _count(ws, hyp_len, nrefs, max_order)
+    return nrefs
+
+
 def corpus_counts(list_of_references, hypotheses, max_order):
     """(hyp_lengths, ref_lengths, numerators, denominators) summed over the corpus as nltk's
     corpus_bleu sums them (see the twin's docstring)."""
@@ -152,7 +165,6 @@ def corpus_counts(list_of_references, hypotheses, max_order):
     cdef int64_t* sums = NULL
     cdef Py_ssize_t sums_cap = 0
     cdef _Scratch ws = _acquire()
-    cdef dict vocab
     try:
         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
         for k in range(2 * n):
@@ -163,12 +175,8 @@ def corpus_counts(list_of_references, hypotheses, max_order):
                 if hyp_len and order:
                     raise KeyError((tuple(hypothesis)[0],))
                 raise ValueError("min() arg is an empty sequence")
-            # a small dict per sentence stays in cache; one for the corpus would not
-            vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
-            ws.next_id = 0
-            _intern_refs(ws, vocab, references, &nrefs)
-            hyp_len = _intern_hyp(ws, vocab, hypothesis)
-            _count(ws, hyp_len, nrefs, n)
+            _sentence(ws, references, hypothesis, n)
+            hyp_len = ws.row[0]
             hyp_lengths += hyp_len
             ref_lengths += ws.row[1]
             for k in range(n):
@@ -193,8 +201,6 @@ def hf_counts(reference_corpus, translation_corpus, max_order):
     cdef int64_t* sums = NULL
     cdef Py_ssize_t sums_cap = 0
     cdef _Scratch ws = _acquire()
-    cdef dict vocab = {}
-    ws.next_id = 0
     try:
         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
         for k in range(2 * n):
@@ -202,9 +208,8 @@ def hf_counts(reference_corpus, translation_corpus, max_order):
         for references, translation in zip(reference_corpus, translation_corpus):
             if not len(references):
                 raise ValueError("min() arg is an empty sequence")
-            _intern_refs(ws, vocab, references, &nrefs)
-            hyp_len = _intern_hyp(ws, vocab, translation)
-            _count(ws, hyp_len, nrefs, n)
+            nrefs = _sentence(ws, references, translation, n)
+            hyp_len = ws.row[0]
             shortest = ws.ref_off[1] - ws.ref_off[0]
             for r in range(1, nrefs):
                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:
@@ -283,18 +288,14 @@ def sentence_score(references, hypothesis, weights, mode, param, reweigh):
     cdef uint64_t zero_mask = 0
     cdef Py_ssize_t nrefs
     cdef _Scratch ws
-    cdef dict vocab
     if order < 1 or order > MAX_WEIGHTS or not len(references):
         return None
     for k in range(order):
         w[k] = weights[k]
     ws = _acquire()
     try:
-        vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
-        ws.next_id = 0
-        _intern_refs(ws, vocab, references, &nrefs)
-        hyp_len = _intern_hyp(ws, vocab, hypothesis)
-        _count(ws, hyp_len, nrefs, order)
+        _sentence(ws, references, hypothesis, order)
+        hyp_len = ws.row[0]
         ref_len = ws.row[1]
         if ws.row[2] == 0:
             return 0
