@@ -107,10 +107,12 @@ def test_bleu_equals_bleuscore(data, smooth):
     references = [r for _, r in data]
     got = hf.bleu(predictions, references, smooth=smooth)
     want = bleuscore.compute(references=references, predictions=predictions, smooth=smooth)
-    # bleuscore differs where a length is 0 (it divides, HF's guard returns ratio = bp = 0.0) and
-    # returns a float 0.0 where nmt's geometric mean is the int 0; compare the values only there
-    if got["translation_length"] == 0 or got["reference_length"] == 0:
-        assert got["bleu"] == 0 and got["precisions"] == want["precisions"]
+    # bleuscore differs where the reference length is 0: it divides (ratio inf or NaN, penalty 1.0, so a
+    # smoothed score can be 1.0) where evaluate's guard gives ratio = penalty = score = 0.0
+    if got["reference_length"] == 0:
+        assert got["precisions"] == want["precisions"]
+        assert (got["bleu"], got["length_ratio"], got["brevity_penalty"]) == (0.0, 0.0, 0.0)
+        assert not math.isfinite(want["length_ratio"]) and want["brevity_penalty"] == 1.0   # inf or 0/0
         return
     _assert_bleu_matches_bleuscore(got["bleu"], want["bleu"])
     for key in ("precisions", "brevity_penalty", "length_ratio"):
