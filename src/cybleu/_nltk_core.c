@@ -1872,7 +1872,7 @@ struct __pyx_t_6cybleu_5_core_NgramTable {
   Py_ssize_t ntouched;
 };
 
-/* "cybleu/_nltk_core.pyx":26
+/* "cybleu/_nltk_core.pyx":27
  * __all__ = ["corpus_counts", "hf_counts", "sentence_score"]
  * 
  * cdef enum:             # <<<<<<<<<<<<<<
@@ -1909,7 +1909,7 @@ struct __pyx_obj_6cybleu_5_core_RefSet {
 };
 
 
-/* "cybleu/_nltk_core.pyx":40
+/* "cybleu/_nltk_core.pyx":41
  * 
  * 
  * cdef class _Scratch:             # <<<<<<<<<<<<<<
@@ -2651,12 +2651,28 @@ static PyTypeObject *__Pyx_ImportType_3_3_1(PyObject* module, const char *module
 /* FunctionImport.proto */
 static int __Pyx_ImportFunction_3_3_1(PyObject *module, const char *funcname, void (**f)(void), const char *sig);
 
+/* HasAttr.proto (used by ImportImpl) */
+#if __PYX_LIMITED_VERSION_HEX >= 0x030d0000
+#define __Pyx_HasAttr(o, n)  PyObject_HasAttrWithError(o, n)
+#else
+static CYTHON_INLINE int __Pyx_HasAttr(PyObject *, PyObject *);
+#endif
+
 /* TupleOrListFromArrayImpl.proto (used by ListFromArray) */
 CYTHON_UNUSED static PyObject *
 __Pyx_PyList_FromArray(PyObject *const *src, Py_ssize_t n);
 
-/* ListFromArray.proto */
+/* ListFromArray.proto (used by ImportImpl) */
 
+
+/* ImportImpl.export */
+static PyObject *__Pyx__Import(PyObject *name, PyObject *const *imported_names, Py_ssize_t len_imported_names, PyObject *qualname, PyObject *moddict, int level);
+
+/* Import.proto */
+static CYTHON_INLINE PyObject *__Pyx_Import(PyObject *name, PyObject *const *imported_names, Py_ssize_t len_imported_names, PyObject *qualname, int level);
+
+/* ImportFrom.export */
+static PyObject* __Pyx_ImportFrom(PyObject* module, PyObject* name);
 
 /* dict_setdefault.proto (used by FetchCommonType) */
 static CYTHON_INLINE PyObject *__Pyx_PyDict_SetDefault(PyObject *d, PyObject *key, PyObject *default_value);
@@ -3085,7 +3101,7 @@ namespace {
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_values;
     __Pyx_CachedCFunction __pyx_umethod_PyList_Type_pop;
     PyObject *__pyx_codeobj_tab[5];
-    PyObject *__pyx_string_tab[94];
+    PyObject *__pyx_string_tab[97];
     PyObject *__pyx_number_tab[1];
 /* #### Code section: module_state_contents ### */
 /* PyFrozenDict.module_state_decls */
@@ -3136,99 +3152,102 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #endif
 /* #### Code section: constant_name_defines ### */
 #define __pyx_kp_u_tree_fragment __pyx_string_tab[0]
-#define __pyx_kp_u_ __pyx_string_tab[1]
-#define __pyx_kp_u_disable __pyx_string_tab[2]
-#define __pyx_kp_u_enable __pyx_string_tab[3]
-#define __pyx_kp_u_gc __pyx_string_tab[4]
-#define __pyx_kp_u_isenabled __pyx_string_tab[5]
-#define __pyx_kp_u_min_arg_is_an_empty_sequence __pyx_string_tab[6]
-#define __pyx_kp_u_self_hyp_self_ref_self_ref_off_s __pyx_string_tab[7]
-#define __pyx_kp_u_src_cybleu__nltk_core_pyx __pyx_string_tab[8]
-#define __pyx_n_u_POOL __pyx_string_tab[9]
-#define __pyx_n_u_Scratch __pyx_string_tab[10]
-#define __pyx_n_u_Scratch___reduce_cython __pyx_string_tab[11]
-#define __pyx_n_u_Scratch___setstate_cython __pyx_string_tab[12]
-#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[13]
-#define __pyx_n_u_all __pyx_string_tab[14]
-#define __pyx_n_u_annotate __pyx_string_tab[15]
-#define __pyx_n_u_func __pyx_string_tab[16]
-#define __pyx_n_u_getstate __pyx_string_tab[17]
-#define __pyx_n_u_main __pyx_string_tab[18]
-#define __pyx_n_u_module __pyx_string_tab[19]
-#define __pyx_n_u_name __pyx_string_tab[20]
-#define __pyx_n_u_pyx_state __pyx_string_tab[21]
-#define __pyx_n_u_qualname __pyx_string_tab[22]
-#define __pyx_n_u_reduce __pyx_string_tab[23]
-#define __pyx_n_u_reduce_cython __pyx_string_tab[24]
-#define __pyx_n_u_reduce_ex __pyx_string_tab[25]
-#define __pyx_n_u_set_name __pyx_string_tab[26]
-#define __pyx_n_u_setstate __pyx_string_tab[27]
-#define __pyx_n_u_setstate_cython __pyx_string_tab[28]
-#define __pyx_n_u_test __pyx_string_tab[29]
-#define __pyx_n_u_is_coroutine __pyx_string_tab[30]
-#define __pyx_n_u_append __pyx_string_tab[31]
-#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[32]
-#define __pyx_n_u_bp __pyx_string_tab[33]
-#define __pyx_n_u_c_param __pyx_string_tab[34]
-#define __pyx_n_u_cline_in_traceback __pyx_string_tab[35]
-#define __pyx_n_u_corpus_counts __pyx_string_tab[36]
-#define __pyx_n_u_cybleu__nltk_core __pyx_string_tab[37]
-#define __pyx_n_u_den __pyx_string_tab[38]
-#define __pyx_n_u_denominators __pyx_string_tab[39]
-#define __pyx_n_u_hf_counts __pyx_string_tab[40]
-#define __pyx_n_u_hyp_len __pyx_string_tab[41]
-#define __pyx_n_u_hyp_lengths __pyx_string_tab[42]
-#define __pyx_n_u_hypotheses __pyx_string_tab[43]
-#define __pyx_n_u_hypothesis __pyx_string_tab[44]
-#define __pyx_n_u_incvnt __pyx_string_tab[45]
-#define __pyx_n_u_items __pyx_string_tab[46]
-#define __pyx_n_u_k __pyx_string_tab[47]
-#define __pyx_n_u_list_of_references __pyx_string_tab[48]
-#define __pyx_n_u_matches __pyx_string_tab[49]
-#define __pyx_n_u_max_order __pyx_string_tab[50]
-#define __pyx_n_u_mode __pyx_string_tab[51]
-#define __pyx_n_u_n __pyx_string_tab[52]
-#define __pyx_n_u_nrefs __pyx_string_tab[53]
-#define __pyx_n_u_nterms __pyx_string_tab[54]
-#define __pyx_n_u_num __pyx_string_tab[55]
-#define __pyx_n_u_numerators __pyx_string_tab[56]
-#define __pyx_n_u_order __pyx_string_tab[57]
-#define __pyx_n_u_p __pyx_string_tab[58]
-#define __pyx_n_u_param __pyx_string_tab[59]
-#define __pyx_n_u_pop __pyx_string_tab[60]
-#define __pyx_n_u_possible __pyx_string_tab[61]
-#define __pyx_n_u_r __pyx_string_tab[62]
-#define __pyx_n_u_ref_len __pyx_string_tab[63]
-#define __pyx_n_u_ref_lengths __pyx_string_tab[64]
-#define __pyx_n_u_reference_corpus __pyx_string_tab[65]
-#define __pyx_n_u_references __pyx_string_tab[66]
-#define __pyx_n_u_reweigh __pyx_string_tab[67]
-#define __pyx_n_u_s __pyx_string_tab[68]
-#define __pyx_n_u_score __pyx_string_tab[69]
-#define __pyx_n_u_self __pyx_string_tab[70]
-#define __pyx_n_u_sentence_score __pyx_string_tab[71]
-#define __pyx_n_u_setdefault __pyx_string_tab[72]
-#define __pyx_n_u_shortest __pyx_string_tab[73]
-#define __pyx_n_u_smoothing __pyx_string_tab[74]
-#define __pyx_n_u_sums __pyx_string_tab[75]
-#define __pyx_n_u_sums_cap __pyx_string_tab[76]
-#define __pyx_n_u_terms __pyx_string_tab[77]
-#define __pyx_n_u_total __pyx_string_tab[78]
-#define __pyx_n_u_trans_len __pyx_string_tab[79]
-#define __pyx_n_u_translation __pyx_string_tab[80]
-#define __pyx_n_u_translation_corpus __pyx_string_tab[81]
-#define __pyx_n_u_used __pyx_string_tab[82]
-#define __pyx_n_u_values __pyx_string_tab[83]
-#define __pyx_n_u_w __pyx_string_tab[84]
-#define __pyx_n_u_weights __pyx_string_tab[85]
-#define __pyx_n_u_ws __pyx_string_tab[86]
-#define __pyx_n_u_zero_mask __pyx_string_tab[87]
-#define __pyx_n_u_zip __pyx_string_tab[88]
-#define __pyx_kp_b_int_struct___pyx_t_6cybleu_5_cor __pyx_string_tab[89]
-#define __pyx_kp_b_iso88591_Q __pyx_string_tab[90]
-#define __pyx_kp_b_iso88591_Q_IV2WA_q_xq_z_avQj_Cq_E_ar_1_a __pyx_string_tab[91]
-#define __pyx_kp_b_iso88591_Q_IV2WA_0_q_xq_z_avQj_Cq_E_ar_1 __pyx_string_tab[92]
-#define __pyx_kp_b_iso88591_S_5_PQ_a_vRr_F_L_4s_1_q_U_1_waq __pyx_string_tab[93]
+#define __pyx_kp_u__2 __pyx_string_tab[1]
+#define __pyx_kp_u_ __pyx_string_tab[2]
+#define __pyx_kp_u_cybleu__nltk_math __pyx_string_tab[3]
+#define __pyx_kp_u_disable __pyx_string_tab[4]
+#define __pyx_kp_u_enable __pyx_string_tab[5]
+#define __pyx_kp_u_gc __pyx_string_tab[6]
+#define __pyx_kp_u_isenabled __pyx_string_tab[7]
+#define __pyx_kp_u_self_hyp_self_ref_self_ref_off_s __pyx_string_tab[8]
+#define __pyx_kp_u_src_cybleu__nltk_core_pyx __pyx_string_tab[9]
+#define __pyx_n_u_EMPTY_MIN_MESSAGE __pyx_string_tab[10]
+#define __pyx_n_u_POOL __pyx_string_tab[11]
+#define __pyx_n_u_Scratch __pyx_string_tab[12]
+#define __pyx_n_u_Scratch___reduce_cython __pyx_string_tab[13]
+#define __pyx_n_u_Scratch___setstate_cython __pyx_string_tab[14]
+#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[15]
+#define __pyx_n_u_all __pyx_string_tab[16]
+#define __pyx_n_u_annotate __pyx_string_tab[17]
+#define __pyx_n_u_func __pyx_string_tab[18]
+#define __pyx_n_u_getstate __pyx_string_tab[19]
+#define __pyx_n_u_main __pyx_string_tab[20]
+#define __pyx_n_u_module __pyx_string_tab[21]
+#define __pyx_n_u_name __pyx_string_tab[22]
+#define __pyx_n_u_pyx_state __pyx_string_tab[23]
+#define __pyx_n_u_qualname __pyx_string_tab[24]
+#define __pyx_n_u_reduce __pyx_string_tab[25]
+#define __pyx_n_u_reduce_cython __pyx_string_tab[26]
+#define __pyx_n_u_reduce_ex __pyx_string_tab[27]
+#define __pyx_n_u_set_name __pyx_string_tab[28]
+#define __pyx_n_u_setstate __pyx_string_tab[29]
+#define __pyx_n_u_setstate_cython __pyx_string_tab[30]
+#define __pyx_n_u_test __pyx_string_tab[31]
+#define __pyx_n_u_is_coroutine __pyx_string_tab[32]
+#define __pyx_n_u_nltk_math __pyx_string_tab[33]
+#define __pyx_n_u_append __pyx_string_tab[34]
+#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[35]
+#define __pyx_n_u_bp __pyx_string_tab[36]
+#define __pyx_n_u_c_param __pyx_string_tab[37]
+#define __pyx_n_u_cline_in_traceback __pyx_string_tab[38]
+#define __pyx_n_u_corpus_counts __pyx_string_tab[39]
+#define __pyx_n_u_cybleu__nltk_core __pyx_string_tab[40]
+#define __pyx_n_u_den __pyx_string_tab[41]
+#define __pyx_n_u_denominators __pyx_string_tab[42]
+#define __pyx_n_u_hf_counts __pyx_string_tab[43]
+#define __pyx_n_u_hyp_len __pyx_string_tab[44]
+#define __pyx_n_u_hyp_lengths __pyx_string_tab[45]
+#define __pyx_n_u_hypotheses __pyx_string_tab[46]
+#define __pyx_n_u_hypothesis __pyx_string_tab[47]
+#define __pyx_n_u_incvnt __pyx_string_tab[48]
+#define __pyx_n_u_items __pyx_string_tab[49]
+#define __pyx_n_u_k __pyx_string_tab[50]
+#define __pyx_n_u_list_of_references __pyx_string_tab[51]
+#define __pyx_n_u_matches __pyx_string_tab[52]
+#define __pyx_n_u_max_order __pyx_string_tab[53]
+#define __pyx_n_u_mode __pyx_string_tab[54]
+#define __pyx_n_u_n __pyx_string_tab[55]
+#define __pyx_n_u_nrefs __pyx_string_tab[56]
+#define __pyx_n_u_nterms __pyx_string_tab[57]
+#define __pyx_n_u_num __pyx_string_tab[58]
+#define __pyx_n_u_numerators __pyx_string_tab[59]
+#define __pyx_n_u_order __pyx_string_tab[60]
+#define __pyx_n_u_p __pyx_string_tab[61]
+#define __pyx_n_u_param __pyx_string_tab[62]
+#define __pyx_n_u_pop __pyx_string_tab[63]
+#define __pyx_n_u_possible __pyx_string_tab[64]
+#define __pyx_n_u_r __pyx_string_tab[65]
+#define __pyx_n_u_ref_len __pyx_string_tab[66]
+#define __pyx_n_u_ref_lengths __pyx_string_tab[67]
+#define __pyx_n_u_reference_corpus __pyx_string_tab[68]
+#define __pyx_n_u_references __pyx_string_tab[69]
+#define __pyx_n_u_reweigh __pyx_string_tab[70]
+#define __pyx_n_u_s __pyx_string_tab[71]
+#define __pyx_n_u_score __pyx_string_tab[72]
+#define __pyx_n_u_self __pyx_string_tab[73]
+#define __pyx_n_u_sentence_score __pyx_string_tab[74]
+#define __pyx_n_u_setdefault __pyx_string_tab[75]
+#define __pyx_n_u_shortest __pyx_string_tab[76]
+#define __pyx_n_u_smoothing __pyx_string_tab[77]
+#define __pyx_n_u_sums __pyx_string_tab[78]
+#define __pyx_n_u_sums_cap __pyx_string_tab[79]
+#define __pyx_n_u_terms __pyx_string_tab[80]
+#define __pyx_n_u_total __pyx_string_tab[81]
+#define __pyx_n_u_trans_len __pyx_string_tab[82]
+#define __pyx_n_u_translation __pyx_string_tab[83]
+#define __pyx_n_u_translation_corpus __pyx_string_tab[84]
+#define __pyx_n_u_used __pyx_string_tab[85]
+#define __pyx_n_u_values __pyx_string_tab[86]
+#define __pyx_n_u_w __pyx_string_tab[87]
+#define __pyx_n_u_weights __pyx_string_tab[88]
+#define __pyx_n_u_ws __pyx_string_tab[89]
+#define __pyx_n_u_zero_mask __pyx_string_tab[90]
+#define __pyx_n_u_zip __pyx_string_tab[91]
+#define __pyx_kp_b_int_struct___pyx_t_6cybleu_5_cor __pyx_string_tab[92]
+#define __pyx_kp_b_iso88591_Q __pyx_string_tab[93]
+#define __pyx_kp_b_iso88591_Q_IV2WA_q_xq_z_avQj_Cq_E_ar_1_a __pyx_string_tab[94]
+#define __pyx_kp_b_iso88591_Q_IV2WA_0_q_xq_z_avQj_Cq_E_ar_1 __pyx_string_tab[95]
+#define __pyx_kp_b_iso88591_S_5_PQ_a_vRr_F_L_4s_1_q_U_1_waq __pyx_string_tab[96]
 #define __pyx_int_0 __pyx_number_tab[0]
 /* #### Code section: module_state_clear ### */
 #if CYTHON_USE_MODULE_STATE
@@ -3253,7 +3272,7 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_values.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyList_Type_pop.method);
   for (int i=0; i<5; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<94; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<97; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<1; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
@@ -3286,7 +3305,7 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_values.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyList_Type_pop.method);
   for (int i=0; i<5; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<94; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<97; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<1; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
@@ -3301,7 +3320,7 @@ return 0;
 #endif
 /* #### Code section: module_code ### */
 
-/* "cybleu/_nltk_core.pyx":53
+/* "cybleu/_nltk_core.pyx":54
  *     cdef object next_id     # the ID the next new reference token gets (a Python int)
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -3324,7 +3343,7 @@ static void __pyx_pw_6cybleu_10_nltk_core_8_Scratch_1__dealloc__(PyObject *__pyx
 
 static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_v_self) {
 
-  /* "cybleu/_nltk_core.pyx":54
+  /* "cybleu/_nltk_core.pyx":55
  * 
  *     def __dealloc__(self):
  *         PyMem_RawFree(self.hyp)             # <<<<<<<<<<<<<<
@@ -3333,7 +3352,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->hyp);
 
-  /* "cybleu/_nltk_core.pyx":55
+  /* "cybleu/_nltk_core.pyx":56
  *     def __dealloc__(self):
  *         PyMem_RawFree(self.hyp)
  *         PyMem_RawFree(self.ref)             # <<<<<<<<<<<<<<
@@ -3342,7 +3361,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->ref);
 
-  /* "cybleu/_nltk_core.pyx":56
+  /* "cybleu/_nltk_core.pyx":57
  *         PyMem_RawFree(self.hyp)
  *         PyMem_RawFree(self.ref)
  *         PyMem_RawFree(self.ref_off)             # <<<<<<<<<<<<<<
@@ -3351,7 +3370,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->ref_off);
 
-  /* "cybleu/_nltk_core.pyx":57
+  /* "cybleu/_nltk_core.pyx":58
  *         PyMem_RawFree(self.ref)
  *         PyMem_RawFree(self.ref_off)
  *         PyMem_RawFree(self.row)             # <<<<<<<<<<<<<<
@@ -3360,7 +3379,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->row);
 
-  /* "cybleu/_nltk_core.pyx":58
+  /* "cybleu/_nltk_core.pyx":59
  *         PyMem_RawFree(self.ref_off)
  *         PyMem_RawFree(self.row)
  *         PyMem_RawFree(self.table.slots)             # <<<<<<<<<<<<<<
@@ -3369,7 +3388,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->table.slots);
 
-  /* "cybleu/_nltk_core.pyx":59
+  /* "cybleu/_nltk_core.pyx":60
  *         PyMem_RawFree(self.row)
  *         PyMem_RawFree(self.table.slots)
  *         PyMem_RawFree(self.table.entries)             # <<<<<<<<<<<<<<
@@ -3378,7 +3397,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->table.entries);
 
-  /* "cybleu/_nltk_core.pyx":60
+  /* "cybleu/_nltk_core.pyx":61
  *         PyMem_RawFree(self.table.slots)
  *         PyMem_RawFree(self.table.entries)
  *         PyMem_RawFree(self.table.touched)             # <<<<<<<<<<<<<<
@@ -3387,7 +3406,7 @@ static void __pyx_pf_6cybleu_10_nltk_core_8_Scratch___dealloc__(struct __pyx_obj
 */
   PyMem_RawFree(__pyx_v_self->table.touched);
 
-  /* "cybleu/_nltk_core.pyx":53
+  /* "cybleu/_nltk_core.pyx":54
  *     cdef object next_id     # the ID the next new reference token gets (a Python int)
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -3605,7 +3624,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_8_Scratch_4__setstate_cython__(CY
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":63
+/* "cybleu/_nltk_core.pyx":64
  * 
  * 
  * cdef void* _grow(void* p, Py_ssize_t* cap, Py_ssize_t need, size_t item) except NULL:             # <<<<<<<<<<<<<<
@@ -3624,7 +3643,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "cybleu/_nltk_core.pyx":64
+  /* "cybleu/_nltk_core.pyx":65
  * 
  * cdef void* _grow(void* p, Py_ssize_t* cap, Py_ssize_t need, size_t item) except NULL:
  *     cdef Py_ssize_t n = cap[0] if cap[0] > 16 else 16             # <<<<<<<<<<<<<<
@@ -3643,7 +3662,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
 
   __pyx_v_n = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":66
+  /* "cybleu/_nltk_core.pyx":67
  *     cdef Py_ssize_t n = cap[0] if cap[0] > 16 else 16
  *     cdef void* q
  *     if need <= cap[0] and p != NULL:             # <<<<<<<<<<<<<<
@@ -3669,7 +3688,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
   if (__pyx_t_2) {
 
 
-    /* "cybleu/_nltk_core.pyx":67
+    /* "cybleu/_nltk_core.pyx":68
  *     cdef void* q
  *     if need <= cap[0] and p != NULL:
  *         return p             # <<<<<<<<<<<<<<
@@ -3682,7 +3701,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
     }
     goto __pyx_L0;
 
-    /* "cybleu/_nltk_core.pyx":66
+    /* "cybleu/_nltk_core.pyx":67
  *     cdef Py_ssize_t n = cap[0] if cap[0] > 16 else 16
  *     cdef void* q
  *     if need <= cap[0] and p != NULL:             # <<<<<<<<<<<<<<
@@ -3691,7 +3710,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":68
+  /* "cybleu/_nltk_core.pyx":69
  *     if need <= cap[0] and p != NULL:
  *         return p
  *     while n < need:             # <<<<<<<<<<<<<<
@@ -3704,7 +3723,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
 
     if (!__pyx_t_2) break;
 
-    /* "cybleu/_nltk_core.pyx":69
+    /* "cybleu/_nltk_core.pyx":70
  *         return p
  *     while n < need:
  *         n *= 2             # <<<<<<<<<<<<<<
@@ -3714,7 +3733,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
     __pyx_v_n = (__pyx_v_n * 2);
   }
 
-  /* "cybleu/_nltk_core.pyx":70
+  /* "cybleu/_nltk_core.pyx":71
  *     while n < need:
  *         n *= 2
  *     q = PyMem_RawRealloc(p, <size_t>n * item)             # <<<<<<<<<<<<<<
@@ -3723,7 +3742,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
 */
   __pyx_v_q = PyMem_RawRealloc(__pyx_v_p, (((size_t)__pyx_v_n) * __pyx_v_item));
 
-  /* "cybleu/_nltk_core.pyx":71
+  /* "cybleu/_nltk_core.pyx":72
  *         n *= 2
  *     q = PyMem_RawRealloc(p, <size_t>n * item)
  *     if q == NULL:             # <<<<<<<<<<<<<<
@@ -3735,16 +3754,16 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "cybleu/_nltk_core.pyx":72
+    /* "cybleu/_nltk_core.pyx":73
  *     q = PyMem_RawRealloc(p, <size_t>n * item)
  *     if q == NULL:
  *         raise MemoryError()             # <<<<<<<<<<<<<<
  *     cap[0] = n
  *     return q
 */
-    PyErr_NoMemory(); __PYX_ERR(0, 72, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(0, 73, __pyx_L1_error)
 
-    /* "cybleu/_nltk_core.pyx":71
+    /* "cybleu/_nltk_core.pyx":72
  *         n *= 2
  *     q = PyMem_RawRealloc(p, <size_t>n * item)
  *     if q == NULL:             # <<<<<<<<<<<<<<
@@ -3753,7 +3772,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":73
+  /* "cybleu/_nltk_core.pyx":74
  *     if q == NULL:
  *         raise MemoryError()
  *     cap[0] = n             # <<<<<<<<<<<<<<
@@ -3762,7 +3781,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
 */
   (__pyx_v_cap[0]) = __pyx_v_n;
 
-  /* "cybleu/_nltk_core.pyx":74
+  /* "cybleu/_nltk_core.pyx":75
  *         raise MemoryError()
  *     cap[0] = n
  *     return q             # <<<<<<<<<<<<<<
@@ -3775,7 +3794,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
   }
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":63
+  /* "cybleu/_nltk_core.pyx":64
  * 
  * 
  * cdef void* _grow(void* p, Py_ssize_t* cap, Py_ssize_t need, size_t item) except NULL:             # <<<<<<<<<<<<<<
@@ -3794,7 +3813,7 @@ static void *__pyx_f_6cybleu_10_nltk_core__grow(void *__pyx_v_p, Py_ssize_t *__p
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":80
+/* "cybleu/_nltk_core.pyx":81
  * 
  * 
  * cdef _Scratch _acquire():             # <<<<<<<<<<<<<<
@@ -3814,30 +3833,30 @@ static struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_f_6cybleu_10_nltk_c
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_acquire", 0);
 
-  /* "cybleu/_nltk_core.pyx":83
+  /* "cybleu/_nltk_core.pyx":84
  *     # one scratch per call in flight: a token's __eq__/__hash__ may run Python code that lets
  *     # another thread call in, so buffers are never shared between calls
  *     if _POOL:             # <<<<<<<<<<<<<<
  *         return <_Scratch>_POOL.pop()
  *     return _Scratch()
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 83, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 84, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_t_1); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 83, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_IsTrue(__pyx_t_1); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 84, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   if (__pyx_t_2) {
 
 
-    /* "cybleu/_nltk_core.pyx":84
+    /* "cybleu/_nltk_core.pyx":85
  *     # another thread call in, so buffers are never shared between calls
  *     if _POOL:
  *         return <_Scratch>_POOL.pop()             # <<<<<<<<<<<<<<
  *     return _Scratch()
  * 
 */
-    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 84, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 85, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_3 = __Pyx_PyObject_Pop(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 84, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyObject_Pop(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 85, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     {
@@ -3852,7 +3871,7 @@ static struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_f_6cybleu_10_nltk_c
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     goto __pyx_L0;
 
-    /* "cybleu/_nltk_core.pyx":83
+    /* "cybleu/_nltk_core.pyx":84
  *     # one scratch per call in flight: a token's __eq__/__hash__ may run Python code that lets
  *     # another thread call in, so buffers are never shared between calls
  *     if _POOL:             # <<<<<<<<<<<<<<
@@ -3861,7 +3880,7 @@ static struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_f_6cybleu_10_nltk_c
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":85
+  /* "cybleu/_nltk_core.pyx":86
  *     if _POOL:
  *         return <_Scratch>_POOL.pop()
  *     return _Scratch()             # <<<<<<<<<<<<<<
@@ -3874,7 +3893,7 @@ static struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_f_6cybleu_10_nltk_c
     PyObject *__pyx_callargs[2] = {__pyx_t_1, NULL};
     __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_mstate_global->__pyx_ptype_6cybleu_10_nltk_core__Scratch, __pyx_callargs+__pyx_t_4, (1-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_1); __pyx_t_1 = 0;
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 85, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 86, __pyx_L1_error)
     __Pyx_GOTREF((PyObject *)__pyx_t_3);
   }
   {
@@ -3888,7 +3907,7 @@ static struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_f_6cybleu_10_nltk_c
   __pyx_t_3 = 0;
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":80
+  /* "cybleu/_nltk_core.pyx":81
  * 
  * 
  * cdef _Scratch _acquire():             # <<<<<<<<<<<<<<
@@ -3908,7 +3927,7 @@ static struct __pyx_obj_6cybleu_10_nltk_core__Scratch *__pyx_f_6cybleu_10_nltk_c
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":88
+/* "cybleu/_nltk_core.pyx":89
  * 
  * 
  * cdef void _release(_Scratch ws):             # <<<<<<<<<<<<<<
@@ -3927,16 +3946,16 @@ static void __pyx_f_6cybleu_10_nltk_core__release(struct __pyx_obj_6cybleu_10_nl
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_release", 0);
 
-  /* "cybleu/_nltk_core.pyx":89
+  /* "cybleu/_nltk_core.pyx":90
  * 
  * cdef void _release(_Scratch ws):
  *     if len(_POOL) < 8:             # <<<<<<<<<<<<<<
  *         _POOL.append(ws)
  * 
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 89, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 90, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = PyObject_Length(__pyx_t_1); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 89, __pyx_L1_error)
+  __pyx_t_2 = PyObject_Length(__pyx_t_1); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 90, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_t_3 = (__pyx_t_2 < 8);
 
@@ -3944,20 +3963,20 @@ static void __pyx_f_6cybleu_10_nltk_core__release(struct __pyx_obj_6cybleu_10_nl
   if (__pyx_t_3) {
 
 
-    /* "cybleu/_nltk_core.pyx":90
+    /* "cybleu/_nltk_core.pyx":91
  * cdef void _release(_Scratch ws):
  *     if len(_POOL) < 8:
  *         _POOL.append(ws)             # <<<<<<<<<<<<<<
  * 
  * 
 */
-    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 90, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_1, __pyx_mstate_global->__pyx_n_u_POOL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 91, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_4 = __Pyx_PyObject_Append(__pyx_t_1, ((PyObject *)__pyx_v_ws)); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 90, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyObject_Append(__pyx_t_1, ((PyObject *)__pyx_v_ws)); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 91, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-    /* "cybleu/_nltk_core.pyx":89
+    /* "cybleu/_nltk_core.pyx":90
  * 
  * cdef void _release(_Scratch ws):
  *     if len(_POOL) < 8:             # <<<<<<<<<<<<<<
@@ -3966,7 +3985,7 @@ static void __pyx_f_6cybleu_10_nltk_core__release(struct __pyx_obj_6cybleu_10_nl
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":88
+  /* "cybleu/_nltk_core.pyx":89
  * 
  * 
  * cdef void _release(_Scratch ws):             # <<<<<<<<<<<<<<
@@ -3984,7 +4003,7 @@ static void __pyx_f_6cybleu_10_nltk_core__release(struct __pyx_obj_6cybleu_10_nl
   __Pyx_RefNannyFinishContext();
 }
 
-/* "cybleu/_nltk_core.pyx":93
+/* "cybleu/_nltk_core.pyx":94
  * 
  * 
  * cdef int _intern_refs(_Scratch ws, dict vocab, references, Py_ssize_t* nrefs) except -1:             # <<<<<<<<<<<<<<
@@ -4019,7 +4038,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_intern_refs", 0);
 
-  /* "cybleu/_nltk_core.pyx":95
+  /* "cybleu/_nltk_core.pyx":96
  * cdef int _intern_refs(_Scratch ws, dict vocab, references, Py_ssize_t* nrefs) except -1:
  *     """Reference tokens -> ws.ref (new tokens get the next ID), offsets -> ws.ref_off."""
  *     cdef Py_ssize_t r = 0, k = 0, n             # <<<<<<<<<<<<<<
@@ -4029,20 +4048,20 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
   __pyx_v_r = 0;
   __pyx_v_k = 0;
 
-  /* "cybleu/_nltk_core.pyx":98
+  /* "cybleu/_nltk_core.pyx":99
  *     cdef object seq, tok, value
  *     cdef PyObject* got
  *     ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, len(references) + 1, sizeof(int64_t))             # <<<<<<<<<<<<<<
  *     ws.ref_off[0] = 0
  *     for ref in references:
 */
-  __pyx_t_1 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 98, __pyx_L1_error)
-  __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->ref_off, (&__pyx_v_ws->off_cap), (__pyx_t_1 + 1), (sizeof(int64_t))); if (unlikely(__pyx_t_2 == ((void *)NULL))) __PYX_ERR(0, 98, __pyx_L1_error)
+  __pyx_t_1 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 99, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->ref_off, (&__pyx_v_ws->off_cap), (__pyx_t_1 + 1), (sizeof(int64_t))); if (unlikely(__pyx_t_2 == ((void *)NULL))) __PYX_ERR(0, 99, __pyx_L1_error)
 
   __pyx_v_ws->ref_off = ((int64_t *)__pyx_t_2);
 
 
-  /* "cybleu/_nltk_core.pyx":99
+  /* "cybleu/_nltk_core.pyx":100
  *     cdef PyObject* got
  *     ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, len(references) + 1, sizeof(int64_t))
  *     ws.ref_off[0] = 0             # <<<<<<<<<<<<<<
@@ -4051,7 +4070,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
   (__pyx_v_ws->ref_off[0]) = 0;
 
-  /* "cybleu/_nltk_core.pyx":100
+  /* "cybleu/_nltk_core.pyx":101
  *     ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, len(references) + 1, sizeof(int64_t))
  *     ws.ref_off[0] = 0
  *     for ref in references:             # <<<<<<<<<<<<<<
@@ -4063,9 +4082,9 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
     __pyx_t_1 = 0;
     __pyx_t_4 = NULL;
   } else {
-    __pyx_t_1 = -1; __pyx_t_3 = PyObject_GetIter(__pyx_v_references); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 100, __pyx_L1_error)
+    __pyx_t_1 = -1; __pyx_t_3 = PyObject_GetIter(__pyx_v_references); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 101, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_4 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_3); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 100, __pyx_L1_error)
+    __pyx_t_4 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_3); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 101, __pyx_L1_error)
   }
   for (;;) {
     if (likely(!__pyx_t_4)) {
@@ -4073,7 +4092,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_3);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 100, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 101, __pyx_L1_error)
           #endif
           if (__pyx_t_1 >= __pyx_temp) break;
         }
@@ -4083,7 +4102,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_3);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 100, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 101, __pyx_L1_error)
           #endif
           if (__pyx_t_1 >= __pyx_temp) break;
         }
@@ -4094,13 +4113,13 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
         #endif
         ++__pyx_t_1;
       }
-      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 100, __pyx_L1_error)
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 101, __pyx_L1_error)
     } else {
       __pyx_t_5 = __pyx_t_4(__pyx_t_3);
       if (unlikely(!__pyx_t_5)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 100, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 101, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
@@ -4110,7 +4129,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
     __Pyx_XDECREF_SET(__pyx_v_ref, __pyx_t_5);
     __pyx_t_5 = 0;
 
-    /* "cybleu/_nltk_core.pyx":101
+    /* "cybleu/_nltk_core.pyx":102
  *     ws.ref_off[0] = 0
  *     for ref in references:
  *         seq = ref if (type(ref) is list or type(ref) is tuple) else tuple(ref)             # <<<<<<<<<<<<<<
@@ -4135,7 +4154,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
       __Pyx_INCREF(__pyx_v_ref);
       __pyx_t_5 = __pyx_v_ref;
     } else {
-      __pyx_t_8 = __Pyx_PySequence_Tuple(__pyx_v_ref); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 101, __pyx_L1_error)
+      __pyx_t_8 = __Pyx_PySequence_Tuple(__pyx_v_ref); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 102, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
       __pyx_t_5 = __pyx_t_8;
       __pyx_t_8 = 0;
@@ -4144,28 +4163,28 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
     __Pyx_XDECREF_SET(__pyx_v_seq, __pyx_t_5);
     __pyx_t_5 = 0;
 
-    /* "cybleu/_nltk_core.pyx":102
+    /* "cybleu/_nltk_core.pyx":103
  *     for ref in references:
  *         seq = ref if (type(ref) is list or type(ref) is tuple) else tuple(ref)
  *         n = len(seq)             # <<<<<<<<<<<<<<
  *         ws.ref = <uint32_t*>_grow(ws.ref, &ws.ref_cap, k + n, sizeof(uint32_t))
  *         for tok in seq:
 */
-    __pyx_t_9 = PyObject_Length(__pyx_v_seq); if (unlikely(__pyx_t_9 == ((Py_ssize_t)-1))) __PYX_ERR(0, 102, __pyx_L1_error)
+    __pyx_t_9 = PyObject_Length(__pyx_v_seq); if (unlikely(__pyx_t_9 == ((Py_ssize_t)-1))) __PYX_ERR(0, 103, __pyx_L1_error)
     __pyx_v_n = __pyx_t_9;
 
-    /* "cybleu/_nltk_core.pyx":103
+    /* "cybleu/_nltk_core.pyx":104
  *         seq = ref if (type(ref) is list or type(ref) is tuple) else tuple(ref)
  *         n = len(seq)
  *         ws.ref = <uint32_t*>_grow(ws.ref, &ws.ref_cap, k + n, sizeof(uint32_t))             # <<<<<<<<<<<<<<
  *         for tok in seq:
  *             got = PyDict_SetDefault(vocab, tok, ws.next_id)
 */
-    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->ref, (&__pyx_v_ws->ref_cap), (__pyx_v_k + __pyx_v_n), (sizeof(uint32_t))); if (unlikely(__pyx_t_2 == ((void *)NULL))) __PYX_ERR(0, 103, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->ref, (&__pyx_v_ws->ref_cap), (__pyx_v_k + __pyx_v_n), (sizeof(uint32_t))); if (unlikely(__pyx_t_2 == ((void *)NULL))) __PYX_ERR(0, 104, __pyx_L1_error)
     __pyx_v_ws->ref = ((uint32_t *)__pyx_t_2);
 
 
-    /* "cybleu/_nltk_core.pyx":104
+    /* "cybleu/_nltk_core.pyx":105
  *         n = len(seq)
  *         ws.ref = <uint32_t*>_grow(ws.ref, &ws.ref_cap, k + n, sizeof(uint32_t))
  *         for tok in seq:             # <<<<<<<<<<<<<<
@@ -4177,9 +4196,9 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
       __pyx_t_9 = 0;
       __pyx_t_10 = NULL;
     } else {
-      __pyx_t_9 = -1; __pyx_t_5 = PyObject_GetIter(__pyx_v_seq); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 104, __pyx_L1_error)
+      __pyx_t_9 = -1; __pyx_t_5 = PyObject_GetIter(__pyx_v_seq); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 105, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
-      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 104, __pyx_L1_error)
+      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 105, __pyx_L1_error)
     }
     for (;;) {
       if (likely(!__pyx_t_10)) {
@@ -4187,7 +4206,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
           {
             Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_5);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 104, __pyx_L1_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 105, __pyx_L1_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -4197,7 +4216,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
           {
             Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_5);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 104, __pyx_L1_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 105, __pyx_L1_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -4208,13 +4227,13 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
           #endif
           ++__pyx_t_9;
         }
-        if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 104, __pyx_L1_error)
+        if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 105, __pyx_L1_error)
       } else {
         __pyx_t_8 = __pyx_t_10(__pyx_t_5);
         if (unlikely(!__pyx_t_8)) {
           PyObject* exc_type = PyErr_Occurred();
           if (exc_type) {
-            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 104, __pyx_L1_error)
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 105, __pyx_L1_error)
             PyErr_Clear();
           }
           break;
@@ -4224,7 +4243,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
       __Pyx_XDECREF_SET(__pyx_v_tok, __pyx_t_8);
       __pyx_t_8 = 0;
 
-      /* "cybleu/_nltk_core.pyx":105
+      /* "cybleu/_nltk_core.pyx":106
  *         ws.ref = <uint32_t*>_grow(ws.ref, &ws.ref_cap, k + n, sizeof(uint32_t))
  *         for tok in seq:
  *             got = PyDict_SetDefault(vocab, tok, ws.next_id)             # <<<<<<<<<<<<<<
@@ -4233,11 +4252,11 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
       __pyx_t_8 = __pyx_v_ws->next_id;
       __Pyx_INCREF(__pyx_t_8);
-      __pyx_t_11 = PyDict_SetDefault(__pyx_v_vocab, __pyx_v_tok, __pyx_t_8); if (unlikely(__pyx_t_11 == ((void *)NULL))) __PYX_ERR(0, 105, __pyx_L1_error)
+      __pyx_t_11 = PyDict_SetDefault(__pyx_v_vocab, __pyx_v_tok, __pyx_t_8); if (unlikely(__pyx_t_11 == ((void *)NULL))) __PYX_ERR(0, 106, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
       __pyx_v_got = __pyx_t_11;
 
-      /* "cybleu/_nltk_core.pyx":106
+      /* "cybleu/_nltk_core.pyx":107
  *         for tok in seq:
  *             got = PyDict_SetDefault(vocab, tok, ws.next_id)
  *             if got == NULL:             # <<<<<<<<<<<<<<
@@ -4249,16 +4268,16 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
       if (unlikely(__pyx_t_6)) {
 
 
-        /* "cybleu/_nltk_core.pyx":107
+        /* "cybleu/_nltk_core.pyx":108
  *             got = PyDict_SetDefault(vocab, tok, ws.next_id)
  *             if got == NULL:
  *                 raise MemoryError()             # <<<<<<<<<<<<<<
  *             if got == <PyObject*>ws.next_id:       # a new token took the ID
  *                 ws.next_id = PyLong_FromSsize_t(PyDict_GET_SIZE(vocab))
 */
-        PyErr_NoMemory(); __PYX_ERR(0, 107, __pyx_L1_error)
+        PyErr_NoMemory(); __PYX_ERR(0, 108, __pyx_L1_error)
 
-        /* "cybleu/_nltk_core.pyx":106
+        /* "cybleu/_nltk_core.pyx":107
  *         for tok in seq:
  *             got = PyDict_SetDefault(vocab, tok, ws.next_id)
  *             if got == NULL:             # <<<<<<<<<<<<<<
@@ -4267,7 +4286,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":108
+      /* "cybleu/_nltk_core.pyx":109
  *             if got == NULL:
  *                 raise MemoryError()
  *             if got == <PyObject*>ws.next_id:       # a new token took the ID             # <<<<<<<<<<<<<<
@@ -4279,21 +4298,21 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
       if (__pyx_t_6) {
 
 
-        /* "cybleu/_nltk_core.pyx":109
+        /* "cybleu/_nltk_core.pyx":110
  *                 raise MemoryError()
  *             if got == <PyObject*>ws.next_id:       # a new token took the ID
  *                 ws.next_id = PyLong_FromSsize_t(PyDict_GET_SIZE(vocab))             # <<<<<<<<<<<<<<
  *             ws.ref[k] = <uint32_t>PyLong_AsSsize_t(<object>got)
  *             k += 1
 */
-        __pyx_t_8 = PyLong_FromSsize_t(PyDict_GET_SIZE(__pyx_v_vocab)); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 109, __pyx_L1_error)
+        __pyx_t_8 = PyLong_FromSsize_t(PyDict_GET_SIZE(__pyx_v_vocab)); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 110, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_8);
         __Pyx_GIVEREF(__pyx_t_8);
         __Pyx_GOTREF(__pyx_v_ws->next_id);
         __Pyx_DECREF_SET(__pyx_v_ws->next_id, __pyx_t_8);
         __pyx_t_8 = 0;
 
-        /* "cybleu/_nltk_core.pyx":108
+        /* "cybleu/_nltk_core.pyx":109
  *             if got == NULL:
  *                 raise MemoryError()
  *             if got == <PyObject*>ws.next_id:       # a new token took the ID             # <<<<<<<<<<<<<<
@@ -4302,18 +4321,18 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":110
+      /* "cybleu/_nltk_core.pyx":111
  *             if got == <PyObject*>ws.next_id:       # a new token took the ID
  *                 ws.next_id = PyLong_FromSsize_t(PyDict_GET_SIZE(vocab))
  *             ws.ref[k] = <uint32_t>PyLong_AsSsize_t(<object>got)             # <<<<<<<<<<<<<<
  *             k += 1
  *         r += 1
 */
-      __pyx_t_12 = PyLong_AsSsize_t(((PyObject *)__pyx_v_got)); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 110, __pyx_L1_error)
+      __pyx_t_12 = PyLong_AsSsize_t(((PyObject *)__pyx_v_got)); if (unlikely(__pyx_t_12 == ((Py_ssize_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 111, __pyx_L1_error)
       (__pyx_v_ws->ref[__pyx_v_k]) = ((uint32_t)__pyx_t_12);
 
 
-      /* "cybleu/_nltk_core.pyx":111
+      /* "cybleu/_nltk_core.pyx":112
  *                 ws.next_id = PyLong_FromSsize_t(PyDict_GET_SIZE(vocab))
  *             ws.ref[k] = <uint32_t>PyLong_AsSsize_t(<object>got)
  *             k += 1             # <<<<<<<<<<<<<<
@@ -4322,7 +4341,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
       __pyx_v_k = (__pyx_v_k + 1);
 
-      /* "cybleu/_nltk_core.pyx":104
+      /* "cybleu/_nltk_core.pyx":105
  *         n = len(seq)
  *         ws.ref = <uint32_t*>_grow(ws.ref, &ws.ref_cap, k + n, sizeof(uint32_t))
  *         for tok in seq:             # <<<<<<<<<<<<<<
@@ -4332,7 +4351,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
     }
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-    /* "cybleu/_nltk_core.pyx":112
+    /* "cybleu/_nltk_core.pyx":113
  *             ws.ref[k] = <uint32_t>PyLong_AsSsize_t(<object>got)
  *             k += 1
  *         r += 1             # <<<<<<<<<<<<<<
@@ -4341,7 +4360,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
     __pyx_v_r = (__pyx_v_r + 1);
 
-    /* "cybleu/_nltk_core.pyx":113
+    /* "cybleu/_nltk_core.pyx":114
  *             k += 1
  *         r += 1
  *         if r >= ws.off_cap:             # <<<<<<<<<<<<<<
@@ -4353,18 +4372,18 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
     if (__pyx_t_6) {
 
 
-      /* "cybleu/_nltk_core.pyx":114
+      /* "cybleu/_nltk_core.pyx":115
  *         r += 1
  *         if r >= ws.off_cap:
  *             ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, r + 1, sizeof(int64_t))             # <<<<<<<<<<<<<<
  *         ws.ref_off[r] = k
  *     nrefs[0] = r
 */
-      __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->ref_off, (&__pyx_v_ws->off_cap), (__pyx_v_r + 1), (sizeof(int64_t))); if (unlikely(__pyx_t_2 == ((void *)NULL))) __PYX_ERR(0, 114, __pyx_L1_error)
+      __pyx_t_2 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->ref_off, (&__pyx_v_ws->off_cap), (__pyx_v_r + 1), (sizeof(int64_t))); if (unlikely(__pyx_t_2 == ((void *)NULL))) __PYX_ERR(0, 115, __pyx_L1_error)
       __pyx_v_ws->ref_off = ((int64_t *)__pyx_t_2);
 
 
-      /* "cybleu/_nltk_core.pyx":113
+      /* "cybleu/_nltk_core.pyx":114
  *             k += 1
  *         r += 1
  *         if r >= ws.off_cap:             # <<<<<<<<<<<<<<
@@ -4373,7 +4392,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":115
+    /* "cybleu/_nltk_core.pyx":116
  *         if r >= ws.off_cap:
  *             ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, r + 1, sizeof(int64_t))
  *         ws.ref_off[r] = k             # <<<<<<<<<<<<<<
@@ -4382,7 +4401,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
     (__pyx_v_ws->ref_off[__pyx_v_r]) = __pyx_v_k;
 
-    /* "cybleu/_nltk_core.pyx":100
+    /* "cybleu/_nltk_core.pyx":101
  *     ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, len(references) + 1, sizeof(int64_t))
  *     ws.ref_off[0] = 0
  *     for ref in references:             # <<<<<<<<<<<<<<
@@ -4392,7 +4411,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
   }
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
-  /* "cybleu/_nltk_core.pyx":116
+  /* "cybleu/_nltk_core.pyx":117
  *             ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, r + 1, sizeof(int64_t))
  *         ws.ref_off[r] = k
  *     nrefs[0] = r             # <<<<<<<<<<<<<<
@@ -4401,7 +4420,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
 */
   (__pyx_v_nrefs[0]) = __pyx_v_r;
 
-  /* "cybleu/_nltk_core.pyx":117
+  /* "cybleu/_nltk_core.pyx":118
  *         ws.ref_off[r] = k
  *     nrefs[0] = r
  *     return 0             # <<<<<<<<<<<<<<
@@ -4414,7 +4433,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
   }
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":93
+  /* "cybleu/_nltk_core.pyx":94
  * 
  * 
  * cdef int _intern_refs(_Scratch ws, dict vocab, references, Py_ssize_t* nrefs) except -1:             # <<<<<<<<<<<<<<
@@ -4442,7 +4461,7 @@ static int __pyx_f_6cybleu_10_nltk_core__intern_refs(struct __pyx_obj_6cybleu_10
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":120
+/* "cybleu/_nltk_core.pyx":121
  * 
  * 
  * cdef Py_ssize_t _intern_hyp(_Scratch ws, dict vocab, hypothesis) except -1:             # <<<<<<<<<<<<<<
@@ -4472,7 +4491,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_intern_hyp", 0);
 
-  /* "cybleu/_nltk_core.pyx":122
+  /* "cybleu/_nltk_core.pyx":123
  * cdef Py_ssize_t _intern_hyp(_Scratch ws, dict vocab, hypothesis) except -1:
  *     """Hypothesis tokens -> ws.hyp (looked up only; OOV_ID when no reference has them)."""
  *     cdef object seq = hypothesis if (type(hypothesis) is list or type(hypothesis) is tuple) \             # <<<<<<<<<<<<<<
@@ -4498,14 +4517,14 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
     __pyx_t_1 = __pyx_v_hypothesis;
   } else {
 
-    /* "cybleu/_nltk_core.pyx":123
+    /* "cybleu/_nltk_core.pyx":124
  *     """Hypothesis tokens -> ws.hyp (looked up only; OOV_ID when no reference has them)."""
  *     cdef object seq = hypothesis if (type(hypothesis) is list or type(hypothesis) is tuple) \
  *         else tuple(hypothesis)             # <<<<<<<<<<<<<<
  *     cdef Py_ssize_t n = len(seq), i = 0
  *     cdef PyObject* got
 */
-    __pyx_t_4 = __Pyx_PySequence_Tuple(__pyx_v_hypothesis); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 123, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PySequence_Tuple(__pyx_v_hypothesis); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 124, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __pyx_t_1 = __pyx_t_4;
     __pyx_t_4 = 0;
@@ -4514,29 +4533,29 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
   __pyx_v_seq = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "cybleu/_nltk_core.pyx":124
+  /* "cybleu/_nltk_core.pyx":125
  *     cdef object seq = hypothesis if (type(hypothesis) is list or type(hypothesis) is tuple) \
  *         else tuple(hypothesis)
  *     cdef Py_ssize_t n = len(seq), i = 0             # <<<<<<<<<<<<<<
  *     cdef PyObject* got
  *     ws.hyp = <uint32_t*>_grow(ws.hyp, &ws.hyp_cap, n, sizeof(uint32_t))
 */
-  __pyx_t_5 = PyObject_Length(__pyx_v_seq); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 124, __pyx_L1_error)
+  __pyx_t_5 = PyObject_Length(__pyx_v_seq); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 125, __pyx_L1_error)
   __pyx_v_n = __pyx_t_5;
   __pyx_v_i = 0;
 
-  /* "cybleu/_nltk_core.pyx":126
+  /* "cybleu/_nltk_core.pyx":127
  *     cdef Py_ssize_t n = len(seq), i = 0
  *     cdef PyObject* got
  *     ws.hyp = <uint32_t*>_grow(ws.hyp, &ws.hyp_cap, n, sizeof(uint32_t))             # <<<<<<<<<<<<<<
  *     for tok in seq:
  *         got = PyDict_GetItemWithError(vocab, tok)
 */
-  __pyx_t_6 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->hyp, (&__pyx_v_ws->hyp_cap), __pyx_v_n, (sizeof(uint32_t))); if (unlikely(__pyx_t_6 == ((void *)NULL))) __PYX_ERR(0, 126, __pyx_L1_error)
+  __pyx_t_6 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->hyp, (&__pyx_v_ws->hyp_cap), __pyx_v_n, (sizeof(uint32_t))); if (unlikely(__pyx_t_6 == ((void *)NULL))) __PYX_ERR(0, 127, __pyx_L1_error)
   __pyx_v_ws->hyp = ((uint32_t *)__pyx_t_6);
 
 
-  /* "cybleu/_nltk_core.pyx":127
+  /* "cybleu/_nltk_core.pyx":128
  *     cdef PyObject* got
  *     ws.hyp = <uint32_t*>_grow(ws.hyp, &ws.hyp_cap, n, sizeof(uint32_t))
  *     for tok in seq:             # <<<<<<<<<<<<<<
@@ -4548,9 +4567,9 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
     __pyx_t_5 = 0;
     __pyx_t_7 = NULL;
   } else {
-    __pyx_t_5 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_v_seq); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 127, __pyx_L1_error)
+    __pyx_t_5 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_v_seq); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 128, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_7 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 127, __pyx_L1_error)
+    __pyx_t_7 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 128, __pyx_L1_error)
   }
   for (;;) {
     if (likely(!__pyx_t_7)) {
@@ -4558,7 +4577,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_1);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 127, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 128, __pyx_L1_error)
           #endif
           if (__pyx_t_5 >= __pyx_temp) break;
         }
@@ -4568,7 +4587,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
         {
           Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_1);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 127, __pyx_L1_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 128, __pyx_L1_error)
           #endif
           if (__pyx_t_5 >= __pyx_temp) break;
         }
@@ -4579,13 +4598,13 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
         #endif
         ++__pyx_t_5;
       }
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 127, __pyx_L1_error)
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 128, __pyx_L1_error)
     } else {
       __pyx_t_4 = __pyx_t_7(__pyx_t_1);
       if (unlikely(!__pyx_t_4)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 127, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 128, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
@@ -4595,17 +4614,17 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
     __Pyx_XDECREF_SET(__pyx_v_tok, __pyx_t_4);
     __pyx_t_4 = 0;
 
-    /* "cybleu/_nltk_core.pyx":128
+    /* "cybleu/_nltk_core.pyx":129
  *     ws.hyp = <uint32_t*>_grow(ws.hyp, &ws.hyp_cap, n, sizeof(uint32_t))
  *     for tok in seq:
  *         got = PyDict_GetItemWithError(vocab, tok)             # <<<<<<<<<<<<<<
  *         if got == NULL:
  *             ws.hyp[i] = OOV_ID
 */
-    __pyx_t_8 = PyDict_GetItemWithError(__pyx_v_vocab, __pyx_v_tok); if (unlikely(__pyx_t_8 == ((void *)NULL) && PyErr_Occurred())) __PYX_ERR(0, 128, __pyx_L1_error)
+    __pyx_t_8 = PyDict_GetItemWithError(__pyx_v_vocab, __pyx_v_tok); if (unlikely(__pyx_t_8 == ((void *)NULL) && PyErr_Occurred())) __PYX_ERR(0, 129, __pyx_L1_error)
     __pyx_v_got = __pyx_t_8;
 
-    /* "cybleu/_nltk_core.pyx":129
+    /* "cybleu/_nltk_core.pyx":130
  *     for tok in seq:
  *         got = PyDict_GetItemWithError(vocab, tok)
  *         if got == NULL:             # <<<<<<<<<<<<<<
@@ -4617,7 +4636,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
     if (__pyx_t_2) {
 
 
-      /* "cybleu/_nltk_core.pyx":130
+      /* "cybleu/_nltk_core.pyx":131
  *         got = PyDict_GetItemWithError(vocab, tok)
  *         if got == NULL:
  *             ws.hyp[i] = OOV_ID             # <<<<<<<<<<<<<<
@@ -4626,7 +4645,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
 */
       (__pyx_v_ws->hyp[__pyx_v_i]) = __pyx_e_6cybleu_5_core_OOV_ID;
 
-      /* "cybleu/_nltk_core.pyx":129
+      /* "cybleu/_nltk_core.pyx":130
  *     for tok in seq:
  *         got = PyDict_GetItemWithError(vocab, tok)
  *         if got == NULL:             # <<<<<<<<<<<<<<
@@ -4636,7 +4655,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
       goto __pyx_L7;
     }
 
-    /* "cybleu/_nltk_core.pyx":132
+    /* "cybleu/_nltk_core.pyx":133
  *             ws.hyp[i] = OOV_ID
  *         else:
  *             ws.hyp[i] = <uint32_t>PyLong_AsSsize_t(<object>got)             # <<<<<<<<<<<<<<
@@ -4644,13 +4663,13 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
  *     return n
 */
     /*else*/ {
-      __pyx_t_9 = PyLong_AsSsize_t(((PyObject *)__pyx_v_got)); if (unlikely(__pyx_t_9 == ((Py_ssize_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 132, __pyx_L1_error)
+      __pyx_t_9 = PyLong_AsSsize_t(((PyObject *)__pyx_v_got)); if (unlikely(__pyx_t_9 == ((Py_ssize_t)-1L) && PyErr_Occurred())) __PYX_ERR(0, 133, __pyx_L1_error)
       (__pyx_v_ws->hyp[__pyx_v_i]) = ((uint32_t)__pyx_t_9);
 
     }
     __pyx_L7:;
 
-    /* "cybleu/_nltk_core.pyx":133
+    /* "cybleu/_nltk_core.pyx":134
  *         else:
  *             ws.hyp[i] = <uint32_t>PyLong_AsSsize_t(<object>got)
  *         i += 1             # <<<<<<<<<<<<<<
@@ -4659,7 +4678,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
 */
     __pyx_v_i = (__pyx_v_i + 1);
 
-    /* "cybleu/_nltk_core.pyx":127
+    /* "cybleu/_nltk_core.pyx":128
  *     cdef PyObject* got
  *     ws.hyp = <uint32_t*>_grow(ws.hyp, &ws.hyp_cap, n, sizeof(uint32_t))
  *     for tok in seq:             # <<<<<<<<<<<<<<
@@ -4669,7 +4688,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
   }
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "cybleu/_nltk_core.pyx":134
+  /* "cybleu/_nltk_core.pyx":135
  *             ws.hyp[i] = <uint32_t>PyLong_AsSsize_t(<object>got)
  *         i += 1
  *     return n             # <<<<<<<<<<<<<<
@@ -4682,7 +4701,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
   }
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":120
+  /* "cybleu/_nltk_core.pyx":121
  * 
  * 
  * cdef Py_ssize_t _intern_hyp(_Scratch ws, dict vocab, hypothesis) except -1:             # <<<<<<<<<<<<<<
@@ -4707,7 +4726,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__intern_hyp(struct __pyx_obj_6cyb
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":137
+/* "cybleu/_nltk_core.pyx":138
  * 
  * 
  * cdef int _count(_Scratch ws, Py_ssize_t hyp_len, Py_ssize_t nrefs, int max_order) except -1:             # <<<<<<<<<<<<<<
@@ -4723,18 +4742,18 @@ static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "cybleu/_nltk_core.pyx":138
+  /* "cybleu/_nltk_core.pyx":139
  * 
  * cdef int _count(_Scratch ws, Py_ssize_t hyp_len, Py_ssize_t nrefs, int max_order) except -1:
  *     ws.row = <int64_t*>_grow(ws.row, &ws.row_cap, 2 + 2 * max_order, sizeof(int64_t))             # <<<<<<<<<<<<<<
  *     if count_segment(&ws.table, ws.hyp, hyp_len, ws.ref, ws.ref_off, 0, nrefs, max_order, True,
  *                      ws.row) < 0:
 */
-  __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->row, (&__pyx_v_ws->row_cap), (2 + (2 * __pyx_v_max_order)), (sizeof(int64_t))); if (unlikely(__pyx_t_1 == ((void *)NULL))) __PYX_ERR(0, 138, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__grow(__pyx_v_ws->row, (&__pyx_v_ws->row_cap), (2 + (2 * __pyx_v_max_order)), (sizeof(int64_t))); if (unlikely(__pyx_t_1 == ((void *)NULL))) __PYX_ERR(0, 139, __pyx_L1_error)
   __pyx_v_ws->row = ((int64_t *)__pyx_t_1);
 
 
-  /* "cybleu/_nltk_core.pyx":140
+  /* "cybleu/_nltk_core.pyx":141
  *     ws.row = <int64_t*>_grow(ws.row, &ws.row_cap, 2 + 2 * max_order, sizeof(int64_t))
  *     if count_segment(&ws.table, ws.hyp, hyp_len, ws.ref, ws.ref_off, 0, nrefs, max_order, True,
  *                      ws.row) < 0:             # <<<<<<<<<<<<<<
@@ -4744,7 +4763,7 @@ static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_
   __pyx_t_2 = (__pyx_f_6cybleu_5_core_count_segment((&__pyx_v_ws->table), __pyx_v_ws->hyp, __pyx_v_hyp_len, __pyx_v_ws->ref, __pyx_v_ws->ref_off, 0, __pyx_v_nrefs, __pyx_v_max_order, 1, __pyx_v_ws->row) < 0);
 
 
-  /* "cybleu/_nltk_core.pyx":139
+  /* "cybleu/_nltk_core.pyx":140
  * cdef int _count(_Scratch ws, Py_ssize_t hyp_len, Py_ssize_t nrefs, int max_order) except -1:
  *     ws.row = <int64_t*>_grow(ws.row, &ws.row_cap, 2 + 2 * max_order, sizeof(int64_t))
  *     if count_segment(&ws.table, ws.hyp, hyp_len, ws.ref, ws.ref_off, 0, nrefs, max_order, True,             # <<<<<<<<<<<<<<
@@ -4754,16 +4773,16 @@ static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "cybleu/_nltk_core.pyx":141
+    /* "cybleu/_nltk_core.pyx":142
  *     if count_segment(&ws.table, ws.hyp, hyp_len, ws.ref, ws.ref_off, 0, nrefs, max_order, True,
  *                      ws.row) < 0:
  *         raise MemoryError()             # <<<<<<<<<<<<<<
  *     return 0
  * 
 */
-    PyErr_NoMemory(); __PYX_ERR(0, 141, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(0, 142, __pyx_L1_error)
 
-    /* "cybleu/_nltk_core.pyx":139
+    /* "cybleu/_nltk_core.pyx":140
  * cdef int _count(_Scratch ws, Py_ssize_t hyp_len, Py_ssize_t nrefs, int max_order) except -1:
  *     ws.row = <int64_t*>_grow(ws.row, &ws.row_cap, 2 + 2 * max_order, sizeof(int64_t))
  *     if count_segment(&ws.table, ws.hyp, hyp_len, ws.ref, ws.ref_off, 0, nrefs, max_order, True,             # <<<<<<<<<<<<<<
@@ -4772,7 +4791,7 @@ static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":142
+  /* "cybleu/_nltk_core.pyx":143
  *                      ws.row) < 0:
  *         raise MemoryError()
  *     return 0             # <<<<<<<<<<<<<<
@@ -4785,7 +4804,7 @@ static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_
   }
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":137
+  /* "cybleu/_nltk_core.pyx":138
  * 
  * 
  * cdef int _count(_Scratch ws, Py_ssize_t hyp_len, Py_ssize_t nrefs, int max_order) except -1:             # <<<<<<<<<<<<<<
@@ -4802,7 +4821,7 @@ static int __pyx_f_6cybleu_10_nltk_core__count(struct __pyx_obj_6cybleu_10_nltk_
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":145
+/* "cybleu/_nltk_core.pyx":146
  * 
  * 
  * cdef Py_ssize_t _sentence(_Scratch ws, references, hypothesis, int max_order) except -1:             # <<<<<<<<<<<<<<
@@ -4824,21 +4843,21 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__sentence(struct __pyx_obj_6cyble
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_sentence", 0);
 
-  /* "cybleu/_nltk_core.pyx":150
+  /* "cybleu/_nltk_core.pyx":151
  *     cdef Py_ssize_t nrefs, hyp_len
  *     # a small dict per sentence stays in cache; one for the corpus would not
  *     cdef dict vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)             # <<<<<<<<<<<<<<
  *     ws.next_id = 0
  *     _intern_refs(ws, vocab, references, &nrefs)
 */
-  __pyx_t_1 = PyObject_Length(__pyx_v_hypothesis); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 150, __pyx_L1_error)
-  __pyx_t_2 = _PyDict_NewPresized(((2 * __pyx_t_1) + 8)); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 150, __pyx_L1_error)
+  __pyx_t_1 = PyObject_Length(__pyx_v_hypothesis); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 151, __pyx_L1_error)
+  __pyx_t_2 = _PyDict_NewPresized(((2 * __pyx_t_1) + 8)); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 151, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
 
   __pyx_v_vocab = ((PyObject*)__pyx_t_2);
   __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":151
+  /* "cybleu/_nltk_core.pyx":152
  *     # a small dict per sentence stays in cache; one for the corpus would not
  *     cdef dict vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
  *     ws.next_id = 0             # <<<<<<<<<<<<<<
@@ -4850,37 +4869,37 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__sentence(struct __pyx_obj_6cyble
   __Pyx_GOTREF(__pyx_v_ws->next_id);
   __Pyx_DECREF_SET(__pyx_v_ws->next_id, __pyx_mstate_global->__pyx_int_0);
 
-  /* "cybleu/_nltk_core.pyx":152
+  /* "cybleu/_nltk_core.pyx":153
  *     cdef dict vocab = _PyDict_NewPresized(2 * len(hypothesis) + 8)
  *     ws.next_id = 0
  *     _intern_refs(ws, vocab, references, &nrefs)             # <<<<<<<<<<<<<<
  *     hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *     _count(ws, hyp_len, nrefs, max_order)
 */
-  __pyx_t_3 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 152, __pyx_L1_error)
+  __pyx_t_3 = __pyx_f_6cybleu_10_nltk_core__intern_refs(__pyx_v_ws, __pyx_v_vocab, __pyx_v_references, (&__pyx_v_nrefs)); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 153, __pyx_L1_error)
 
 
-  /* "cybleu/_nltk_core.pyx":153
+  /* "cybleu/_nltk_core.pyx":154
  *     ws.next_id = 0
  *     _intern_refs(ws, vocab, references, &nrefs)
  *     hyp_len = _intern_hyp(ws, vocab, hypothesis)             # <<<<<<<<<<<<<<
  *     _count(ws, hyp_len, nrefs, max_order)
  *     return nrefs
 */
-  __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_hypothesis); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 153, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__intern_hyp(__pyx_v_ws, __pyx_v_vocab, __pyx_v_hypothesis); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 154, __pyx_L1_error)
   __pyx_v_hyp_len = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":154
+  /* "cybleu/_nltk_core.pyx":155
  *     _intern_refs(ws, vocab, references, &nrefs)
  *     hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *     _count(ws, hyp_len, nrefs, max_order)             # <<<<<<<<<<<<<<
  *     return nrefs
  * 
 */
-  __pyx_t_3 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_max_order); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 154, __pyx_L1_error)
+  __pyx_t_3 = __pyx_f_6cybleu_10_nltk_core__count(__pyx_v_ws, __pyx_v_hyp_len, __pyx_v_nrefs, __pyx_v_max_order); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(0, 155, __pyx_L1_error)
 
 
-  /* "cybleu/_nltk_core.pyx":155
+  /* "cybleu/_nltk_core.pyx":156
  *     hyp_len = _intern_hyp(ws, vocab, hypothesis)
  *     _count(ws, hyp_len, nrefs, max_order)
  *     return nrefs             # <<<<<<<<<<<<<<
@@ -4893,7 +4912,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__sentence(struct __pyx_obj_6cyble
   }
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":145
+  /* "cybleu/_nltk_core.pyx":146
  * 
  * 
  * cdef Py_ssize_t _sentence(_Scratch ws, references, hypothesis, int max_order) except -1:             # <<<<<<<<<<<<<<
@@ -4915,7 +4934,7 @@ static Py_ssize_t __pyx_f_6cybleu_10_nltk_core__sentence(struct __pyx_obj_6cyble
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":158
+/* "cybleu/_nltk_core.pyx":159
  * 
  * 
  * def corpus_counts(list_of_references, hypotheses, max_order):             # <<<<<<<<<<<<<<
@@ -4965,38 +4984,38 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_list_of_references,&__pyx_mstate_global->__pyx_n_u_hypotheses,&__pyx_mstate_global->__pyx_n_u_max_order,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 158, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 159, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 158, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 159, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 158, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 159, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 158, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 159, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "corpus_counts", 0) < (0)) __PYX_ERR(0, 158, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "corpus_counts", 0) < (0)) __PYX_ERR(0, 159, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("corpus_counts", 1, 3, 3, i); __PYX_ERR(0, 158, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("corpus_counts", 1, 3, 3, i); __PYX_ERR(0, 159, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 158, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 159, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 158, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 159, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 158, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 159, __pyx_L3_error)
     }
     __pyx_v_list_of_references = values[0];
     __pyx_v_hypotheses = values[1];
@@ -5004,7 +5023,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("corpus_counts", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 158, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("corpus_counts", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 159, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -5076,17 +5095,17 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("corpus_counts", 0);
 
-  /* "cybleu/_nltk_core.pyx":161
+  /* "cybleu/_nltk_core.pyx":162
  *     """(hyp_lengths, ref_lengths, numerators, denominators) summed over the corpus as nltk's
  *     corpus_bleu sums them (see the twin's docstring)."""
  *     cdef int order = max_order             # <<<<<<<<<<<<<<
  *     cdef int k, n = order if order > 0 else 1     # order 0 still needs the reference lengths
  *     cdef Py_ssize_t hyp_len, nrefs
 */
-  __pyx_t_1 = __Pyx_PyLong_As_int(__pyx_v_max_order); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 161, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_As_int(__pyx_v_max_order); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 162, __pyx_L1_error)
   __pyx_v_order = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":162
+  /* "cybleu/_nltk_core.pyx":163
  *     corpus_bleu sums them (see the twin's docstring)."""
  *     cdef int order = max_order
  *     cdef int k, n = order if order > 0 else 1     # order 0 still needs the reference lengths             # <<<<<<<<<<<<<<
@@ -5105,7 +5124,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 
   __pyx_v_n = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":164
+  /* "cybleu/_nltk_core.pyx":165
  *     cdef int k, n = order if order > 0 else 1     # order 0 still needs the reference lengths
  *     cdef Py_ssize_t hyp_len, nrefs
  *     cdef int64_t hyp_lengths = 0, ref_lengths = 0, total             # <<<<<<<<<<<<<<
@@ -5115,7 +5134,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
   __pyx_v_hyp_lengths = 0;
   __pyx_v_ref_lengths = 0;
 
-  /* "cybleu/_nltk_core.pyx":165
+  /* "cybleu/_nltk_core.pyx":166
  *     cdef Py_ssize_t hyp_len, nrefs
  *     cdef int64_t hyp_lengths = 0, ref_lengths = 0, total
  *     cdef int64_t* sums = NULL             # <<<<<<<<<<<<<<
@@ -5124,7 +5143,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
   __pyx_v_sums = NULL;
 
-  /* "cybleu/_nltk_core.pyx":166
+  /* "cybleu/_nltk_core.pyx":167
  *     cdef int64_t hyp_lengths = 0, ref_lengths = 0, total
  *     cdef int64_t* sums = NULL
  *     cdef Py_ssize_t sums_cap = 0             # <<<<<<<<<<<<<<
@@ -5133,19 +5152,19 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
   __pyx_v_sums_cap = 0;
 
-  /* "cybleu/_nltk_core.pyx":167
+  /* "cybleu/_nltk_core.pyx":168
  *     cdef int64_t* sums = NULL
  *     cdef Py_ssize_t sums_cap = 0
  *     cdef _Scratch ws = _acquire()             # <<<<<<<<<<<<<<
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
 */
-  __pyx_t_3 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 167, __pyx_L1_error)
+  __pyx_t_3 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 168, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_v_ws = ((struct __pyx_obj_6cybleu_10_nltk_core__Scratch *)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "cybleu/_nltk_core.pyx":168
+  /* "cybleu/_nltk_core.pyx":169
  *     cdef Py_ssize_t sums_cap = 0
  *     cdef _Scratch ws = _acquire()
  *     try:             # <<<<<<<<<<<<<<
@@ -5154,18 +5173,18 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
   /*try:*/ {
 
-    /* "cybleu/_nltk_core.pyx":169
+    /* "cybleu/_nltk_core.pyx":170
  *     cdef _Scratch ws = _acquire()
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))             # <<<<<<<<<<<<<<
  *         for k in range(2 * n):
  *             sums[k] = 0
 */
-    __pyx_t_4 = __pyx_f_6cybleu_10_nltk_core__grow(NULL, (&__pyx_v_sums_cap), (2 * __pyx_v_n), (sizeof(int64_t))); if (unlikely(__pyx_t_4 == ((void *)NULL))) __PYX_ERR(0, 169, __pyx_L4_error)
+    __pyx_t_4 = __pyx_f_6cybleu_10_nltk_core__grow(NULL, (&__pyx_v_sums_cap), (2 * __pyx_v_n), (sizeof(int64_t))); if (unlikely(__pyx_t_4 == ((void *)NULL))) __PYX_ERR(0, 170, __pyx_L4_error)
     __pyx_v_sums = ((int64_t *)__pyx_t_4);
 
 
-    /* "cybleu/_nltk_core.pyx":170
+    /* "cybleu/_nltk_core.pyx":171
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):             # <<<<<<<<<<<<<<
@@ -5179,7 +5198,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     for (__pyx_t_1 = 0; __pyx_t_1 < __pyx_t_6; __pyx_t_1+=1) {
       __pyx_v_k = __pyx_t_1;
 
-      /* "cybleu/_nltk_core.pyx":171
+      /* "cybleu/_nltk_core.pyx":172
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):
  *             sums[k] = 0             # <<<<<<<<<<<<<<
@@ -5190,7 +5209,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     }
 
 
-    /* "cybleu/_nltk_core.pyx":172
+    /* "cybleu/_nltk_core.pyx":173
  *         for k in range(2 * n):
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):             # <<<<<<<<<<<<<<
@@ -5203,7 +5222,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       PyObject *__pyx_callargs[3] = {__pyx_t_7, __pyx_v_list_of_references, __pyx_v_hypotheses};
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_builtin_zip, __pyx_callargs+__pyx_t_8, (3-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 172, __pyx_L4_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 173, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     if (likely(PyList_CheckExact(__pyx_t_3)) || PyTuple_CheckExact(__pyx_t_3)) {
@@ -5211,9 +5230,9 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       __pyx_t_9 = 0;
       __pyx_t_10 = NULL;
     } else {
-      __pyx_t_9 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 172, __pyx_L4_error)
+      __pyx_t_9 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 173, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
-      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 172, __pyx_L4_error)
+      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 173, __pyx_L4_error)
     }
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     for (;;) {
@@ -5222,7 +5241,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           {
             Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 172, __pyx_L4_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 173, __pyx_L4_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -5232,7 +5251,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           {
             Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 172, __pyx_L4_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 173, __pyx_L4_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -5243,13 +5262,13 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           #endif
           ++__pyx_t_9;
         }
-        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 172, __pyx_L4_error)
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 173, __pyx_L4_error)
       } else {
         __pyx_t_3 = __pyx_t_10(__pyx_t_7);
         if (unlikely(!__pyx_t_3)) {
           PyObject* exc_type = PyErr_Occurred();
           if (exc_type) {
-            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 172, __pyx_L4_error)
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 173, __pyx_L4_error)
             PyErr_Clear();
           }
           break;
@@ -5262,7 +5281,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         if (unlikely(size != 2)) {
           if (size > 2) __Pyx_RaiseTooManyValuesError(2);
           else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-          __PYX_ERR(0, 172, __pyx_L4_error)
+          __PYX_ERR(0, 173, __pyx_L4_error)
         }
         #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
         if (likely(PyTuple_CheckExact(sequence))) {
@@ -5272,22 +5291,22 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
           __Pyx_INCREF(__pyx_t_12);
         } else {
           __pyx_t_11 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 172, __pyx_L4_error)
+          if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 173, __pyx_L4_error)
           __Pyx_XGOTREF(__pyx_t_11);
           __pyx_t_12 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 172, __pyx_L4_error)
+          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 173, __pyx_L4_error)
           __Pyx_XGOTREF(__pyx_t_12);
         }
         #else
-        __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 172, __pyx_L4_error)
+        __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 173, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_11);
-        __pyx_t_12 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 172, __pyx_L4_error)
+        __pyx_t_12 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 173, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_12);
         #endif
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
       } else {
         Py_ssize_t index = -1;
-        __pyx_t_13 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 172, __pyx_L4_error)
+        __pyx_t_13 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 173, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_13);
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
         __pyx_t_14 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_13);
@@ -5295,7 +5314,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         __Pyx_GOTREF(__pyx_t_11);
         index = 1; __pyx_t_12 = __pyx_t_14(__pyx_t_13); if (unlikely(!__pyx_t_12)) goto __pyx_L10_unpacking_failed;
         __Pyx_GOTREF(__pyx_t_12);
-        if (__Pyx_IternextUnpackEndCheck(__pyx_t_14(__pyx_t_13), 2) < (0)) __PYX_ERR(0, 172, __pyx_L4_error)
+        if (__Pyx_IternextUnpackEndCheck(__pyx_t_14(__pyx_t_13), 2) < (0)) __PYX_ERR(0, 173, __pyx_L4_error)
         __pyx_t_14 = NULL;
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         goto __pyx_L11_unpacking_done;
@@ -5303,7 +5322,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         __pyx_t_14 = NULL;
         if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-        __PYX_ERR(0, 172, __pyx_L4_error)
+        __PYX_ERR(0, 173, __pyx_L4_error)
         __pyx_L11_unpacking_done:;
       }
       __Pyx_XDECREF_SET(__pyx_v_references, __pyx_t_11);
@@ -5311,36 +5330,36 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       __Pyx_XDECREF_SET(__pyx_v_hypothesis, __pyx_t_12);
       __pyx_t_12 = 0;
 
-      /* "cybleu/_nltk_core.pyx":173
+      /* "cybleu/_nltk_core.pyx":174
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):
  *             if not len(references):             # <<<<<<<<<<<<<<
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:
 */
-      __pyx_t_15 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 173, __pyx_L4_error)
+      __pyx_t_15 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 174, __pyx_L4_error)
       __pyx_t_2 = (!(__pyx_t_15 != 0));
 
 
       if (__pyx_t_2) {
 
 
-        /* "cybleu/_nltk_core.pyx":174
+        /* "cybleu/_nltk_core.pyx":175
  *         for references, hypothesis in zip(list_of_references, hypotheses):
  *             if not len(references):
  *                 hyp_len = len(hypothesis)             # <<<<<<<<<<<<<<
  *                 if hyp_len and order:
  *                     raise KeyError((tuple(hypothesis)[0],))
 */
-        __pyx_t_15 = PyObject_Length(__pyx_v_hypothesis); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 174, __pyx_L4_error)
+        __pyx_t_15 = PyObject_Length(__pyx_v_hypothesis); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 175, __pyx_L4_error)
         __pyx_v_hyp_len = __pyx_t_15;
 
-        /* "cybleu/_nltk_core.pyx":175
+        /* "cybleu/_nltk_core.pyx":176
  *             if not len(references):
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:             # <<<<<<<<<<<<<<
  *                     raise KeyError((tuple(hypothesis)[0],))
- *                 raise ValueError("min() arg is an empty sequence")
+ *                 raise ValueError(EMPTY_MIN_MESSAGE)
 */
         __pyx_t_16 = (__pyx_v_hyp_len != 0);
 
@@ -5361,21 +5380,21 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         if (unlikely(__pyx_t_2)) {
 
 
-          /* "cybleu/_nltk_core.pyx":176
+          /* "cybleu/_nltk_core.pyx":177
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:
  *                     raise KeyError((tuple(hypothesis)[0],))             # <<<<<<<<<<<<<<
- *                 raise ValueError("min() arg is an empty sequence")
+ *                 raise ValueError(EMPTY_MIN_MESSAGE)
  *             _sentence(ws, references, hypothesis, n)
 */
           __pyx_t_12 = NULL;
-          __pyx_t_11 = __Pyx_PySequence_Tuple(__pyx_v_hypothesis); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 176, __pyx_L4_error)
+          __pyx_t_11 = __Pyx_PySequence_Tuple(__pyx_v_hypothesis); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 177, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_11);
-          __pyx_t_13 = PyTuple_New(1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 176, __pyx_L4_error)
+          __pyx_t_13 = PyTuple_New(1); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 177, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_13);
           __Pyx_INCREF(__Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0));
           __Pyx_GIVEREF(__Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0));
-          if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0)) != (0)) __PYX_ERR(0, 176, __pyx_L4_error);
+          if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __Pyx_PyTuple_GET_ITEM(__pyx_t_11, 0)) != (0)) __PYX_ERR(0, 177, __pyx_L4_error);
           __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
           __pyx_t_8 = 1;
           {
@@ -5383,43 +5402,46 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
             __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_KeyError)), __pyx_callargs+__pyx_t_8, (2-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
             __Pyx_XDECREF(__pyx_t_12); __pyx_t_12 = 0;
             __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-            if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 176, __pyx_L4_error)
+            if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 177, __pyx_L4_error)
             __Pyx_GOTREF(__pyx_t_3);
           }
           __Pyx_Raise(__pyx_t_3, 0, 0, 0);
           __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-          __PYX_ERR(0, 176, __pyx_L4_error)
+          __PYX_ERR(0, 177, __pyx_L4_error)
 
-          /* "cybleu/_nltk_core.pyx":175
+          /* "cybleu/_nltk_core.pyx":176
  *             if not len(references):
  *                 hyp_len = len(hypothesis)
  *                 if hyp_len and order:             # <<<<<<<<<<<<<<
  *                     raise KeyError((tuple(hypothesis)[0],))
- *                 raise ValueError("min() arg is an empty sequence")
+ *                 raise ValueError(EMPTY_MIN_MESSAGE)
 */
         }
 
-        /* "cybleu/_nltk_core.pyx":177
+        /* "cybleu/_nltk_core.pyx":178
  *                 if hyp_len and order:
  *                     raise KeyError((tuple(hypothesis)[0],))
- *                 raise ValueError("min() arg is an empty sequence")             # <<<<<<<<<<<<<<
+ *                 raise ValueError(EMPTY_MIN_MESSAGE)             # <<<<<<<<<<<<<<
  *             _sentence(ws, references, hypothesis, n)
  *             hyp_len = ws.row[0]
 */
         __pyx_t_13 = NULL;
+        __Pyx_GetModuleGlobalName(__pyx_t_12, __pyx_mstate_global->__pyx_n_u_EMPTY_MIN_MESSAGE); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 178, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_12);
         __pyx_t_8 = 1;
         {
-          PyObject *__pyx_callargs[2] = {__pyx_t_13, __pyx_mstate_global->__pyx_kp_u_min_arg_is_an_empty_sequence};
+          PyObject *__pyx_callargs[2] = {__pyx_t_13, __pyx_t_12};
           __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_8, (2-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_13); __pyx_t_13 = 0;
-          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 177, __pyx_L4_error)
+          __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
+          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 178, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_3);
         }
         __Pyx_Raise(__pyx_t_3, 0, 0, 0);
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-        __PYX_ERR(0, 177, __pyx_L4_error)
+        __PYX_ERR(0, 178, __pyx_L4_error)
 
-        /* "cybleu/_nltk_core.pyx":173
+        /* "cybleu/_nltk_core.pyx":174
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):
  *             if not len(references):             # <<<<<<<<<<<<<<
@@ -5428,18 +5450,18 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":178
+      /* "cybleu/_nltk_core.pyx":179
  *                     raise KeyError((tuple(hypothesis)[0],))
- *                 raise ValueError("min() arg is an empty sequence")
+ *                 raise ValueError(EMPTY_MIN_MESSAGE)
  *             _sentence(ws, references, hypothesis, n)             # <<<<<<<<<<<<<<
  *             hyp_len = ws.row[0]
  *             hyp_lengths += hyp_len
 */
-      __pyx_t_15 = __pyx_f_6cybleu_10_nltk_core__sentence(__pyx_v_ws, __pyx_v_references, __pyx_v_hypothesis, __pyx_v_n); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 178, __pyx_L4_error)
+      __pyx_t_15 = __pyx_f_6cybleu_10_nltk_core__sentence(__pyx_v_ws, __pyx_v_references, __pyx_v_hypothesis, __pyx_v_n); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 179, __pyx_L4_error)
 
 
-      /* "cybleu/_nltk_core.pyx":179
- *                 raise ValueError("min() arg is an empty sequence")
+      /* "cybleu/_nltk_core.pyx":180
+ *                 raise ValueError(EMPTY_MIN_MESSAGE)
  *             _sentence(ws, references, hypothesis, n)
  *             hyp_len = ws.row[0]             # <<<<<<<<<<<<<<
  *             hyp_lengths += hyp_len
@@ -5447,7 +5469,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
       __pyx_v_hyp_len = (__pyx_v_ws->row[0]);
 
-      /* "cybleu/_nltk_core.pyx":180
+      /* "cybleu/_nltk_core.pyx":181
  *             _sentence(ws, references, hypothesis, n)
  *             hyp_len = ws.row[0]
  *             hyp_lengths += hyp_len             # <<<<<<<<<<<<<<
@@ -5456,7 +5478,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
       __pyx_v_hyp_lengths = (__pyx_v_hyp_lengths + __pyx_v_hyp_len);
 
-      /* "cybleu/_nltk_core.pyx":181
+      /* "cybleu/_nltk_core.pyx":182
  *             hyp_len = ws.row[0]
  *             hyp_lengths += hyp_len
  *             ref_lengths += ws.row[1]             # <<<<<<<<<<<<<<
@@ -5465,7 +5487,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
       __pyx_v_ref_lengths = (__pyx_v_ref_lengths + (__pyx_v_ws->row[1]));
 
-      /* "cybleu/_nltk_core.pyx":182
+      /* "cybleu/_nltk_core.pyx":183
  *             hyp_lengths += hyp_len
  *             ref_lengths += ws.row[1]
  *             for k in range(n):             # <<<<<<<<<<<<<<
@@ -5479,7 +5501,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       for (__pyx_t_18 = 0; __pyx_t_18 < __pyx_t_17; __pyx_t_18+=1) {
         __pyx_v_k = __pyx_t_18;
 
-        /* "cybleu/_nltk_core.pyx":183
+        /* "cybleu/_nltk_core.pyx":184
  *             ref_lengths += ws.row[1]
  *             for k in range(n):
  *                 sums[k] += ws.row[2 + k]             # <<<<<<<<<<<<<<
@@ -5490,7 +5512,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
         __pyx_t_19 = __pyx_v_k;
         (__pyx_v_sums[__pyx_t_19]) = ((__pyx_v_sums[__pyx_t_19]) + (__pyx_v_ws->row[(2 + __pyx_v_k)]));
 
-        /* "cybleu/_nltk_core.pyx":184
+        /* "cybleu/_nltk_core.pyx":185
  *             for k in range(n):
  *                 sums[k] += ws.row[2 + k]
  *                 total = ws.row[2 + n + k]             # <<<<<<<<<<<<<<
@@ -5499,7 +5521,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
         __pyx_v_total = (__pyx_v_ws->row[((2 + __pyx_v_n) + __pyx_v_k)]);
 
-        /* "cybleu/_nltk_core.pyx":185
+        /* "cybleu/_nltk_core.pyx":186
  *                 sums[k] += ws.row[2 + k]
  *                 total = ws.row[2 + n + k]
  *                 sums[n + k] += total if total > 1 else 1      # nltk: max(1, #n-grams)             # <<<<<<<<<<<<<<
@@ -5523,7 +5545,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       }
 
 
-      /* "cybleu/_nltk_core.pyx":172
+      /* "cybleu/_nltk_core.pyx":173
  *         for k in range(2 * n):
  *             sums[k] = 0
  *         for references, hypothesis in zip(list_of_references, hypotheses):             # <<<<<<<<<<<<<<
@@ -5533,39 +5555,12 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     }
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-    /* "cybleu/_nltk_core.pyx":186
+    /* "cybleu/_nltk_core.pyx":187
  *                 total = ws.row[2 + n + k]
  *                 sums[n + k] += total if total > 1 else 1      # nltk: max(1, #n-grams)
  *         numerators = [sums[k] for k in range(order)]             # <<<<<<<<<<<<<<
  *         denominators = [sums[n + k] for k in range(order)]
  *     finally:
-*/
-    { /* enter inner scope */
-      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 186, __pyx_L4_error)
-      __Pyx_GOTREF(__pyx_t_7);
-
-      __pyx_t_1 = __pyx_v_order;
-      __pyx_t_17 = __pyx_t_1;
-
-      for (__pyx_t_18 = 0; __pyx_t_18 < __pyx_t_17; __pyx_t_18+=1) {
-        __pyx_7genexpr__pyx_v_k = __pyx_t_18;
-        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[__pyx_7genexpr__pyx_v_k])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 186, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_3);
-        __Pyx_GIVEREF(__pyx_t_3);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 186, __pyx_L4_error)
-        __pyx_t_3 = 0;
-      }
-
-    } /* exit inner scope */
-    __pyx_v_numerators = ((PyObject*)__pyx_t_7);
-    __pyx_t_7 = 0;
-
-    /* "cybleu/_nltk_core.pyx":187
- *                 sums[n + k] += total if total > 1 else 1      # nltk: max(1, #n-grams)
- *         numerators = [sums[k] for k in range(order)]
- *         denominators = [sums[n + k] for k in range(order)]             # <<<<<<<<<<<<<<
- *     finally:
- *         PyMem_RawFree(sums)
 */
     { /* enter inner scope */
       __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 187, __pyx_L4_error)
@@ -5575,11 +5570,38 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       __pyx_t_17 = __pyx_t_1;
 
       for (__pyx_t_18 = 0; __pyx_t_18 < __pyx_t_17; __pyx_t_18+=1) {
-        __pyx_8genexpr1__pyx_v_k = __pyx_t_18;
-        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[(__pyx_v_n + __pyx_8genexpr1__pyx_v_k)])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 187, __pyx_L4_error)
+        __pyx_7genexpr__pyx_v_k = __pyx_t_18;
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[__pyx_7genexpr__pyx_v_k])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 187, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_3);
         __Pyx_GIVEREF(__pyx_t_3);
         if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 187, __pyx_L4_error)
+        __pyx_t_3 = 0;
+      }
+
+    } /* exit inner scope */
+    __pyx_v_numerators = ((PyObject*)__pyx_t_7);
+    __pyx_t_7 = 0;
+
+    /* "cybleu/_nltk_core.pyx":188
+ *                 sums[n + k] += total if total > 1 else 1      # nltk: max(1, #n-grams)
+ *         numerators = [sums[k] for k in range(order)]
+ *         denominators = [sums[n + k] for k in range(order)]             # <<<<<<<<<<<<<<
+ *     finally:
+ *         PyMem_RawFree(sums)
+*/
+    { /* enter inner scope */
+      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 188, __pyx_L4_error)
+      __Pyx_GOTREF(__pyx_t_7);
+
+      __pyx_t_1 = __pyx_v_order;
+      __pyx_t_17 = __pyx_t_1;
+
+      for (__pyx_t_18 = 0; __pyx_t_18 < __pyx_t_17; __pyx_t_18+=1) {
+        __pyx_8genexpr1__pyx_v_k = __pyx_t_18;
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[(__pyx_v_n + __pyx_8genexpr1__pyx_v_k)])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 188, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_3);
+        __Pyx_GIVEREF(__pyx_t_3);
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 188, __pyx_L4_error)
         __pyx_t_3 = 0;
       }
 
@@ -5588,7 +5610,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     __pyx_t_7 = 0;
   }
 
-  /* "cybleu/_nltk_core.pyx":189
+  /* "cybleu/_nltk_core.pyx":190
  *         denominators = [sums[n + k] for k in range(order)]
  *     finally:
  *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
@@ -5599,14 +5621,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     /*normal exit:*/{
       PyMem_RawFree(__pyx_v_sums);
 
-      /* "cybleu/_nltk_core.pyx":190
+      /* "cybleu/_nltk_core.pyx":191
  *     finally:
  *         PyMem_RawFree(sums)
  *         _release(ws)             # <<<<<<<<<<<<<<
  *     return hyp_lengths, ref_lengths, numerators, denominators
  * 
 */
-      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 190, __pyx_L1_error)
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 191, __pyx_L1_error)
       goto __pyx_L5;
     }
     __pyx_L4_error:;
@@ -5630,7 +5652,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
       __pyx_t_1 = __pyx_lineno; __pyx_t_17 = __pyx_clineno; __pyx_t_21 = __pyx_filename;
       {
 
-        /* "cybleu/_nltk_core.pyx":189
+        /* "cybleu/_nltk_core.pyx":190
  *         denominators = [sums[n + k] for k in range(order)]
  *     finally:
  *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
@@ -5639,14 +5661,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
 */
         PyMem_RawFree(__pyx_v_sums);
 
-        /* "cybleu/_nltk_core.pyx":190
+        /* "cybleu/_nltk_core.pyx":191
  *     finally:
  *         PyMem_RawFree(sums)
  *         _release(ws)             # <<<<<<<<<<<<<<
  *     return hyp_lengths, ref_lengths, numerators, denominators
  * 
 */
-        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 190, __pyx_L24_error)
+        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 191, __pyx_L24_error)
       }
       __Pyx_XGIVEREF(__pyx_t_25);
       __Pyx_XGIVEREF(__pyx_t_26);
@@ -5673,43 +5695,43 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
     __pyx_L5:;
   }
 
-  /* "cybleu/_nltk_core.pyx":191
+  /* "cybleu/_nltk_core.pyx":192
  *         PyMem_RawFree(sums)
  *         _release(ws)
  *     return hyp_lengths, ref_lengths, numerators, denominators             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_7 = __Pyx_PyLong_From_int64_t(__pyx_v_hyp_lengths); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 191, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_int64_t(__pyx_v_hyp_lengths); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 192, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_3 = __Pyx_PyLong_From_int64_t(__pyx_v_ref_lengths); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 191, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int64_t(__pyx_v_ref_lengths); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 192, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_13 = PyTuple_New(4); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 191, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_13);
+  __pyx_t_12 = PyTuple_New(4); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 192, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_12);
   __Pyx_GIVEREF(__pyx_t_7);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 191, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 192, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 191, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 192, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_numerators);
   __Pyx_GIVEREF(__pyx_v_numerators);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 2, __pyx_v_numerators) != (0)) __PYX_ERR(0, 191, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 2, __pyx_v_numerators) != (0)) __PYX_ERR(0, 192, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_denominators);
   __Pyx_GIVEREF(__pyx_v_denominators);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_13, 3, __pyx_v_denominators) != (0)) __PYX_ERR(0, 191, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 3, __pyx_v_denominators) != (0)) __PYX_ERR(0, 192, __pyx_L1_error);
   __pyx_t_7 = 0;
   __pyx_t_3 = 0;
   {
     PyObject *__pyx_temp;
     {
       __pyx_temp = __pyx_r;
-      __pyx_r = __pyx_t_13;
+      __pyx_r = __pyx_t_12;
     }
     __Pyx_XDECREF(__pyx_temp);
   }
-  __pyx_t_13 = 0;
+  __pyx_t_12 = 0;
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":158
+  /* "cybleu/_nltk_core.pyx":159
  * 
  * 
  * def corpus_counts(list_of_references, hypotheses, max_order):             # <<<<<<<<<<<<<<
@@ -5748,7 +5770,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_corpus_counts(CYTHON_UNUSED PyObj
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":194
+/* "cybleu/_nltk_core.pyx":195
  * 
  * 
  * def hf_counts(reference_corpus, translation_corpus, max_order):             # <<<<<<<<<<<<<<
@@ -5798,38 +5820,38 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_reference_corpus,&__pyx_mstate_global->__pyx_n_u_translation_corpus,&__pyx_mstate_global->__pyx_n_u_max_order,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 194, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 195, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 194, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 195, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 194, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 195, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 194, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 195, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "hf_counts", 0) < (0)) __PYX_ERR(0, 194, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "hf_counts", 0) < (0)) __PYX_ERR(0, 195, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("hf_counts", 1, 3, 3, i); __PYX_ERR(0, 194, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("hf_counts", 1, 3, 3, i); __PYX_ERR(0, 195, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 194, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 195, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 194, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 195, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 194, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 195, __pyx_L3_error)
     }
     __pyx_v_reference_corpus = values[0];
     __pyx_v_translation_corpus = values[1];
@@ -5837,7 +5859,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("hf_counts", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 194, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("hf_counts", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 195, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -5911,17 +5933,17 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("hf_counts", 0);
 
-  /* "cybleu/_nltk_core.pyx":197
+  /* "cybleu/_nltk_core.pyx":198
  *     """(translation_length, reference_length, matches_by_order, possible_matches_by_order) as
  *     tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
  *     cdef int order = max_order             # <<<<<<<<<<<<<<
  *     cdef int k, n = order if order > 0 else 1
  *     cdef Py_ssize_t hyp_len, nrefs, r, shortest
 */
-  __pyx_t_1 = __Pyx_PyLong_As_int(__pyx_v_max_order); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 197, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_As_int(__pyx_v_max_order); if (unlikely((__pyx_t_1 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 198, __pyx_L1_error)
   __pyx_v_order = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":198
+  /* "cybleu/_nltk_core.pyx":199
  *     tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
  *     cdef int order = max_order
  *     cdef int k, n = order if order > 0 else 1             # <<<<<<<<<<<<<<
@@ -5940,7 +5962,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 
   __pyx_v_n = __pyx_t_1;
 
-  /* "cybleu/_nltk_core.pyx":200
+  /* "cybleu/_nltk_core.pyx":201
  *     cdef int k, n = order if order > 0 else 1
  *     cdef Py_ssize_t hyp_len, nrefs, r, shortest
  *     cdef int64_t trans_len = 0, ref_len = 0             # <<<<<<<<<<<<<<
@@ -5950,7 +5972,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
   __pyx_v_trans_len = 0;
   __pyx_v_ref_len = 0;
 
-  /* "cybleu/_nltk_core.pyx":201
+  /* "cybleu/_nltk_core.pyx":202
  *     cdef Py_ssize_t hyp_len, nrefs, r, shortest
  *     cdef int64_t trans_len = 0, ref_len = 0
  *     cdef int64_t* sums = NULL             # <<<<<<<<<<<<<<
@@ -5959,7 +5981,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
   __pyx_v_sums = NULL;
 
-  /* "cybleu/_nltk_core.pyx":202
+  /* "cybleu/_nltk_core.pyx":203
  *     cdef int64_t trans_len = 0, ref_len = 0
  *     cdef int64_t* sums = NULL
  *     cdef Py_ssize_t sums_cap = 0             # <<<<<<<<<<<<<<
@@ -5968,19 +5990,19 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
   __pyx_v_sums_cap = 0;
 
-  /* "cybleu/_nltk_core.pyx":203
+  /* "cybleu/_nltk_core.pyx":204
  *     cdef int64_t* sums = NULL
  *     cdef Py_ssize_t sums_cap = 0
  *     cdef _Scratch ws = _acquire()             # <<<<<<<<<<<<<<
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
 */
-  __pyx_t_3 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 203, __pyx_L1_error)
+  __pyx_t_3 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 204, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_v_ws = ((struct __pyx_obj_6cybleu_10_nltk_core__Scratch *)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "cybleu/_nltk_core.pyx":204
+  /* "cybleu/_nltk_core.pyx":205
  *     cdef Py_ssize_t sums_cap = 0
  *     cdef _Scratch ws = _acquire()
  *     try:             # <<<<<<<<<<<<<<
@@ -5989,18 +6011,18 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
   /*try:*/ {
 
-    /* "cybleu/_nltk_core.pyx":205
+    /* "cybleu/_nltk_core.pyx":206
  *     cdef _Scratch ws = _acquire()
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))             # <<<<<<<<<<<<<<
  *         for k in range(2 * n):
  *             sums[k] = 0
 */
-    __pyx_t_4 = __pyx_f_6cybleu_10_nltk_core__grow(NULL, (&__pyx_v_sums_cap), (2 * __pyx_v_n), (sizeof(int64_t))); if (unlikely(__pyx_t_4 == ((void *)NULL))) __PYX_ERR(0, 205, __pyx_L4_error)
+    __pyx_t_4 = __pyx_f_6cybleu_10_nltk_core__grow(NULL, (&__pyx_v_sums_cap), (2 * __pyx_v_n), (sizeof(int64_t))); if (unlikely(__pyx_t_4 == ((void *)NULL))) __PYX_ERR(0, 206, __pyx_L4_error)
     __pyx_v_sums = ((int64_t *)__pyx_t_4);
 
 
-    /* "cybleu/_nltk_core.pyx":206
+    /* "cybleu/_nltk_core.pyx":207
  *     try:
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):             # <<<<<<<<<<<<<<
@@ -6014,7 +6036,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     for (__pyx_t_1 = 0; __pyx_t_1 < __pyx_t_6; __pyx_t_1+=1) {
       __pyx_v_k = __pyx_t_1;
 
-      /* "cybleu/_nltk_core.pyx":207
+      /* "cybleu/_nltk_core.pyx":208
  *         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
  *         for k in range(2 * n):
  *             sums[k] = 0             # <<<<<<<<<<<<<<
@@ -6025,12 +6047,12 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     }
 
 
-    /* "cybleu/_nltk_core.pyx":208
+    /* "cybleu/_nltk_core.pyx":209
  *         for k in range(2 * n):
  *             sums[k] = 0
  *         for references, translation in zip(reference_corpus, translation_corpus):             # <<<<<<<<<<<<<<
  *             if not len(references):
- *                 raise ValueError("min() arg is an empty sequence")
+ *                 raise ValueError(EMPTY_MIN_MESSAGE)
 */
     __pyx_t_7 = NULL;
     __pyx_t_8 = 1;
@@ -6038,7 +6060,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       PyObject *__pyx_callargs[3] = {__pyx_t_7, __pyx_v_reference_corpus, __pyx_v_translation_corpus};
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_builtin_zip, __pyx_callargs+__pyx_t_8, (3-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 208, __pyx_L4_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 209, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     if (likely(PyList_CheckExact(__pyx_t_3)) || PyTuple_CheckExact(__pyx_t_3)) {
@@ -6046,9 +6068,9 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       __pyx_t_9 = 0;
       __pyx_t_10 = NULL;
     } else {
-      __pyx_t_9 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 208, __pyx_L4_error)
+      __pyx_t_9 = -1; __pyx_t_7 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 209, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_7);
-      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 208, __pyx_L4_error)
+      __pyx_t_10 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_7); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 209, __pyx_L4_error)
     }
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     for (;;) {
@@ -6057,7 +6079,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
           {
             Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 208, __pyx_L4_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 209, __pyx_L4_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -6067,7 +6089,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
           {
             Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_7);
             #if !CYTHON_ASSUME_SAFE_SIZE
-            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 208, __pyx_L4_error)
+            if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 209, __pyx_L4_error)
             #endif
             if (__pyx_t_9 >= __pyx_temp) break;
           }
@@ -6078,13 +6100,13 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
           #endif
           ++__pyx_t_9;
         }
-        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 208, __pyx_L4_error)
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 209, __pyx_L4_error)
       } else {
         __pyx_t_3 = __pyx_t_10(__pyx_t_7);
         if (unlikely(!__pyx_t_3)) {
           PyObject* exc_type = PyErr_Occurred();
           if (exc_type) {
-            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 208, __pyx_L4_error)
+            if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 209, __pyx_L4_error)
             PyErr_Clear();
           }
           break;
@@ -6097,7 +6119,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         if (unlikely(size != 2)) {
           if (size > 2) __Pyx_RaiseTooManyValuesError(2);
           else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-          __PYX_ERR(0, 208, __pyx_L4_error)
+          __PYX_ERR(0, 209, __pyx_L4_error)
         }
         #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
         if (likely(PyTuple_CheckExact(sequence))) {
@@ -6107,22 +6129,22 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
           __Pyx_INCREF(__pyx_t_12);
         } else {
           __pyx_t_11 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 208, __pyx_L4_error)
+          if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 209, __pyx_L4_error)
           __Pyx_XGOTREF(__pyx_t_11);
           __pyx_t_12 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
-          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 208, __pyx_L4_error)
+          if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 209, __pyx_L4_error)
           __Pyx_XGOTREF(__pyx_t_12);
         }
         #else
-        __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 208, __pyx_L4_error)
+        __pyx_t_11 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 209, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_11);
-        __pyx_t_12 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 208, __pyx_L4_error)
+        __pyx_t_12 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 209, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_12);
         #endif
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
       } else {
         Py_ssize_t index = -1;
-        __pyx_t_13 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 208, __pyx_L4_error)
+        __pyx_t_13 = PyObject_GetIter(__pyx_t_3); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 209, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_13);
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
         __pyx_t_14 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_13);
@@ -6130,7 +6152,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         __Pyx_GOTREF(__pyx_t_11);
         index = 1; __pyx_t_12 = __pyx_t_14(__pyx_t_13); if (unlikely(!__pyx_t_12)) goto __pyx_L10_unpacking_failed;
         __Pyx_GOTREF(__pyx_t_12);
-        if (__Pyx_IternextUnpackEndCheck(__pyx_t_14(__pyx_t_13), 2) < (0)) __PYX_ERR(0, 208, __pyx_L4_error)
+        if (__Pyx_IternextUnpackEndCheck(__pyx_t_14(__pyx_t_13), 2) < (0)) __PYX_ERR(0, 209, __pyx_L4_error)
         __pyx_t_14 = NULL;
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         goto __pyx_L11_unpacking_done;
@@ -6138,7 +6160,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
         __pyx_t_14 = NULL;
         if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
-        __PYX_ERR(0, 208, __pyx_L4_error)
+        __PYX_ERR(0, 209, __pyx_L4_error)
         __pyx_L11_unpacking_done:;
       }
       __Pyx_XDECREF_SET(__pyx_v_references, __pyx_t_11);
@@ -6146,61 +6168,64 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       __Pyx_XDECREF_SET(__pyx_v_translation, __pyx_t_12);
       __pyx_t_12 = 0;
 
-      /* "cybleu/_nltk_core.pyx":209
+      /* "cybleu/_nltk_core.pyx":210
  *             sums[k] = 0
  *         for references, translation in zip(reference_corpus, translation_corpus):
  *             if not len(references):             # <<<<<<<<<<<<<<
- *                 raise ValueError("min() arg is an empty sequence")
+ *                 raise ValueError(EMPTY_MIN_MESSAGE)
  *             nrefs = _sentence(ws, references, translation, n)
 */
-      __pyx_t_15 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 209, __pyx_L4_error)
+      __pyx_t_15 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1))) __PYX_ERR(0, 210, __pyx_L4_error)
       __pyx_t_2 = (!(__pyx_t_15 != 0));
 
 
       if (unlikely(__pyx_t_2)) {
 
 
-        /* "cybleu/_nltk_core.pyx":210
+        /* "cybleu/_nltk_core.pyx":211
  *         for references, translation in zip(reference_corpus, translation_corpus):
  *             if not len(references):
- *                 raise ValueError("min() arg is an empty sequence")             # <<<<<<<<<<<<<<
+ *                 raise ValueError(EMPTY_MIN_MESSAGE)             # <<<<<<<<<<<<<<
  *             nrefs = _sentence(ws, references, translation, n)
  *             hyp_len = ws.row[0]
 */
         __pyx_t_12 = NULL;
+        __Pyx_GetModuleGlobalName(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_EMPTY_MIN_MESSAGE); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 211, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_11);
         __pyx_t_8 = 1;
         {
-          PyObject *__pyx_callargs[2] = {__pyx_t_12, __pyx_mstate_global->__pyx_kp_u_min_arg_is_an_empty_sequence};
+          PyObject *__pyx_callargs[2] = {__pyx_t_12, __pyx_t_11};
           __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_8, (2-__pyx_t_8) | (__pyx_t_8*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_12); __pyx_t_12 = 0;
-          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 210, __pyx_L4_error)
+          __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
+          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 211, __pyx_L4_error)
           __Pyx_GOTREF(__pyx_t_3);
         }
         __Pyx_Raise(__pyx_t_3, 0, 0, 0);
         __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-        __PYX_ERR(0, 210, __pyx_L4_error)
+        __PYX_ERR(0, 211, __pyx_L4_error)
 
-        /* "cybleu/_nltk_core.pyx":209
+        /* "cybleu/_nltk_core.pyx":210
  *             sums[k] = 0
  *         for references, translation in zip(reference_corpus, translation_corpus):
  *             if not len(references):             # <<<<<<<<<<<<<<
- *                 raise ValueError("min() arg is an empty sequence")
+ *                 raise ValueError(EMPTY_MIN_MESSAGE)
  *             nrefs = _sentence(ws, references, translation, n)
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":211
+      /* "cybleu/_nltk_core.pyx":212
  *             if not len(references):
- *                 raise ValueError("min() arg is an empty sequence")
+ *                 raise ValueError(EMPTY_MIN_MESSAGE)
  *             nrefs = _sentence(ws, references, translation, n)             # <<<<<<<<<<<<<<
  *             hyp_len = ws.row[0]
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
 */
-      __pyx_t_15 = __pyx_f_6cybleu_10_nltk_core__sentence(__pyx_v_ws, __pyx_v_references, __pyx_v_translation, __pyx_v_n); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 211, __pyx_L4_error)
+      __pyx_t_15 = __pyx_f_6cybleu_10_nltk_core__sentence(__pyx_v_ws, __pyx_v_references, __pyx_v_translation, __pyx_v_n); if (unlikely(__pyx_t_15 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 212, __pyx_L4_error)
       __pyx_v_nrefs = __pyx_t_15;
 
-      /* "cybleu/_nltk_core.pyx":212
- *                 raise ValueError("min() arg is an empty sequence")
+      /* "cybleu/_nltk_core.pyx":213
+ *                 raise ValueError(EMPTY_MIN_MESSAGE)
  *             nrefs = _sentence(ws, references, translation, n)
  *             hyp_len = ws.row[0]             # <<<<<<<<<<<<<<
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
@@ -6208,7 +6233,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
       __pyx_v_hyp_len = (__pyx_v_ws->row[0]);
 
-      /* "cybleu/_nltk_core.pyx":213
+      /* "cybleu/_nltk_core.pyx":214
  *             nrefs = _sentence(ws, references, translation, n)
  *             hyp_len = ws.row[0]
  *             shortest = ws.ref_off[1] - ws.ref_off[0]             # <<<<<<<<<<<<<<
@@ -6217,7 +6242,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
       __pyx_v_shortest = ((__pyx_v_ws->ref_off[1]) - (__pyx_v_ws->ref_off[0]));
 
-      /* "cybleu/_nltk_core.pyx":214
+      /* "cybleu/_nltk_core.pyx":215
  *             hyp_len = ws.row[0]
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
  *             for r in range(1, nrefs):             # <<<<<<<<<<<<<<
@@ -6231,7 +6256,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       for (__pyx_t_17 = 1; __pyx_t_17 < __pyx_t_16; __pyx_t_17+=1) {
         __pyx_v_r = __pyx_t_17;
 
-        /* "cybleu/_nltk_core.pyx":215
+        /* "cybleu/_nltk_core.pyx":216
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
  *             for r in range(1, nrefs):
  *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:             # <<<<<<<<<<<<<<
@@ -6243,7 +6268,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         if (__pyx_t_2) {
 
 
-          /* "cybleu/_nltk_core.pyx":216
+          /* "cybleu/_nltk_core.pyx":217
  *             for r in range(1, nrefs):
  *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:
  *                     shortest = ws.ref_off[r + 1] - ws.ref_off[r]             # <<<<<<<<<<<<<<
@@ -6252,7 +6277,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
           __pyx_v_shortest = ((__pyx_v_ws->ref_off[(__pyx_v_r + 1)]) - (__pyx_v_ws->ref_off[__pyx_v_r]));
 
-          /* "cybleu/_nltk_core.pyx":215
+          /* "cybleu/_nltk_core.pyx":216
  *             shortest = ws.ref_off[1] - ws.ref_off[0]
  *             for r in range(1, nrefs):
  *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:             # <<<<<<<<<<<<<<
@@ -6263,7 +6288,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       }
 
 
-      /* "cybleu/_nltk_core.pyx":217
+      /* "cybleu/_nltk_core.pyx":218
  *                 if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:
  *                     shortest = ws.ref_off[r + 1] - ws.ref_off[r]
  *             ref_len += shortest             # <<<<<<<<<<<<<<
@@ -6272,7 +6297,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
       __pyx_v_ref_len = (__pyx_v_ref_len + __pyx_v_shortest);
 
-      /* "cybleu/_nltk_core.pyx":218
+      /* "cybleu/_nltk_core.pyx":219
  *                     shortest = ws.ref_off[r + 1] - ws.ref_off[r]
  *             ref_len += shortest
  *             trans_len += hyp_len             # <<<<<<<<<<<<<<
@@ -6281,7 +6306,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
       __pyx_v_trans_len = (__pyx_v_trans_len + __pyx_v_hyp_len);
 
-      /* "cybleu/_nltk_core.pyx":219
+      /* "cybleu/_nltk_core.pyx":220
  *             ref_len += shortest
  *             trans_len += hyp_len
  *             for k in range(n):             # <<<<<<<<<<<<<<
@@ -6295,7 +6320,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       for (__pyx_t_19 = 0; __pyx_t_19 < __pyx_t_18; __pyx_t_19+=1) {
         __pyx_v_k = __pyx_t_19;
 
-        /* "cybleu/_nltk_core.pyx":220
+        /* "cybleu/_nltk_core.pyx":221
  *             trans_len += hyp_len
  *             for k in range(n):
  *                 sums[k] += ws.row[2 + k]             # <<<<<<<<<<<<<<
@@ -6306,7 +6331,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
         __pyx_t_20 = __pyx_v_k;
         (__pyx_v_sums[__pyx_t_20]) = ((__pyx_v_sums[__pyx_t_20]) + (__pyx_v_ws->row[(2 + __pyx_v_k)]));
 
-        /* "cybleu/_nltk_core.pyx":221
+        /* "cybleu/_nltk_core.pyx":222
  *             for k in range(n):
  *                 sums[k] += ws.row[2 + k]
  *                 sums[n + k] += ws.row[2 + n + k]             # <<<<<<<<<<<<<<
@@ -6319,49 +6344,22 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       }
 
 
-      /* "cybleu/_nltk_core.pyx":208
+      /* "cybleu/_nltk_core.pyx":209
  *         for k in range(2 * n):
  *             sums[k] = 0
  *         for references, translation in zip(reference_corpus, translation_corpus):             # <<<<<<<<<<<<<<
  *             if not len(references):
- *                 raise ValueError("min() arg is an empty sequence")
+ *                 raise ValueError(EMPTY_MIN_MESSAGE)
 */
     }
     __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-    /* "cybleu/_nltk_core.pyx":222
+    /* "cybleu/_nltk_core.pyx":223
  *                 sums[k] += ws.row[2 + k]
  *                 sums[n + k] += ws.row[2 + n + k]
  *         matches = [sums[k] for k in range(order)]             # <<<<<<<<<<<<<<
  *         possible = [sums[n + k] for k in range(order)]
  *     finally:
-*/
-    { /* enter inner scope */
-      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 222, __pyx_L4_error)
-      __Pyx_GOTREF(__pyx_t_7);
-
-      __pyx_t_1 = __pyx_v_order;
-      __pyx_t_18 = __pyx_t_1;
-
-      for (__pyx_t_19 = 0; __pyx_t_19 < __pyx_t_18; __pyx_t_19+=1) {
-        __pyx_8genexpr2__pyx_v_k = __pyx_t_19;
-        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[__pyx_8genexpr2__pyx_v_k])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 222, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_3);
-        __Pyx_GIVEREF(__pyx_t_3);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 222, __pyx_L4_error)
-        __pyx_t_3 = 0;
-      }
-
-    } /* exit inner scope */
-    __pyx_v_matches = ((PyObject*)__pyx_t_7);
-    __pyx_t_7 = 0;
-
-    /* "cybleu/_nltk_core.pyx":223
- *                 sums[n + k] += ws.row[2 + n + k]
- *         matches = [sums[k] for k in range(order)]
- *         possible = [sums[n + k] for k in range(order)]             # <<<<<<<<<<<<<<
- *     finally:
- *         PyMem_RawFree(sums)
 */
     { /* enter inner scope */
       __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 223, __pyx_L4_error)
@@ -6371,11 +6369,38 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       __pyx_t_18 = __pyx_t_1;
 
       for (__pyx_t_19 = 0; __pyx_t_19 < __pyx_t_18; __pyx_t_19+=1) {
-        __pyx_8genexpr3__pyx_v_k = __pyx_t_19;
-        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[(__pyx_v_n + __pyx_8genexpr3__pyx_v_k)])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 223, __pyx_L4_error)
+        __pyx_8genexpr2__pyx_v_k = __pyx_t_19;
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[__pyx_8genexpr2__pyx_v_k])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 223, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_3);
         __Pyx_GIVEREF(__pyx_t_3);
         if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 223, __pyx_L4_error)
+        __pyx_t_3 = 0;
+      }
+
+    } /* exit inner scope */
+    __pyx_v_matches = ((PyObject*)__pyx_t_7);
+    __pyx_t_7 = 0;
+
+    /* "cybleu/_nltk_core.pyx":224
+ *                 sums[n + k] += ws.row[2 + n + k]
+ *         matches = [sums[k] for k in range(order)]
+ *         possible = [sums[n + k] for k in range(order)]             # <<<<<<<<<<<<<<
+ *     finally:
+ *         PyMem_RawFree(sums)
+*/
+    { /* enter inner scope */
+      __pyx_t_7 = PyList_New(0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 224, __pyx_L4_error)
+      __Pyx_GOTREF(__pyx_t_7);
+
+      __pyx_t_1 = __pyx_v_order;
+      __pyx_t_18 = __pyx_t_1;
+
+      for (__pyx_t_19 = 0; __pyx_t_19 < __pyx_t_18; __pyx_t_19+=1) {
+        __pyx_8genexpr3__pyx_v_k = __pyx_t_19;
+        __pyx_t_3 = __Pyx_PyLong_From_int64_t((__pyx_v_sums[(__pyx_v_n + __pyx_8genexpr3__pyx_v_k)])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 224, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_3);
+        __Pyx_GIVEREF(__pyx_t_3);
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_7, __pyx_t_3))) __PYX_ERR(0, 224, __pyx_L4_error)
         __pyx_t_3 = 0;
       }
 
@@ -6384,7 +6409,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     __pyx_t_7 = 0;
   }
 
-  /* "cybleu/_nltk_core.pyx":225
+  /* "cybleu/_nltk_core.pyx":226
  *         possible = [sums[n + k] for k in range(order)]
  *     finally:
  *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
@@ -6395,14 +6420,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     /*normal exit:*/{
       PyMem_RawFree(__pyx_v_sums);
 
-      /* "cybleu/_nltk_core.pyx":226
+      /* "cybleu/_nltk_core.pyx":227
  *     finally:
  *         PyMem_RawFree(sums)
  *         _release(ws)             # <<<<<<<<<<<<<<
  *     return trans_len, ref_len, matches, possible
  * 
 */
-      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 226, __pyx_L1_error)
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 227, __pyx_L1_error)
       goto __pyx_L5;
     }
     __pyx_L4_error:;
@@ -6426,7 +6451,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
       __pyx_t_1 = __pyx_lineno; __pyx_t_18 = __pyx_clineno; __pyx_t_21 = __pyx_filename;
       {
 
-        /* "cybleu/_nltk_core.pyx":225
+        /* "cybleu/_nltk_core.pyx":226
  *         possible = [sums[n + k] for k in range(order)]
  *     finally:
  *         PyMem_RawFree(sums)             # <<<<<<<<<<<<<<
@@ -6435,14 +6460,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
 */
         PyMem_RawFree(__pyx_v_sums);
 
-        /* "cybleu/_nltk_core.pyx":226
+        /* "cybleu/_nltk_core.pyx":227
  *     finally:
  *         PyMem_RawFree(sums)
  *         _release(ws)             # <<<<<<<<<<<<<<
  *     return trans_len, ref_len, matches, possible
  * 
 */
-        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 226, __pyx_L24_error)
+        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 227, __pyx_L24_error)
       }
       __Pyx_XGIVEREF(__pyx_t_25);
       __Pyx_XGIVEREF(__pyx_t_26);
@@ -6469,43 +6494,43 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
     __pyx_L5:;
   }
 
-  /* "cybleu/_nltk_core.pyx":227
+  /* "cybleu/_nltk_core.pyx":228
  *         PyMem_RawFree(sums)
  *         _release(ws)
  *     return trans_len, ref_len, matches, possible             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_7 = __Pyx_PyLong_From_int64_t(__pyx_v_trans_len); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 227, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyLong_From_int64_t(__pyx_v_trans_len); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 228, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_3 = __Pyx_PyLong_From_int64_t(__pyx_v_ref_len); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 227, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int64_t(__pyx_v_ref_len); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 228, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_12 = PyTuple_New(4); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 227, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_12);
+  __pyx_t_11 = PyTuple_New(4); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 228, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_11);
   __Pyx_GIVEREF(__pyx_t_7);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 227, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 228, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_3);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 227, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 1, __pyx_t_3) != (0)) __PYX_ERR(0, 228, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_matches);
   __Pyx_GIVEREF(__pyx_v_matches);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 2, __pyx_v_matches) != (0)) __PYX_ERR(0, 227, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 2, __pyx_v_matches) != (0)) __PYX_ERR(0, 228, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_possible);
   __Pyx_GIVEREF(__pyx_v_possible);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 3, __pyx_v_possible) != (0)) __PYX_ERR(0, 227, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 3, __pyx_v_possible) != (0)) __PYX_ERR(0, 228, __pyx_L1_error);
   __pyx_t_7 = 0;
   __pyx_t_3 = 0;
   {
     PyObject *__pyx_temp;
     {
       __pyx_temp = __pyx_r;
-      __pyx_r = __pyx_t_12;
+      __pyx_r = __pyx_t_11;
     }
     __Pyx_XDECREF(__pyx_temp);
   }
-  __pyx_t_12 = 0;
+  __pyx_t_11 = 0;
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":194
+  /* "cybleu/_nltk_core.pyx":195
  * 
  * 
  * def hf_counts(reference_corpus, translation_corpus, max_order):             # <<<<<<<<<<<<<<
@@ -6546,7 +6571,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_2hf_counts(CYTHON_UNUSED PyObject
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":230
+/* "cybleu/_nltk_core.pyx":231
  * 
  * 
  * cdef double _fsum(const double* x, int n) noexcept:             # <<<<<<<<<<<<<<
@@ -6576,7 +6601,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   int __pyx_t_7;
   int __pyx_t_8;
 
-  /* "cybleu/_nltk_core.pyx":234
+  /* "cybleu/_nltk_core.pyx":235
  *     (Shewchuk's exact partials, then the correction for round-half-even)."""
  *     cdef double[64] p
  *     cdef double xi, y, t, hi, yr, lo = 0.0             # <<<<<<<<<<<<<<
@@ -6585,7 +6610,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   __pyx_v_lo = 0.0;
 
-  /* "cybleu/_nltk_core.pyx":235
+  /* "cybleu/_nltk_core.pyx":236
  *     cdef double[64] p
  *     cdef double xi, y, t, hi, yr, lo = 0.0
  *     cdef int i, j, k, m = 0             # <<<<<<<<<<<<<<
@@ -6594,7 +6619,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   __pyx_v_m = 0;
 
-  /* "cybleu/_nltk_core.pyx":236
+  /* "cybleu/_nltk_core.pyx":237
  *     cdef double xi, y, t, hi, yr, lo = 0.0
  *     cdef int i, j, k, m = 0
  *     for i in range(n):             # <<<<<<<<<<<<<<
@@ -6608,7 +6633,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_i = __pyx_t_3;
 
-    /* "cybleu/_nltk_core.pyx":237
+    /* "cybleu/_nltk_core.pyx":238
  *     cdef int i, j, k, m = 0
  *     for i in range(n):
  *         xi = x[i]             # <<<<<<<<<<<<<<
@@ -6617,7 +6642,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_xi = (__pyx_v_x[__pyx_v_i]);
 
-    /* "cybleu/_nltk_core.pyx":238
+    /* "cybleu/_nltk_core.pyx":239
  *     for i in range(n):
  *         xi = x[i]
  *         k = 0             # <<<<<<<<<<<<<<
@@ -6626,7 +6651,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_k = 0;
 
-    /* "cybleu/_nltk_core.pyx":239
+    /* "cybleu/_nltk_core.pyx":240
  *         xi = x[i]
  *         k = 0
  *         for j in range(m):             # <<<<<<<<<<<<<<
@@ -6640,7 +6665,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_v_j = __pyx_t_6;
 
-      /* "cybleu/_nltk_core.pyx":240
+      /* "cybleu/_nltk_core.pyx":241
  *         k = 0
  *         for j in range(m):
  *             y = p[j]             # <<<<<<<<<<<<<<
@@ -6649,7 +6674,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_y = (__pyx_v_p[__pyx_v_j]);
 
-      /* "cybleu/_nltk_core.pyx":241
+      /* "cybleu/_nltk_core.pyx":242
  *         for j in range(m):
  *             y = p[j]
  *             if fabs(xi) < fabs(y):             # <<<<<<<<<<<<<<
@@ -6661,7 +6686,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":242
+        /* "cybleu/_nltk_core.pyx":243
  *             y = p[j]
  *             if fabs(xi) < fabs(y):
  *                 t = xi             # <<<<<<<<<<<<<<
@@ -6670,7 +6695,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_t = __pyx_v_xi;
 
-        /* "cybleu/_nltk_core.pyx":243
+        /* "cybleu/_nltk_core.pyx":244
  *             if fabs(xi) < fabs(y):
  *                 t = xi
  *                 xi = y             # <<<<<<<<<<<<<<
@@ -6679,7 +6704,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_xi = __pyx_v_y;
 
-        /* "cybleu/_nltk_core.pyx":244
+        /* "cybleu/_nltk_core.pyx":245
  *                 t = xi
  *                 xi = y
  *                 y = t             # <<<<<<<<<<<<<<
@@ -6688,7 +6713,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_y = __pyx_v_t;
 
-        /* "cybleu/_nltk_core.pyx":241
+        /* "cybleu/_nltk_core.pyx":242
  *         for j in range(m):
  *             y = p[j]
  *             if fabs(xi) < fabs(y):             # <<<<<<<<<<<<<<
@@ -6697,7 +6722,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":245
+      /* "cybleu/_nltk_core.pyx":246
  *                 xi = y
  *                 y = t
  *             hi = xi + y             # <<<<<<<<<<<<<<
@@ -6706,7 +6731,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_hi = (__pyx_v_xi + __pyx_v_y);
 
-      /* "cybleu/_nltk_core.pyx":246
+      /* "cybleu/_nltk_core.pyx":247
  *                 y = t
  *             hi = xi + y
  *             yr = hi - xi             # <<<<<<<<<<<<<<
@@ -6715,7 +6740,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_yr = (__pyx_v_hi - __pyx_v_xi);
 
-      /* "cybleu/_nltk_core.pyx":247
+      /* "cybleu/_nltk_core.pyx":248
  *             hi = xi + y
  *             yr = hi - xi
  *             lo = y - yr             # <<<<<<<<<<<<<<
@@ -6724,7 +6749,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_lo = (__pyx_v_y - __pyx_v_yr);
 
-      /* "cybleu/_nltk_core.pyx":248
+      /* "cybleu/_nltk_core.pyx":249
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -6736,7 +6761,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":249
+        /* "cybleu/_nltk_core.pyx":250
  *             lo = y - yr
  *             if lo != 0.0:
  *                 p[k] = lo             # <<<<<<<<<<<<<<
@@ -6745,7 +6770,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         (__pyx_v_p[__pyx_v_k]) = __pyx_v_lo;
 
-        /* "cybleu/_nltk_core.pyx":250
+        /* "cybleu/_nltk_core.pyx":251
  *             if lo != 0.0:
  *                 p[k] = lo
  *                 k += 1             # <<<<<<<<<<<<<<
@@ -6754,7 +6779,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_k = (__pyx_v_k + 1);
 
-        /* "cybleu/_nltk_core.pyx":248
+        /* "cybleu/_nltk_core.pyx":249
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -6763,7 +6788,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":251
+      /* "cybleu/_nltk_core.pyx":252
  *                 p[k] = lo
  *                 k += 1
  *             xi = hi             # <<<<<<<<<<<<<<
@@ -6774,7 +6799,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     }
 
 
-    /* "cybleu/_nltk_core.pyx":252
+    /* "cybleu/_nltk_core.pyx":253
  *                 k += 1
  *             xi = hi
  *         m = k             # <<<<<<<<<<<<<<
@@ -6783,7 +6808,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_m = __pyx_v_k;
 
-    /* "cybleu/_nltk_core.pyx":253
+    /* "cybleu/_nltk_core.pyx":254
  *             xi = hi
  *         m = k
  *         if xi != 0.0:             # <<<<<<<<<<<<<<
@@ -6795,7 +6820,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     if (__pyx_t_7) {
 
 
-      /* "cybleu/_nltk_core.pyx":254
+      /* "cybleu/_nltk_core.pyx":255
  *         m = k
  *         if xi != 0.0:
  *             p[m] = xi             # <<<<<<<<<<<<<<
@@ -6804,7 +6829,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       (__pyx_v_p[__pyx_v_m]) = __pyx_v_xi;
 
-      /* "cybleu/_nltk_core.pyx":255
+      /* "cybleu/_nltk_core.pyx":256
  *         if xi != 0.0:
  *             p[m] = xi
  *             m += 1             # <<<<<<<<<<<<<<
@@ -6813,7 +6838,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_m = (__pyx_v_m + 1);
 
-      /* "cybleu/_nltk_core.pyx":253
+      /* "cybleu/_nltk_core.pyx":254
  *             xi = hi
  *         m = k
  *         if xi != 0.0:             # <<<<<<<<<<<<<<
@@ -6824,7 +6849,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   }
 
 
-  /* "cybleu/_nltk_core.pyx":256
+  /* "cybleu/_nltk_core.pyx":257
  *             p[m] = xi
  *             m += 1
  *     hi = 0.0             # <<<<<<<<<<<<<<
@@ -6833,7 +6858,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   __pyx_v_hi = 0.0;
 
-  /* "cybleu/_nltk_core.pyx":257
+  /* "cybleu/_nltk_core.pyx":258
  *             m += 1
  *     hi = 0.0
  *     if m > 0:             # <<<<<<<<<<<<<<
@@ -6845,7 +6870,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   if (__pyx_t_7) {
 
 
-    /* "cybleu/_nltk_core.pyx":258
+    /* "cybleu/_nltk_core.pyx":259
  *     hi = 0.0
  *     if m > 0:
  *         m -= 1             # <<<<<<<<<<<<<<
@@ -6854,7 +6879,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_m = (__pyx_v_m - 1);
 
-    /* "cybleu/_nltk_core.pyx":259
+    /* "cybleu/_nltk_core.pyx":260
  *     if m > 0:
  *         m -= 1
  *         hi = p[m]             # <<<<<<<<<<<<<<
@@ -6863,7 +6888,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     __pyx_v_hi = (__pyx_v_p[__pyx_v_m]);
 
-    /* "cybleu/_nltk_core.pyx":260
+    /* "cybleu/_nltk_core.pyx":261
  *         m -= 1
  *         hi = p[m]
  *         while m > 0:             # <<<<<<<<<<<<<<
@@ -6876,7 +6901,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 
       if (!__pyx_t_7) break;
 
-      /* "cybleu/_nltk_core.pyx":261
+      /* "cybleu/_nltk_core.pyx":262
  *         hi = p[m]
  *         while m > 0:
  *             xi = hi             # <<<<<<<<<<<<<<
@@ -6885,7 +6910,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_xi = __pyx_v_hi;
 
-      /* "cybleu/_nltk_core.pyx":262
+      /* "cybleu/_nltk_core.pyx":263
  *         while m > 0:
  *             xi = hi
  *             m -= 1             # <<<<<<<<<<<<<<
@@ -6894,7 +6919,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_m = (__pyx_v_m - 1);
 
-      /* "cybleu/_nltk_core.pyx":263
+      /* "cybleu/_nltk_core.pyx":264
  *             xi = hi
  *             m -= 1
  *             y = p[m]             # <<<<<<<<<<<<<<
@@ -6903,7 +6928,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_y = (__pyx_v_p[__pyx_v_m]);
 
-      /* "cybleu/_nltk_core.pyx":264
+      /* "cybleu/_nltk_core.pyx":265
  *             m -= 1
  *             y = p[m]
  *             hi = xi + y             # <<<<<<<<<<<<<<
@@ -6912,7 +6937,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_hi = (__pyx_v_xi + __pyx_v_y);
 
-      /* "cybleu/_nltk_core.pyx":265
+      /* "cybleu/_nltk_core.pyx":266
  *             y = p[m]
  *             hi = xi + y
  *             yr = hi - xi             # <<<<<<<<<<<<<<
@@ -6921,7 +6946,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_yr = (__pyx_v_hi - __pyx_v_xi);
 
-      /* "cybleu/_nltk_core.pyx":266
+      /* "cybleu/_nltk_core.pyx":267
  *             hi = xi + y
  *             yr = hi - xi
  *             lo = y - yr             # <<<<<<<<<<<<<<
@@ -6930,7 +6955,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_lo = (__pyx_v_y - __pyx_v_yr);
 
-      /* "cybleu/_nltk_core.pyx":267
+      /* "cybleu/_nltk_core.pyx":268
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -6942,7 +6967,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":268
+        /* "cybleu/_nltk_core.pyx":269
  *             lo = y - yr
  *             if lo != 0.0:
  *                 break             # <<<<<<<<<<<<<<
@@ -6951,7 +6976,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         goto __pyx_L12_break;
 
-        /* "cybleu/_nltk_core.pyx":267
+        /* "cybleu/_nltk_core.pyx":268
  *             yr = hi - xi
  *             lo = y - yr
  *             if lo != 0.0:             # <<<<<<<<<<<<<<
@@ -6962,7 +6987,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     }
     __pyx_L12_break:;
 
-    /* "cybleu/_nltk_core.pyx":269
+    /* "cybleu/_nltk_core.pyx":270
  *             if lo != 0.0:
  *                 break
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):             # <<<<<<<<<<<<<<
@@ -7017,7 +7042,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
     if (__pyx_t_7) {
 
 
-      /* "cybleu/_nltk_core.pyx":270
+      /* "cybleu/_nltk_core.pyx":271
  *                 break
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):
  *             y = lo * 2.0             # <<<<<<<<<<<<<<
@@ -7026,7 +7051,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_y = (__pyx_v_lo * 2.0);
 
-      /* "cybleu/_nltk_core.pyx":271
+      /* "cybleu/_nltk_core.pyx":272
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):
  *             y = lo * 2.0
  *             xi = hi + y             # <<<<<<<<<<<<<<
@@ -7035,7 +7060,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_xi = (__pyx_v_hi + __pyx_v_y);
 
-      /* "cybleu/_nltk_core.pyx":272
+      /* "cybleu/_nltk_core.pyx":273
  *             y = lo * 2.0
  *             xi = hi + y
  *             yr = xi - hi             # <<<<<<<<<<<<<<
@@ -7044,7 +7069,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       __pyx_v_yr = (__pyx_v_xi - __pyx_v_hi);
 
-      /* "cybleu/_nltk_core.pyx":273
+      /* "cybleu/_nltk_core.pyx":274
  *             xi = hi + y
  *             yr = xi - hi
  *             if y == yr:             # <<<<<<<<<<<<<<
@@ -7056,7 +7081,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
       if (__pyx_t_7) {
 
 
-        /* "cybleu/_nltk_core.pyx":274
+        /* "cybleu/_nltk_core.pyx":275
  *             yr = xi - hi
  *             if y == yr:
  *                 hi = xi             # <<<<<<<<<<<<<<
@@ -7065,7 +7090,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
         __pyx_v_hi = __pyx_v_xi;
 
-        /* "cybleu/_nltk_core.pyx":273
+        /* "cybleu/_nltk_core.pyx":274
  *             xi = hi + y
  *             yr = xi - hi
  *             if y == yr:             # <<<<<<<<<<<<<<
@@ -7074,7 +7099,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":269
+      /* "cybleu/_nltk_core.pyx":270
  *             if lo != 0.0:
  *                 break
  *         if m > 0 and ((lo < 0.0 and p[m - 1] < 0.0) or (lo > 0.0 and p[m - 1] > 0.0)):             # <<<<<<<<<<<<<<
@@ -7083,7 +7108,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":257
+    /* "cybleu/_nltk_core.pyx":258
  *             m += 1
  *     hi = 0.0
  *     if m > 0:             # <<<<<<<<<<<<<<
@@ -7092,7 +7117,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":275
+  /* "cybleu/_nltk_core.pyx":276
  *             if y == yr:
  *                 hi = xi
  *     return hi             # <<<<<<<<<<<<<<
@@ -7105,7 +7130,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   }
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":230
+  /* "cybleu/_nltk_core.pyx":231
  * 
  * 
  * cdef double _fsum(const double* x, int n) noexcept:             # <<<<<<<<<<<<<<
@@ -7130,7 +7155,7 @@ static double __pyx_f_6cybleu_10_nltk_core__fsum(double const *__pyx_v_x, int __
   return __pyx_r;
 }
 
-/* "cybleu/_nltk_core.pyx":278
+/* "cybleu/_nltk_core.pyx":279
  * 
  * 
  * def sentence_score(references, hypothesis, weights, mode, param, reweigh):             # <<<<<<<<<<<<<<
@@ -7183,56 +7208,56 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_references,&__pyx_mstate_global->__pyx_n_u_hypothesis,&__pyx_mstate_global->__pyx_n_u_weights,&__pyx_mstate_global->__pyx_n_u_mode,&__pyx_mstate_global->__pyx_n_u_param,&__pyx_mstate_global->__pyx_n_u_reweigh,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 278, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 279, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 278, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 279, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 278, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 279, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 278, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 279, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 278, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 279, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 278, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 279, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 278, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 279, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "sentence_score", 0) < (0)) __PYX_ERR(0, 278, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "sentence_score", 0) < (0)) __PYX_ERR(0, 279, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 6; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, i); __PYX_ERR(0, 278, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, i); __PYX_ERR(0, 279, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 6)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 278, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 279, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 278, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 279, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 278, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 279, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 278, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 279, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 278, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 279, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 278, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 279, __pyx_L3_error)
     }
     __pyx_v_references = values[0];
     __pyx_v_hypothesis = values[1];
@@ -7243,7 +7268,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, __pyx_nargs); __PYX_ERR(0, 278, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("sentence_score", 1, 6, 6, __pyx_nargs); __PYX_ERR(0, 279, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -7308,31 +7333,31 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("sentence_score", 0);
 
-  /* "cybleu/_nltk_core.pyx":282
+  /* "cybleu/_nltk_core.pyx":283
  *     float score, int 0, (score, zero-order mask) when method0 must warn, or None when the caller
  *     must take nltk's general path (see the twin's docstring)."""
  *     cdef int order = len(weights), used, k, incvnt = 1, nterms = 0, smoothing = mode             # <<<<<<<<<<<<<<
  *     cdef double c_param = param
  *     cdef double[64] w
 */
-  __pyx_t_1 = PyObject_Length(__pyx_v_weights); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 282, __pyx_L1_error)
+  __pyx_t_1 = PyObject_Length(__pyx_v_weights); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 283, __pyx_L1_error)
   __pyx_v_order = __pyx_t_1;
   __pyx_v_incvnt = 1;
   __pyx_v_nterms = 0;
-  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_v_mode); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 282, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyLong_As_int(__pyx_v_mode); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 283, __pyx_L1_error)
   __pyx_v_smoothing = __pyx_t_2;
 
-  /* "cybleu/_nltk_core.pyx":283
+  /* "cybleu/_nltk_core.pyx":284
  *     must take nltk's general path (see the twin's docstring)."""
  *     cdef int order = len(weights), used, k, incvnt = 1, nterms = 0, smoothing = mode
  *     cdef double c_param = param             # <<<<<<<<<<<<<<
  *     cdef double[64] w
  *     cdef double[64] terms
 */
-  __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_v_param); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 283, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_v_param); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 284, __pyx_L1_error)
   __pyx_v_c_param = __pyx_t_3;
 
-  /* "cybleu/_nltk_core.pyx":288
+  /* "cybleu/_nltk_core.pyx":289
  *     cdef double p, s, bp, score
  *     cdef int64_t num, den, hyp_len, ref_len
  *     cdef uint64_t zero_mask = 0             # <<<<<<<<<<<<<<
@@ -7341,7 +7366,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
   __pyx_v_zero_mask = 0;
 
-  /* "cybleu/_nltk_core.pyx":291
+  /* "cybleu/_nltk_core.pyx":292
  *     cdef Py_ssize_t nrefs
  *     cdef _Scratch ws
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):             # <<<<<<<<<<<<<<
@@ -7368,7 +7393,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 
     goto __pyx_L4_bool_binop_done;
   }
-  __pyx_t_1 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 291, __pyx_L1_error)
+  __pyx_t_1 = PyObject_Length(__pyx_v_references); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 292, __pyx_L1_error)
   __pyx_t_5 = (!(__pyx_t_1 != 0));
 
 
@@ -7379,7 +7404,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   if (__pyx_t_4) {
 
 
-    /* "cybleu/_nltk_core.pyx":292
+    /* "cybleu/_nltk_core.pyx":293
  *     cdef _Scratch ws
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):
  *         return None             # <<<<<<<<<<<<<<
@@ -7396,7 +7421,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     }
     goto __pyx_L0;
 
-    /* "cybleu/_nltk_core.pyx":291
+    /* "cybleu/_nltk_core.pyx":292
  *     cdef Py_ssize_t nrefs
  *     cdef _Scratch ws
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):             # <<<<<<<<<<<<<<
@@ -7405,7 +7430,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":293
+  /* "cybleu/_nltk_core.pyx":294
  *     if order < 1 or order > MAX_WEIGHTS or not len(references):
  *         return None
  *     for k in range(order):             # <<<<<<<<<<<<<<
@@ -7419,35 +7444,35 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
     __pyx_v_k = __pyx_t_7;
 
-    /* "cybleu/_nltk_core.pyx":294
+    /* "cybleu/_nltk_core.pyx":295
  *         return None
  *     for k in range(order):
  *         w[k] = weights[k]             # <<<<<<<<<<<<<<
  *     ws = _acquire()
  *     try:
 */
-    __pyx_t_8 = __Pyx_GetItemInt(__pyx_v_weights, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 294, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_GetItemInt(__pyx_v_weights, __pyx_v_k, int, 1, __Pyx_PyLong_From_int, 0, 0, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 295, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_t_8); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 294, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyFloat_AsDouble(__pyx_t_8); if (unlikely((__pyx_t_3 == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 295, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     (__pyx_v_w[__pyx_v_k]) = __pyx_t_3;
 
   }
 
 
-  /* "cybleu/_nltk_core.pyx":295
+  /* "cybleu/_nltk_core.pyx":296
  *     for k in range(order):
  *         w[k] = weights[k]
  *     ws = _acquire()             # <<<<<<<<<<<<<<
  *     try:
  *         _sentence(ws, references, hypothesis, order)
 */
-  __pyx_t_8 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 295, __pyx_L1_error)
+  __pyx_t_8 = ((PyObject *)__pyx_f_6cybleu_10_nltk_core__acquire()); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 296, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __pyx_v_ws = ((struct __pyx_obj_6cybleu_10_nltk_core__Scratch *)__pyx_t_8);
   __pyx_t_8 = 0;
 
-  /* "cybleu/_nltk_core.pyx":296
+  /* "cybleu/_nltk_core.pyx":297
  *         w[k] = weights[k]
  *     ws = _acquire()
  *     try:             # <<<<<<<<<<<<<<
@@ -7456,17 +7481,17 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
   /*try:*/ {
 
-    /* "cybleu/_nltk_core.pyx":297
+    /* "cybleu/_nltk_core.pyx":298
  *     ws = _acquire()
  *     try:
  *         _sentence(ws, references, hypothesis, order)             # <<<<<<<<<<<<<<
  *         hyp_len = ws.row[0]
  *         ref_len = ws.row[1]
 */
-    __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__sentence(__pyx_v_ws, __pyx_v_references, __pyx_v_hypothesis, __pyx_v_order); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 297, __pyx_L10_error)
+    __pyx_t_1 = __pyx_f_6cybleu_10_nltk_core__sentence(__pyx_v_ws, __pyx_v_references, __pyx_v_hypothesis, __pyx_v_order); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1L))) __PYX_ERR(0, 298, __pyx_L10_error)
 
 
-    /* "cybleu/_nltk_core.pyx":298
+    /* "cybleu/_nltk_core.pyx":299
  *     try:
  *         _sentence(ws, references, hypothesis, order)
  *         hyp_len = ws.row[0]             # <<<<<<<<<<<<<<
@@ -7475,7 +7500,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     __pyx_v_hyp_len = (__pyx_v_ws->row[0]);
 
-    /* "cybleu/_nltk_core.pyx":299
+    /* "cybleu/_nltk_core.pyx":300
  *         _sentence(ws, references, hypothesis, order)
  *         hyp_len = ws.row[0]
  *         ref_len = ws.row[1]             # <<<<<<<<<<<<<<
@@ -7484,7 +7509,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     __pyx_v_ref_len = (__pyx_v_ws->row[1]);
 
-    /* "cybleu/_nltk_core.pyx":300
+    /* "cybleu/_nltk_core.pyx":301
  *         hyp_len = ws.row[0]
  *         ref_len = ws.row[1]
  *         if ws.row[2] == 0:             # <<<<<<<<<<<<<<
@@ -7496,7 +7521,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     if (__pyx_t_4) {
 
 
-      /* "cybleu/_nltk_core.pyx":301
+      /* "cybleu/_nltk_core.pyx":302
  *         ref_len = ws.row[1]
  *         if ws.row[2] == 0:
  *             return 0             # <<<<<<<<<<<<<<
@@ -7514,7 +7539,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       }
       goto __pyx_L9_return;
 
-      /* "cybleu/_nltk_core.pyx":300
+      /* "cybleu/_nltk_core.pyx":301
  *         hyp_len = ws.row[0]
  *         ref_len = ws.row[1]
  *         if ws.row[2] == 0:             # <<<<<<<<<<<<<<
@@ -7523,7 +7548,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":303
+    /* "cybleu/_nltk_core.pyx":304
  *             return 0
  *         # nltk smooths every order, then zips the (possibly re-weighed) weights with them
  *         used = order             # <<<<<<<<<<<<<<
@@ -7532,14 +7557,14 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     __pyx_v_used = __pyx_v_order;
 
-    /* "cybleu/_nltk_core.pyx":304
+    /* "cybleu/_nltk_core.pyx":305
  *         # nltk smooths every order, then zips the (possibly re-weighed) weights with them
  *         used = order
  *         if reweigh and hyp_len < 4:             # <<<<<<<<<<<<<<
  *             used = <int>hyp_len
  *             for k in range(used):
 */
-    __pyx_t_5 = __Pyx_PyObject_IsTrue(__pyx_v_reweigh); if (unlikely((__pyx_t_5 < 0))) __PYX_ERR(0, 304, __pyx_L10_error)
+    __pyx_t_5 = __Pyx_PyObject_IsTrue(__pyx_v_reweigh); if (unlikely((__pyx_t_5 < 0))) __PYX_ERR(0, 305, __pyx_L10_error)
     if (__pyx_t_5) {
 
     } else {
@@ -7557,7 +7582,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     if (__pyx_t_4) {
 
 
-      /* "cybleu/_nltk_core.pyx":305
+      /* "cybleu/_nltk_core.pyx":306
  *         used = order
  *         if reweigh and hyp_len < 4:
  *             used = <int>hyp_len             # <<<<<<<<<<<<<<
@@ -7566,7 +7591,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
       __pyx_v_used = ((int)__pyx_v_hyp_len);
 
-      /* "cybleu/_nltk_core.pyx":306
+      /* "cybleu/_nltk_core.pyx":307
  *         if reweigh and hyp_len < 4:
  *             used = <int>hyp_len
  *             for k in range(used):             # <<<<<<<<<<<<<<
@@ -7580,7 +7605,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
         __pyx_v_k = __pyx_t_7;
 
-        /* "cybleu/_nltk_core.pyx":307
+        /* "cybleu/_nltk_core.pyx":308
  *             used = <int>hyp_len
  *             for k in range(used):
  *                 w[k] = 1.0 / <double>hyp_len             # <<<<<<<<<<<<<<
@@ -7591,7 +7616,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       }
 
 
-      /* "cybleu/_nltk_core.pyx":304
+      /* "cybleu/_nltk_core.pyx":305
  *         # nltk smooths every order, then zips the (possibly re-weighed) weights with them
  *         used = order
  *         if reweigh and hyp_len < 4:             # <<<<<<<<<<<<<<
@@ -7600,7 +7625,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":308
+    /* "cybleu/_nltk_core.pyx":309
  *             for k in range(used):
  *                 w[k] = 1.0 / <double>hyp_len
  *         for k in range(order):             # <<<<<<<<<<<<<<
@@ -7614,7 +7639,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_6; __pyx_t_7+=1) {
       __pyx_v_k = __pyx_t_7;
 
-      /* "cybleu/_nltk_core.pyx":309
+      /* "cybleu/_nltk_core.pyx":310
  *                 w[k] = 1.0 / <double>hyp_len
  *         for k in range(order):
  *             num = ws.row[2 + k]             # <<<<<<<<<<<<<<
@@ -7623,7 +7648,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
       __pyx_v_num = (__pyx_v_ws->row[(2 + __pyx_v_k)]);
 
-      /* "cybleu/_nltk_core.pyx":310
+      /* "cybleu/_nltk_core.pyx":311
  *         for k in range(order):
  *             num = ws.row[2 + k]
  *             den = ws.row[2 + order + k]             # <<<<<<<<<<<<<<
@@ -7632,7 +7657,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
       __pyx_v_den = (__pyx_v_ws->row[((2 + __pyx_v_order) + __pyx_v_k)]);
 
-      /* "cybleu/_nltk_core.pyx":311
+      /* "cybleu/_nltk_core.pyx":312
  *             num = ws.row[2 + k]
  *             den = ws.row[2 + order + k]
  *             if den < 1:             # <<<<<<<<<<<<<<
@@ -7644,7 +7669,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":312
+        /* "cybleu/_nltk_core.pyx":313
  *             den = ws.row[2 + order + k]
  *             if den < 1:
  *                 den = 1             # <<<<<<<<<<<<<<
@@ -7653,7 +7678,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_den = 1;
 
-        /* "cybleu/_nltk_core.pyx":311
+        /* "cybleu/_nltk_core.pyx":312
  *             num = ws.row[2 + k]
  *             den = ws.row[2 + order + k]
  *             if den < 1:             # <<<<<<<<<<<<<<
@@ -7662,7 +7687,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
       }
 
-      /* "cybleu/_nltk_core.pyx":313
+      /* "cybleu/_nltk_core.pyx":314
  *             if den < 1:
  *                 den = 1
  *             if smoothing == ADD_ONE and k:             # <<<<<<<<<<<<<<
@@ -7688,7 +7713,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":314
+        /* "cybleu/_nltk_core.pyx":315
  *                 den = 1
  *             if smoothing == ADD_ONE and k:
  *                 p = <double>(num + 1) / <double>(den + 1)             # <<<<<<<<<<<<<<
@@ -7697,7 +7722,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = (((double)(__pyx_v_num + 1)) / ((double)(__pyx_v_den + 1)));
 
-        /* "cybleu/_nltk_core.pyx":313
+        /* "cybleu/_nltk_core.pyx":314
  *             if den < 1:
  *                 den = 1
  *             if smoothing == ADD_ONE and k:             # <<<<<<<<<<<<<<
@@ -7707,7 +7732,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":315
+      /* "cybleu/_nltk_core.pyx":316
  *             if smoothing == ADD_ONE and k:
  *                 p = <double>(num + 1) / <double>(den + 1)
  *             elif num:             # <<<<<<<<<<<<<<
@@ -7719,7 +7744,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":316
+        /* "cybleu/_nltk_core.pyx":317
  *                 p = <double>(num + 1) / <double>(den + 1)
  *             elif num:
  *                 p = <double>num / <double>den             # <<<<<<<<<<<<<<
@@ -7728,7 +7753,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = (((double)__pyx_v_num) / ((double)__pyx_v_den));
 
-        /* "cybleu/_nltk_core.pyx":315
+        /* "cybleu/_nltk_core.pyx":316
  *             if smoothing == ADD_ONE and k:
  *                 p = <double>(num + 1) / <double>(den + 1)
  *             elif num:             # <<<<<<<<<<<<<<
@@ -7738,7 +7763,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":317
+      /* "cybleu/_nltk_core.pyx":318
  *             elif num:
  *                 p = <double>num / <double>den
  *             elif smoothing == NO_SMOOTHING:             # <<<<<<<<<<<<<<
@@ -7750,7 +7775,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":318
+        /* "cybleu/_nltk_core.pyx":319
  *                 p = <double>num / <double>den
  *             elif smoothing == NO_SMOOTHING:
  *                 p = DBL_MIN_             # <<<<<<<<<<<<<<
@@ -7759,7 +7784,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = __pyx_v_6cybleu_10_nltk_core_DBL_MIN_;
 
-        /* "cybleu/_nltk_core.pyx":319
+        /* "cybleu/_nltk_core.pyx":320
  *             elif smoothing == NO_SMOOTHING:
  *                 p = DBL_MIN_
  *                 zero_mask |= (<uint64_t>1) << k             # <<<<<<<<<<<<<<
@@ -7768,7 +7793,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_zero_mask = (__pyx_v_zero_mask | (((uint64_t)1) << __pyx_v_k));
 
-        /* "cybleu/_nltk_core.pyx":317
+        /* "cybleu/_nltk_core.pyx":318
  *             elif num:
  *                 p = <double>num / <double>den
  *             elif smoothing == NO_SMOOTHING:             # <<<<<<<<<<<<<<
@@ -7778,7 +7803,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":320
+      /* "cybleu/_nltk_core.pyx":321
  *                 p = DBL_MIN_
  *                 zero_mask |= (<uint64_t>1) << k
  *             elif smoothing == EPSILON:             # <<<<<<<<<<<<<<
@@ -7790,7 +7815,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":321
+        /* "cybleu/_nltk_core.pyx":322
  *                 zero_mask |= (<uint64_t>1) << k
  *             elif smoothing == EPSILON:
  *                 p = (0.0 + c_param) / <double>den             # <<<<<<<<<<<<<<
@@ -7799,7 +7824,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = ((0.0 + __pyx_v_c_param) / ((double)__pyx_v_den));
 
-        /* "cybleu/_nltk_core.pyx":320
+        /* "cybleu/_nltk_core.pyx":321
  *                 p = DBL_MIN_
  *                 zero_mask |= (<uint64_t>1) << k
  *             elif smoothing == EPSILON:             # <<<<<<<<<<<<<<
@@ -7809,7 +7834,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":322
+      /* "cybleu/_nltk_core.pyx":323
  *             elif smoothing == EPSILON:
  *                 p = (0.0 + c_param) / <double>den
  *             elif smoothing == NIST:             # <<<<<<<<<<<<<<
@@ -7821,7 +7846,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":323
+        /* "cybleu/_nltk_core.pyx":324
  *                 p = (0.0 + c_param) / <double>den
  *             elif smoothing == NIST:
  *                 p = 1.0 / ldexp(<double>den, incvnt)             # <<<<<<<<<<<<<<
@@ -7830,7 +7855,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = (1.0 / ldexp(((double)__pyx_v_den), __pyx_v_incvnt));
 
-        /* "cybleu/_nltk_core.pyx":324
+        /* "cybleu/_nltk_core.pyx":325
  *             elif smoothing == NIST:
  *                 p = 1.0 / ldexp(<double>den, incvnt)
  *                 incvnt += 1             # <<<<<<<<<<<<<<
@@ -7839,7 +7864,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_incvnt = (__pyx_v_incvnt + 1);
 
-        /* "cybleu/_nltk_core.pyx":322
+        /* "cybleu/_nltk_core.pyx":323
  *             elif smoothing == EPSILON:
  *                 p = (0.0 + c_param) / <double>den
  *             elif smoothing == NIST:             # <<<<<<<<<<<<<<
@@ -7849,7 +7874,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":325
+      /* "cybleu/_nltk_core.pyx":326
  *                 p = 1.0 / ldexp(<double>den, incvnt)
  *                 incvnt += 1
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:             # <<<<<<<<<<<<<<
@@ -7875,7 +7900,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":326
+        /* "cybleu/_nltk_core.pyx":327
  *                 incvnt += 1
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:
  *                 p = 1.0 / (ldexp(c_param, incvnt) / log(<double>hyp_len)) / <double>den             # <<<<<<<<<<<<<<
@@ -7884,7 +7909,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_p = ((1.0 / (ldexp(__pyx_v_c_param, __pyx_v_incvnt) / log(((double)__pyx_v_hyp_len)))) / ((double)__pyx_v_den));
 
-        /* "cybleu/_nltk_core.pyx":327
+        /* "cybleu/_nltk_core.pyx":328
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:
  *                 p = 1.0 / (ldexp(c_param, incvnt) / log(<double>hyp_len)) / <double>den
  *                 incvnt += 1             # <<<<<<<<<<<<<<
@@ -7893,7 +7918,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_incvnt = (__pyx_v_incvnt + 1);
 
-        /* "cybleu/_nltk_core.pyx":325
+        /* "cybleu/_nltk_core.pyx":326
  *                 p = 1.0 / ldexp(<double>den, incvnt)
  *                 incvnt += 1
  *             elif smoothing == LOG_LENGTH and hyp_len > 1:             # <<<<<<<<<<<<<<
@@ -7903,7 +7928,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
         goto __pyx_L21;
       }
 
-      /* "cybleu/_nltk_core.pyx":329
+      /* "cybleu/_nltk_core.pyx":330
  *                 incvnt += 1
  *             else:
  *                 p = 0.0             # <<<<<<<<<<<<<<
@@ -7915,7 +7940,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       }
       __pyx_L21:;
 
-      /* "cybleu/_nltk_core.pyx":330
+      /* "cybleu/_nltk_core.pyx":331
  *             else:
  *                 p = 0.0
  *             if p > 0 and k < used:             # <<<<<<<<<<<<<<
@@ -7941,7 +7966,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       if (__pyx_t_4) {
 
 
-        /* "cybleu/_nltk_core.pyx":331
+        /* "cybleu/_nltk_core.pyx":332
  *                 p = 0.0
  *             if p > 0 and k < used:
  *                 terms[nterms] = w[k] * log(p)             # <<<<<<<<<<<<<<
@@ -7950,7 +7975,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         (__pyx_v_terms[__pyx_v_nterms]) = ((__pyx_v_w[__pyx_v_k]) * log(__pyx_v_p));
 
-        /* "cybleu/_nltk_core.pyx":332
+        /* "cybleu/_nltk_core.pyx":333
  *             if p > 0 and k < used:
  *                 terms[nterms] = w[k] * log(p)
  *                 nterms += 1             # <<<<<<<<<<<<<<
@@ -7959,7 +7984,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
         __pyx_v_nterms = (__pyx_v_nterms + 1);
 
-        /* "cybleu/_nltk_core.pyx":330
+        /* "cybleu/_nltk_core.pyx":331
  *             else:
  *                 p = 0.0
  *             if p > 0 and k < used:             # <<<<<<<<<<<<<<
@@ -7970,7 +7995,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     }
 
 
-    /* "cybleu/_nltk_core.pyx":333
+    /* "cybleu/_nltk_core.pyx":334
  *                 terms[nterms] = w[k] * log(p)
  *                 nterms += 1
  *         s = _fsum(terms, nterms)             # <<<<<<<<<<<<<<
@@ -7979,7 +8004,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     __pyx_v_s = __pyx_f_6cybleu_10_nltk_core__fsum(__pyx_v_terms, __pyx_v_nterms);
 
-    /* "cybleu/_nltk_core.pyx":334
+    /* "cybleu/_nltk_core.pyx":335
  *                 nterms += 1
  *         s = _fsum(terms, nterms)
  *         if not (s <= EXP_LIMIT):             # <<<<<<<<<<<<<<
@@ -7991,7 +8016,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     if (__pyx_t_4) {
 
 
-      /* "cybleu/_nltk_core.pyx":335
+      /* "cybleu/_nltk_core.pyx":336
  *         s = _fsum(terms, nterms)
  *         if not (s <= EXP_LIMIT):
  *             return None             # <<<<<<<<<<<<<<
@@ -8008,7 +8033,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       }
       goto __pyx_L9_return;
 
-      /* "cybleu/_nltk_core.pyx":334
+      /* "cybleu/_nltk_core.pyx":335
  *                 nterms += 1
  *         s = _fsum(terms, nterms)
  *         if not (s <= EXP_LIMIT):             # <<<<<<<<<<<<<<
@@ -8017,7 +8042,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
     }
 
-    /* "cybleu/_nltk_core.pyx":336
+    /* "cybleu/_nltk_core.pyx":337
  *         if not (s <= EXP_LIMIT):
  *             return None
  *         bp = 1.0 if hyp_len > ref_len else exp(1.0 - <double>ref_len / <double>hyp_len)             # <<<<<<<<<<<<<<
@@ -8036,7 +8061,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 
     __pyx_v_bp = __pyx_t_3;
 
-    /* "cybleu/_nltk_core.pyx":337
+    /* "cybleu/_nltk_core.pyx":338
  *             return None
  *         bp = 1.0 if hyp_len > ref_len else exp(1.0 - <double>ref_len / <double>hyp_len)
  *         score = bp * exp(s)             # <<<<<<<<<<<<<<
@@ -8046,7 +8071,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     __pyx_v_score = (__pyx_v_bp * exp(__pyx_v_s));
   }
 
-  /* "cybleu/_nltk_core.pyx":339
+  /* "cybleu/_nltk_core.pyx":340
  *         score = bp * exp(s)
  *     finally:
  *         _release(ws)             # <<<<<<<<<<<<<<
@@ -8055,7 +8080,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
   /*finally:*/ {
     /*normal exit:*/{
-      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 339, __pyx_L1_error)
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 340, __pyx_L1_error)
       goto __pyx_L11;
     }
     __pyx_L10_error:;
@@ -8074,7 +8099,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
       __Pyx_XGOTREF(__pyx_t_15);
       __pyx_t_2 = __pyx_lineno; __pyx_t_6 = __pyx_clineno; __pyx_t_9 = __pyx_filename;
       {
-        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 339, __pyx_L31_error)
+        __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 340, __pyx_L31_error)
       }
       __Pyx_XGIVEREF(__pyx_t_13);
       __Pyx_XGIVEREF(__pyx_t_14);
@@ -8101,7 +8126,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     __pyx_L9_return: {
       __pyx_t_15 = __pyx_r;
       __pyx_r = 0;
-      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 339, __pyx_L1_error)
+      __pyx_f_6cybleu_10_nltk_core__release(__pyx_v_ws); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 340, __pyx_L1_error)
       __pyx_r = __pyx_t_15;
       __pyx_t_15 = 0;
       goto __pyx_L0;
@@ -8109,7 +8134,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     __pyx_L11:;
   }
 
-  /* "cybleu/_nltk_core.pyx":340
+  /* "cybleu/_nltk_core.pyx":341
  *     finally:
  *         _release(ws)
  *     if zero_mask:             # <<<<<<<<<<<<<<
@@ -8121,22 +8146,22 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   if (__pyx_t_4) {
 
 
-    /* "cybleu/_nltk_core.pyx":341
+    /* "cybleu/_nltk_core.pyx":342
  *         _release(ws)
  *     if zero_mask:
  *         return score, zero_mask             # <<<<<<<<<<<<<<
  *     return score
 */
-    __pyx_t_8 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 341, __pyx_L1_error)
+    __pyx_t_8 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 342, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_16 = __Pyx_PyLong_From_uint64_t(__pyx_v_zero_mask); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 341, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyLong_From_uint64_t(__pyx_v_zero_mask); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 342, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_16);
-    __pyx_t_17 = PyTuple_New(2); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 341, __pyx_L1_error)
+    __pyx_t_17 = PyTuple_New(2); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 342, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_17);
     __Pyx_GIVEREF(__pyx_t_8);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 0, __pyx_t_8) != (0)) __PYX_ERR(0, 341, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 0, __pyx_t_8) != (0)) __PYX_ERR(0, 342, __pyx_L1_error);
     __Pyx_GIVEREF(__pyx_t_16);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 1, __pyx_t_16) != (0)) __PYX_ERR(0, 341, __pyx_L1_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_17, 1, __pyx_t_16) != (0)) __PYX_ERR(0, 342, __pyx_L1_error);
     __pyx_t_8 = 0;
     __pyx_t_16 = 0;
     {
@@ -8150,7 +8175,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
     __pyx_t_17 = 0;
     goto __pyx_L0;
 
-    /* "cybleu/_nltk_core.pyx":340
+    /* "cybleu/_nltk_core.pyx":341
  *     finally:
  *         _release(ws)
  *     if zero_mask:             # <<<<<<<<<<<<<<
@@ -8159,12 +8184,12 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
 */
   }
 
-  /* "cybleu/_nltk_core.pyx":342
+  /* "cybleu/_nltk_core.pyx":343
  *     if zero_mask:
  *         return score, zero_mask
  *     return score             # <<<<<<<<<<<<<<
 */
-  __pyx_t_17 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 342, __pyx_L1_error)
+  __pyx_t_17 = PyFloat_FromDouble(__pyx_v_score); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 343, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
   {
     PyObject *__pyx_temp;
@@ -8177,7 +8202,7 @@ static PyObject *__pyx_pf_6cybleu_10_nltk_core_4sentence_score(CYTHON_UNUSED PyO
   __pyx_t_17 = 0;
   goto __pyx_L0;
 
-  /* "cybleu/_nltk_core.pyx":278
+  /* "cybleu/_nltk_core.pyx":279
  * 
  * 
  * def sentence_score(references, hypothesis, weights, mode, param, reweigh):             # <<<<<<<<<<<<<<
@@ -8482,14 +8507,14 @@ static int __Pyx_modinit_Exttype___pyx_obj_6cybleu_10_nltk_core__Scratch(__pyx_m
   __Pyx_RefNannySetupContext("__Pyx_modinit_Exttype___pyx_obj_6cybleu_10_nltk_core__Scratch", 0);
   /*--- Exttype __pyx_obj_6cybleu_10_nltk_core__Scratch ---*/
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_6cybleu_10_nltk_core__Scratch_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch)) __PYX_ERR(0, 40, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_6cybleu_10_nltk_core__Scratch_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch)) __PYX_ERR(0, 41, __pyx_L1_error)
   #else
   __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch = &__pyx_type_6cybleu_10_nltk_core__Scratch;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch) < (0)) __PYX_ERR(0, 40, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch) < (0)) __PYX_ERR(0, 41, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch);
@@ -8499,8 +8524,8 @@ static int __Pyx_modinit_Exttype___pyx_obj_6cybleu_10_nltk_core__Scratch(__pyx_m
     __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch->tp_getattro = PyObject_GenericGetAttr;
   }
   #endif
-  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Scratch, (PyObject *) __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch) < (0)) __PYX_ERR(0, 40, __pyx_L1_error)
-  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch) < (0)) __PYX_ERR(0, 40, __pyx_L1_error)
+  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Scratch, (PyObject *) __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch) < (0)) __PYX_ERR(0, 41, __pyx_L1_error)
+  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_6cybleu_10_nltk_core__Scratch) < (0)) __PYX_ERR(0, 41, __pyx_L1_error)
   __Pyx_RefNannyFinishContext();
   return 0;
   __pyx_L1_error:;
@@ -8786,6 +8811,8 @@ static CYTHON_SMALL_CODE int __pyx_pymod_exec__nltk_core(PyObject *__pyx_pyinit_
   __pyx_mstatetype *__pyx_mstate = NULL;
   PyObject *__pyx_t_1 = NULL;
   PyObject *__pyx_t_2 = NULL;
+  Py_ssize_t __pyx_t_3;
+  PyObject *__pyx_t_4 = NULL;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
@@ -8876,8 +8903,32 @@ __Pyx_RefNannySetupContext("PyInit__nltk_core", 0);
   if (__Pyx_InitAfterSharedUtility() < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
   /*--- Execution code ---*/
 
-  /* "cybleu/_nltk_core.pyx":24
+  /* "cybleu/_nltk_core.pyx":23
+ * 
  * from ._core cimport NgramTable, OOV_ID, count_segment
+ * from ._nltk_math import EMPTY_MIN_MESSAGE             # <<<<<<<<<<<<<<
+ * 
+ * __all__ = ["corpus_counts", "hf_counts", "sentence_score"]
+*/
+  {
+    PyObject* const __pyx_imported_names[] = {__pyx_mstate_global->__pyx_n_u_EMPTY_MIN_MESSAGE};
+    __pyx_t_1 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_nltk_math, __pyx_imported_names, 1, __pyx_mstate_global->__pyx_kp_u_cybleu__nltk_math, 1); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 23, __pyx_L1_error)
+  }
+  __pyx_t_2 = __pyx_t_1;
+  __Pyx_GOTREF(__pyx_t_2);
+  {
+    PyObject* const __pyx_imported_names[] = {__pyx_mstate_global->__pyx_n_u_EMPTY_MIN_MESSAGE};
+    __pyx_t_3 = 0; {
+      __pyx_t_4 = __Pyx_ImportFrom(__pyx_t_2, __pyx_imported_names[__pyx_t_3]); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 23, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_4);
+      if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_imported_names[__pyx_t_3], __pyx_t_4) < (0)) __PYX_ERR(0, 23, __pyx_L1_error)
+      __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    }
+  }
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+
+  /* "cybleu/_nltk_core.pyx":25
+ * from ._nltk_math import EMPTY_MIN_MESSAGE
  * 
  * __all__ = ["corpus_counts", "hf_counts", "sentence_score"]             # <<<<<<<<<<<<<<
  * 
@@ -8885,13 +8936,13 @@ __Pyx_RefNannySetupContext("PyInit__nltk_core", 0);
 */
   {
     PyObject* __pyx_temp[3] = {__pyx_mstate_global->__pyx_n_u_corpus_counts, __pyx_mstate_global->__pyx_n_u_hf_counts, __pyx_mstate_global->__pyx_n_u_sentence_score};
-    __pyx_t_2 = __Pyx_PyList_FromArray(__pyx_temp, 3); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 24, __pyx_L1_error)
+    __pyx_t_2 = __Pyx_PyList_FromArray(__pyx_temp, 3); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 25, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
   }
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_all, __pyx_t_2) < (0)) __PYX_ERR(0, 24, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_all, __pyx_t_2) < (0)) __PYX_ERR(0, 25, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":36
+  /* "cybleu/_nltk_core.pyx":37
  * 
  * # math.exp overflows above ~709.78; beyond this the caller takes nltk's own path (which raises)
  * cdef double EXP_LIMIT = 709.0             # <<<<<<<<<<<<<<
@@ -8900,7 +8951,7 @@ __Pyx_RefNannySetupContext("PyInit__nltk_core", 0);
 */
   __pyx_v_6cybleu_10_nltk_core_EXP_LIMIT = 709.0;
 
-  /* "cybleu/_nltk_core.pyx":37
+  /* "cybleu/_nltk_core.pyx":38
  * # math.exp overflows above ~709.78; beyond this the caller takes nltk's own path (which raises)
  * cdef double EXP_LIMIT = 709.0
  * cdef double DBL_MIN_ = 2.2250738585072014e-308    # sys.float_info.min             # <<<<<<<<<<<<<<
@@ -8936,61 +8987,61 @@ __Pyx_RefNannySetupContext("PyInit__nltk_core", 0);
   if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_setstate_cython, __pyx_t_2) < (0)) __PYX_ERR(1, 3, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":77
+  /* "cybleu/_nltk_core.pyx":78
  * 
  * 
  * _POOL = []             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 77, __pyx_L1_error)
+  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 78, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_POOL, __pyx_t_2) < (0)) __PYX_ERR(0, 77, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_POOL, __pyx_t_2) < (0)) __PYX_ERR(0, 78, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":158
+  /* "cybleu/_nltk_core.pyx":159
  * 
  * 
  * def corpus_counts(list_of_references, hypotheses, max_order):             # <<<<<<<<<<<<<<
  *     """(hyp_lengths, ref_lengths, numerators, denominators) summed over the corpus as nltk's
  *     corpus_bleu sums them (see the twin's docstring)."""
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_1corpus_counts, 0, __pyx_mstate_global->__pyx_n_u_corpus_counts, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 158, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_1corpus_counts, 0, __pyx_mstate_global->__pyx_n_u_corpus_counts, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 159, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_corpus_counts, __pyx_t_2) < (0)) __PYX_ERR(0, 158, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_corpus_counts, __pyx_t_2) < (0)) __PYX_ERR(0, 159, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":194
+  /* "cybleu/_nltk_core.pyx":195
  * 
  * 
  * def hf_counts(reference_corpus, translation_corpus, max_order):             # <<<<<<<<<<<<<<
  *     """(translation_length, reference_length, matches_by_order, possible_matches_by_order) as
  *     tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_3hf_counts, 0, __pyx_mstate_global->__pyx_n_u_hf_counts, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 194, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_3hf_counts, 0, __pyx_mstate_global->__pyx_n_u_hf_counts, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 195, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_hf_counts, __pyx_t_2) < (0)) __PYX_ERR(0, 194, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_hf_counts, __pyx_t_2) < (0)) __PYX_ERR(0, 195, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "cybleu/_nltk_core.pyx":278
+  /* "cybleu/_nltk_core.pyx":279
  * 
  * 
  * def sentence_score(references, hypothesis, weights, mode, param, reweigh):             # <<<<<<<<<<<<<<
  *     """nltk's sentence_bleu for a tuple of float weights and smoothing method<mode> (0-4): the
  *     float score, int 0, (score, zero-order mask) when method0 must warn, or None when the caller
 */
-  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_5sentence_score, 0, __pyx_mstate_global->__pyx_n_u_sentence_score, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 278, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CyFunction_New(&__pyx_mdef_6cybleu_10_nltk_core_5sentence_score, 0, __pyx_mstate_global->__pyx_n_u_sentence_score, NULL, __pyx_mstate_global->__pyx_n_u_cybleu__nltk_core, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 279, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_2);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_sentence_score, __pyx_t_2) < (0)) __PYX_ERR(0, 278, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_sentence_score, __pyx_t_2) < (0)) __PYX_ERR(0, 279, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
   /* "cybleu/_nltk_core.pyx":1
@@ -9008,6 +9059,7 @@ __Pyx_RefNannySetupContext("PyInit__nltk_core", 0);
   goto __pyx_L0;
   __pyx_L1_error:;
   __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_XDECREF(__pyx_t_4);
   if (__pyx_m) {
     if (__pyx_mstate->__pyx_d && stringtab_initialized) {
       __Pyx_AddTraceback("init cybleu._nltk_core", __pyx_clineno, __pyx_lineno, __pyx_filename);
@@ -9042,7 +9094,7 @@ static int __Pyx_InitCachedBuiltins(__pyx_mstatetype *__pyx_mstate) {
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
-  __pyx_builtin_zip = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_zip); if (!__pyx_builtin_zip) __PYX_ERR(0, 172, __pyx_L1_error)
+  __pyx_builtin_zip = __Pyx_GetBuiltinName(__pyx_mstate->__pyx_n_u_zip); if (!__pyx_builtin_zip) __PYX_ERR(0, 173, __pyx_L1_error)
 
   /* Cached unbound methods */
   __pyx_mstate->__pyx_umethod_PyDict_Type_items.type = (PyObject*)&PyDict_Type;
@@ -9074,41 +9126,41 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 7; } str_length_index[] = {{15},{1},{7},{6},{2},{9},{30},{102},{25},{5},{8},{26},{28},{20},{7},{12},{8},{12},{8},{10},{8},{11},{12},{10},{17},{13},{12},{12},{19},{8},{13},{6},{18},{2},{7},{18},{13},{17},{3},{12},{9},{7},{11},{10},{10},{6},{5},{1},{18},{7},{9},{4},{1},{5},{6},{3},{10},{5},{1},{5},{3},{8},{1},{7},{11},{16},{10},{7},{1},{5},{4},{14},{10},{8},{9},{4},{8},{5},{5},{9},{11},{18},{4},{6},{1},{7},{2},{9},{3}};
+    const struct { const unsigned int length: 7; } str_length_index[] = {{15},{1},{1},{17},{7},{6},{2},{9},{102},{25},{17},{5},{8},{26},{28},{20},{7},{12},{8},{12},{8},{10},{8},{11},{12},{10},{17},{13},{12},{12},{19},{8},{13},{10},{6},{18},{2},{7},{18},{13},{17},{3},{12},{9},{7},{11},{10},{10},{6},{5},{1},{18},{7},{9},{4},{1},{5},{6},{3},{10},{5},{1},{5},{3},{8},{1},{7},{11},{16},{10},{7},{1},{5},{4},{14},{10},{8},{9},{4},{8},{5},{5},{9},{11},{18},{4},{6},{1},{7},{2},{9},{3}};
     const struct { const unsigned int length: 10; } bytes_length_index[] = {{172},{9},{384},{349},{583}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1385 bytes) */
-static const char cstring[] = "x\332\255T\317S\023I\0246\0204*\256L\010\210Z\273L@jQ)\\\002Xnm\271[\270hi\225\245$\200rpk\2523\351$\003\223\231\311t\017\020N\034\347\330\307>\316q\216s\344\310\321#\3079\362\047\370\047\354{\235\004b\251\265\227MA\372\365\353\327\357\307\367}\235y\356S\252\327}\322hQ\207?\374\253f1R\265)u\360\273aZ\254k\325Z\2263\377P\047~C\267\230N\034\235\266<\336\321\031m\007\3241)\243v}\261\331\361\026\224\341\323\372\205a\270\365\376\306=\350\032\034\023\352&q\034\227\353U\260\\g\237\372\234\326t\356\352D\337\350\360\246\353\350nu\227\232\\\257\273\276\356Y\346\236m9\r\346\233O\314\016\\\016\236\030\216\315\367\014\323\365\351\242\327946\336\277\177kl\232>\341f\263\277.\032\206Ok\201I\rSe4\214\201\023F9\343\204\017\234\031\033\230\247\263n\231\334xG\017y\005z7\210m\343\221j\025\243\341S\017\034\023\327F?\003|Z\304R)Zn-\260\225\307!-\265bs\275\260v@\354\276\273\327\230\361m\213}\007=\304\r\264y\221\212\r\024\374N\373\2342\016\213\305\020\0257\340\226C\211\347Q\247FX\3071-w\361\302\315\252\236ix\304\047-\023P\245\006\364\316}b\322*1\367 \310\0130E\340p\326\305z\361\022\353\032\244\243\216\013Z \334\365Y\263\336\013\004\346\r\233:\275\245\301\233\350qy\023tqaY\314r\314}\207[\234\266\030\320\t\335\272u\230\266N}\245\240\0262\203\313\241\341\3725\352\003\226\324q\340\2349\034v\314\tZ\360G}UYExj\006\317\365<\2271\013Z\365Qo\320@o\301>.\362\033\335\311.\353\371\364\200Z\215&c8\030\352\022\224\316Ud\317\303k\264N\002\033\246s}\004\227\265\\\030\004e\030\264\030\376\033&\361Tk\034\304a\003\204\016\303\262\312\260\t\267\334A\263W?`\264\266O\354\200\262\003U\236\263\003vD}\027$\304\366\216,\317r\270>\317\270\037\200\364\273\352\341\306\323.\017\306\252\342\300x\327\200\251\267\324\033z\264\240\007pc\271dp|E\214\243g\243c\000\034G\324\340\337;\005\307\323\225\037\205\017\332\020x\371\245\256<zxE\321\r\352S?\026\307\2314{#|,\312\307\231/W\257\214L\212r\232-\2107\362CT\212>\306k\347\331\237\345?q1\315\336\225Z\232\235\226\3554{G\034\3422\222\346n\207GrB\022\271\037\225\243\335d(\231I\376N""\332in4|)&\004\021\276\314\313\245ttLdp\213\376\267\362v\304\342\342\331\343\347\047\345t\364v\310\3052\304\265\323\261I\261\033e\"-\035\305\322eY\213\026\342\326\t\334\235\024U\231\225k\022\242\357@\276\251H\213f\243J\344\307S\211\226\0241\367\210\330\226E\271,I:6.Jb\007nW\243\241\201\250\331\244\002M\025\246\245\037M\305Z<\023\277\210\315$\237\224\222\235\223\362\t\301\274\355t\024\247\273H\266\224\216\025\304\232\370 Kr\013\n\316D/\"\322uU\240\207IHT\200\201\253\361\220J\006\203\345EQ\254\210\266\034\226+2\210^B\225b\232\033\027Kb]f\000\203\222\334\214\262\340\236\210I\334>\317M\2102\242\201\260\000\2447\303?\204%;q\346G\370O\237M\377\226d\3767\002~\212\314X;{\364\047\216>@\300=9\013\310)\020\237\301\024\000\330=9\017\243\3430\217\223rB\0068\302\001jr!\262\221\201\001\206\356c\261\373=\324\212\377\205\347\224\034\222\017\240w?\312\303\250\225\250=\010q\047\276\032W\223k8L\267\032R\\\213\346\242 ^\213\313i\016HSU+p}<Z\217G\342\355\244\230,}\013\356sy+\372\224h\000n\016\301\335\224\231\263\273\253\311\247\323\351\263\r\000\372\236,~\271qedZ\022\304>w\274\037VB_\214\213WrF\276\215\207\343\225\230aZ\004\032\000\317\205#\3416P\r\373\353\241\026\316\205\007\n\273\354\365p\n\213\001\037\232\320\304\003a\203z\225*f\224\000\264\257\314\233a)\334\202\260Y\354%\035\005\225\234\253\354p\360\014Dt\010\003i\350^\305\323\001\0041\365\234\340\200\341NT\276\244\030\264\333O\216B+\177\275E\021\365\036Z\t\204\005\024*\326\217\344\270|\r\250e\020\3627@J>Z\006=_O\n\352\255hy\364\277\226\353\360\216\346A\312\332\375\356\373\002z\322\261_\344.\000\263\014\003\366\335\023b\013\212\375\016\2546\007\274\005hbH\316\311v\224\003v\312\250\260^\246\275\270\020\357\250B*hX\256\202\254\356\306\363]\365\236\344No|\236\371\374\372lk[\3359We\241i_\344a\210\255\336\230cH\264\322\243z\352\360\243\022/uk(h4\361k\027\354U1\004P\227\025\320i\356V\370\021\346z![8@\314\325\217\300\316i\345\364\360s\03353\014\0056\221\246\363\276\200\256\035\267\221| \032\305\264\364/+\365\262j";
-    PyObject *data = __Pyx_DecompressString(cstring, 1385, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1394 bytes) */
+static const char cstring[] = "x\332\255T\315O\033G\024\217\3014NB\032\226\257\220D-6\004\225$\210\024\003Q\252*\255H\241M\244|`c\022*\245Z\215\327c\274\260\336\265wf\301\346\304q\217s\234\343\034\367\270G\216\034s\344\270G\376\204\374\t}ol\203\243$\352\245\026xf\337\274}\357\375>\306\363\334\2474[\365\311n\235\272\374\301\342\357V\273\354\320`\321t\035\276o\326\t\257UlF D]\374\336\265l\326\331U\030u\252\213\265vcAo|Z\275\330\230^\265\367\340\035v6\034_\311Z\304u=\236-\303\316s\017\250\317i%\313\275,\311n\266y\315s\263^y\217Z<[\365\374l\303\266\366\035\333\335e\276\365\2703\322\343\316H\226\347\323\305F\273\265\361z\263\364\267\371\372\345\033\363\365\306\326\326\332_\033\346\346\333\267\257\314-\313\047\334\252\365\326E\323\364i%\260\250i\351\026\246\331w\302(g\234\360\2763s\263\335\202\377u\333\342\346\033\332\342E\000c\022\307\301#=;f\303\247\032\270\026\256\273\275\n\360\251\023[\227\250{\225\300\321\021\227\324\365\n\323\232\335\264f@\234^\270;\230\371\345\210\275\000m\341\003\214yQ\212\3655\374\312\370\2342\016\213\315\220&/\340\266K/\205$\215\006u+\204\265]\313\366\026/\022X\271a\231\r\342\223\272\345`>\240\340>\261h\231X\373\220\324\010\260X\340r\366\2313P\206\n\224\243\256W\267]\302=\237\325\252\335D0\205\351P\267\273\354\362\032F<^\243\214^\354lf\273\326\201\313mN\353\014\224\206\271\275*\340\256R\237\272\026eu\324\010\227\226\351\371\025\352\003\253\324u\341\234\271\034\236\230\033\324\341\217\372\272\263\316hh\014\r\257\321\360\030\263aT\037\255\010\003t\027\234\343\242\276\331Av\331\317\247\207\324\336\2551\206\300\320\262`s\2563\273\021^\241U\0228\200\316\363\221fV\367\000\010:4\2503\3747-\322\320\243q\260\211\003\024\272\014\333\352\215C\270\355\365o\273\375\003F+\007\304\t(;\324\3559;dG\324\367@/\266\177d7l\227g\347\031\367\003\270\025\035\037q\363IG\007sUk`\276\331\005\324%}\275\036.d\003xc9or\274`\214cd\263m\002\035G\324\344_;\205\300\223\225o\245\367\357!\361\362K\277\362\360\301\025-7\370P\377v\034\247\222\364\365\360\221(\034\247>}wehR\024\222\364\270x)\337\251\274z\037\255""\235\247\177\220\377D\271$}G\032IzZ6\223\364m\321\302e(\311\334\n\217\344\204$\362@\025\324^<\020\317\304\177\304\315$3\034n\210\tA\204/G\345R2<\"R\370\210\361W\362\226bQ\356\354\321\263\223B2|+\344b\031\362\232\311\310\244\330S)e$\303\330\272 +j!\252\237\300\273\223\242,\323rMB\366m\2507\245\0145\253\212\312\217\246b#\316a\355!\261-srY\222ddL\344\305\016\274]V\003}Y\263q\021\206\032\237\226\276\232\212\214h&z\036Y\361h\234\217wN\n\047\004\3536\223aDwQl)\031\031\027k\342\235\314\313\0224\234Q\317\025\351\204\2120\303$\024\032\007\300\345h@\027\003`\243\"\047VDS\016\312\025\031\250\r\350\222K2cbI\254\313\024p\220\227[*\r\341\211\210D\315\363\314\204( \033H\013Pz#\374U\330\262\035\245\276\305\377\364\331\364\317q\352\177\023\340{eE\306\331\303\337\020z\237\000w\345,0\247I|\n(\200\260\273r\036\240#\230Gq!&}\032!\200\212\\P\016*\320\247\320=lv\257\313Z\356\277\370\234\222\003\362>\314\356\253Q\200ZT\315~\212\333\321wQ9\276\212`:\335P\342\212\232SA\264\026\025\222\014\210\246\273\026\341\3651\265\036\rE\333q.^\372\222\334g\362\246\372\020\033@n\006\311\335\222\251\263;\253\361\207\323\351\263M \372\256\314}\272~ehZ\022\344>s|\020\026C_\214\211?\345\214|\025\rF+\021\303\262H4\020\236\t\207\302m\220\032\236\257\205F8\027\036j\356\322\327\302)l\006z\030\302\020\367\205\003\356\325\256\230\321\0060>\333\336\010\363a\t\322fq\226d\030\\r\256\253\303\301S0Q\013\000\031\030^\305\323>\006\261\364\234\340\300\341\216*\\J\014\336\355\025G\243\025>\177D\023u/Z\036\214\005\022j\325\217\344\230|\001\254\245\220\362\227 \312\250Z\006?_\213\307\365]1F1\376B\256\303=\232\007+\033\367:\367\013\344IF~\224{@\3142\000\354\205\047D\t\232\375\002\252\326\372\242\3430\304\200\234\223M\225\001u\n\350\260n\245\375h<\332\321\215t\322\240\\\005[\335\211\346;\356=\311\234^\3778\363\361\305Yi[\277s\256\333\302\320\276\030\005\020\245.\314\021\024Z\373Q_u\370Q\211\226:=45\206\370\251C\366\252\030\000\252\013\232\350$s3|\017\270\236\313:\002\210\270\376\021\3309-\236\266>6\3213\203\320`\013e:\357\031""\350\352q\023\305\007\241\321LK\377\002P\345\270 ";
+    PyObject *data = __Pyx_DecompressString(cstring, 1394, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1812 bytes) */
-static const char cstring[] = "\377(tree fr\377agment)?\377disablee\275n\002\001gcis\004\003d\377min() ar\377g is an \377empty se\377quencese\177lf.hyp,\004\002wref\000\006_of\005\005\353ow\031\003t]\001 ca\377nnot be \377converte\377d to a P\377ython ob\377ject for\377 picklin\177gsrc/cy\233\000\377u/_nltk_\377core.pyx\377_POOL_Sc\337ratch\000\005._\377_reduce_\355cM\002__\017\010setostat\021\010_PD\001\377yDict_Ne\377xtRef__a\213ll4\000_\246\002*\001A\000f\227unc\020\001g:\005U\000m\367ain$\001modu;le.\001nam\003\002\231\001>c\003_qual\017\005\222\004\231_\221\017\254\005exu\001\244\000_\362C\005sf\010\254\020test\366\340\000is\222!outi\377neappend\377asyncio.\374\252 \021\003sbpc_p\337aramc\323 e_\376\271\000traceba\333ck\317 pu?\001un\253ts\346#.\342\047dL\000e\373no\211`ators\343hf\377 %\001\367@_le\275n\000\004gths\211`o\363th\225`\001\006isin\377cvntitem\331s\314@\253\000of\237@fe\365r\275bm\270Aesma\177x_order\311 wenn\310`snt\013\000osnum\000\000eru\002\372\035\002p\277\002poppo\177ssibler\366`X\204\001\000\004\204\001reY\004_\324\003\376\007\006sreweigghss\301a\274\204\001sef\000\371n\254`\013\004tdefa\177ultshor\331!\347smo\320\000\203\204\001ums\275s\001\000_cap\226\002tootal\300 ns\202!~\004\002lation\000\010\376y\004usedval\357ueswz\002tsw\377szero_ma\377skzipint\377 (structw __\327\204\001t_6\356\204\003\273_5\353\204\002_Ng\267@T\336\277\205\002*, u/\00032\273_t\302\205\001st \017\000P{y_\214 ze_t\n\021\306^\00064\027\025/\t\207\000, |\000\002+\005*)\000co\225`\367_se\250\207\002\200\001\330\004\377\n\210+\220Q\200\001\360\377\006\000\005\026\220Q\330\004\377\024\220I\230V\2402\240\377W\250A\340\004\035\230]\377\250!\330\004\031\230\021\330\377\004\037\230q\330\004\027\220\375x\003\001\005\330\010\017\210z\377\230\025\230a\230v\240Q\377\240j\260\002\260\"\260C\377\260q\330\010\014\210E\220\377\025\220a\220r\230\022\230?1\330\014\020\220\001\013\001\024\001\377L\230\017\240s\250!\320\377+=\270Q\330\014\017\210\367t\2203%\000q\330\020\026\377\220j\240\001\240\021\330\014\376w\001Q""\230d\240,\250m\375\2709\000\026\220b\230\004\230\353A\230+\000\027M\000\030\240\021\377\240#\240R\240r\250\030\357\260\021\260!X\001\005\220U\377\230!\2303\230a\330\020\377\023\2202\220X\230Q\230wb\240\002\033\010#\260R\222\000\377\024\037\230r\240\030\250\021\377\250\"\250B\250c\260\022\377\2602\260X\270Q\270a\177\330\014\027\220q\330\014\332\001\374\246\000G\0031\330\020\024\220A\277\220V\2302\230Tn\000\"\257\240B\240a\r\003R\321\000\026\272F\000\024\356\000b\250\002H\002a\377\330\010\022\220!\2204\220\377q\230\003\2304\230u\240\375Ec\000!\330\010\023\2201\357\220D\230\001\201 2\230S\373\240\004\024\000\025\250a\250q?\340\010\025\220Q\2202\000\223!\376\320 \013\210;\220i\230y\373\250\001\3505\037\320\0370\260\375\001\270\201F\016\240c\250\021\320s*>\367\001\366(\032\230#\267 \372\300\"8\303\000q\330\024\032\230\367(\240\"\310\002+\260Q\260\371a\231H\275\001d\230,\240l\024\376!\227H\033\352A\033\257$\222H\2723\337\030\230\002\230$\272`r\240\335\022\350`R\240q\327)y\250\037\006\250b\260\007\312ah\003\337A\377d\240%\240u\250A\250\247Q\330\010\262@\223bR\323@\023\377\240D\250\005\250U\260!\373\2601\313/=\230\r\240\\\277\260\021\200\001\360\010\331\204\001S\377\230\001\320\0315\260\\\300\377\037\320PQ\330\004\032\230\377!\360\n\000\005\037\230a\376\370\204\001\010\200v\210R\210r\377\220\023\220F\230\"\230L?\250\003\2504\250sS\001\346\204\001\377q\330\004\010\210\005\210U\376\350@1\330\010\t\210\021\210\367%\210w\270\204\002\004\t\210\030\377\220\021\330\004\005\330\010\021\377\220\021\220$\220l\240,\225\250\221b\"\374B\021\235a\002\006\013o\2102\210T$\000#\220\211\000\373\330\014\243`\340\010\017\210q\337\330\010\013\2108\302`x\230\375r\203\205\001\023\2205\230\001\330\374\206\204\tW\001%\220t\2302\230\367X\240Q\332\205\007q\330\014\022\213\220\"\340fQ\001\013\301\206\001\342\205\0042\353\220Q\343\205\001a\363\205\001z\230\023\353\230H\263 \001\345\204\001I\230T\376\377 3\240b\250\t\260\024\366\247\205\002\021\022\375\204\001H\230D\240\377\002\240(\250!\330\021\033""\376\332\205\003\024\220A\330\020\036\230\345j\226 3\336\000\017\005\025\220T\377\230\022\2309\240B\240h\356\013\010\024\220D\336@%\230q\303\240\010\233@y\000\351 D\003k\250\327\024\250X\220\206\002\020!\001\003\230\1775\240\001\240\031\250(\271\207\003\377\270\010\300\n\310\"\310H_\320TU\330\020\235@\340\210\206\001\276\250\207\001r\220\022\2202f\0022\341\230\310\000\302\205\001\257\207\002\214\207\002s\250!\363\2501+\002\371\207\003\021\220\047\230\376\365 \013\2105\220\002\220#\373\220Q\344\"\330\010\r\210W\177\220H\230B\230m\250\276\000\373\250t\200\207\002X\300R\300x\377\310q\330\010\020\220\003\220\2752\222A\230\021\340\010\227\206\004\007\363\200q\343\210\001\346@\330\004\013\210\0011";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1812, 2408);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1816 bytes) */
+static const char cstring[] = "\377(tree fr\377agment).\377?cybleu.\377_nltk_ma\277thdisa\020\000e\275n\002\001gcis\004\003d\377self.hyp\335,\004\002ref\000\006_o\255f\005\005ow\031\003t?\001 \377cannot b\377e conver\377ted to a\377 Python \377object f\377or pickl\177ingsrc/\215\003\375/\215\003core.p\377yxEMPTY_\377MIN_MESS\377AGE_POOL\377_Scratch\376\000\005.__reduoce_c^\002__\017\010\177setstat\021\010\357_Pyx\001\000Dic\377t_NextRe\277f__all4\000_x\267\002*\001A\000func\020\001yg:\005U\000main$\001\277module.\001n\323am\003\002\253\000_c\003_q\047ual\017\005\222\004_\221\017\254\005Sexu\001\244\000_C\005sf\010\336\254\020test\340\000is\375_\244 outine\376\277Gappenda\177syncio.\030\006\377sbpc_par\267amc\356 e_\303\000t\377raceback\366\352 puI\001unts\364\215j\203AdL\000enom\377inatorsh\361fs\000%\001\222`_len\336\000\004gths\244`ot\357hese\001\006isi\377ncvntite\263ms\347@\265\000of\251@f\177erences\367`\375c.\000max_orwder\323 enn\343`\367snt\013\000snum\246\000\000eru\002\035\002p\277\002p\377oppossib\017lerr\273@\205\000\000\004\204\001\313reY\004_\324\003\007\006sr\377eweighssL\334a\327\204\001sef\000\207\000_\013\004\377tdefault\357shor\343!smo\274\320\000\236\204\001umss\001\000_\367cap\226\002tota\315l\300 ns\202!\004\002la\317tion\000\010y\004us\377edvalues\375wz\002tswsze\377ro_maskz\377ipint (s\377truct __n\304at_6\234\206\003_5\340A\257e_Ng\267@T\332\205\002*\367, u/\00032_t\356\335\205\001st \017\000Py_\236\214 ze_t\n\021^\000614\027\025/\t\207\000, \000\002+\005\337*)\000co\225`_s\375e\267\207\002\200\001\330\004\n\210\377+\220Q\200\001\360\006\000\377\005\026\220Q\330\004\024\220\377I\230V\2402\240W\250\377A\340\004\035\230]\250!\377\330\004\031\230\021\330\004\037\177\230q\330\004\027\220x\003\001\377\005\330\010\017\210z\230\025\377\230a\230v\240Q\240j\377\260\002\260\"\260C\260q\377\330\010\014\210E\220\025\220\377a\220r\230\022\2301\330\317\014\020\220\001\013\001\024\001L\230\377\017\240s\250!\320+=\377\270Q\330\014\017\210t\220\3753%\000q\330\020\026\220j\277\240\001\240""\021\330\014w\001Q\177\230d\240,\250m\2709\000\377\026\220b\230\004\230A\230\372+\000\027M\000\030\240\021\240#\377\240R\240r\250\030\260\021\373\260!X\001\005\220U\230!\377\2303\230a\330\020\023\220\3772\220X\230Q\230b\240\335\002\033\010#\260R\222\000\024\037\377\230r\240\030\250\021\250\"\377\250B\250c\260\022\2602\377\260X\270Q\270a\330\014\037\027\220q\330\014\332\001\246\000G\003\3771\330\020\024\220A\220V\357\2302\230Tn\000\"\240B\253\240a\r\003R\321\000\026F\000\024\356\356\000b\250\002H\002a\330\010\377\022\220!\2204\220q\230\177\003\2304\230u\240Ec\000\377!\330\010\023\2201\220D\373\230\001\201 2\230S\240\004\376\024\000\025\250a\250q\340\010\217\025\220Q\2202\000\223!\320 \013\377\210;\220i\230y\250\001~\3505\037\320\0370\260\001\270\201F\377\016\240c\250\021\320*>\234\367\001\366(\032\230#\267 \300\"8\376\303\000q\330\024\032\230(\240}\"\310\002+\260Q\260a\231H>\275\001d\230,\240l\376!\227H\305\033\352A\033\257$\222H\2723\030\230w\002\230$\272`r\240\022\350`\367R\240q\327)y\250\006\250\307b\260\007\312ah\003\337Ad\240\377%\240u\250A\250Q\330\351\010\262@\223bR\323@\023\240D\377\250\005\250U\260!\2601\376\313/=\230\r\240\\\260\021\357\200\001\360\010\331\204\001S\230\001\377\320\0315\260\\\300\037\320\377PQ\330\004\032\230!\360\277\n\000\005\037\230a\370\204\001\010\377\200v\210R\210r\220\023\377\220F\230\"\230L\250\003\317\2504\250sS\001\346\204\001q\330\277\004\010\210\005\210U\350@1\377\330\010\t\210\021\210%\210\375w\270\204\002\004\t\210\030\220\021\377\330\004\005\330\010\021\220\021\177\220$\220l\240,\250\221b\345\"\374B\021\235a\002\006\013\2102\333\210T$\000#\220\211\000\330\014\376\243`\340\010\017\210q\330\010w\013\2108\302`x\230r\203\205\001?\023\2205\230\001\330\206\204\tW\001\377%\220t\2302\230X\240\375Q\332\205\007q\330\014\022\220\"\342\340fQ\001\013\301\206\001\342\205\0042\220Q\372\343\205\001a\363\205\001z\230\023\230H\272\263 \001\345\204\001I\230T\377 3\277\240b\250\t\260\024\247\205\002\021\375\022\375\204\001H\230D\240\002\240\277(""\250!\330\021\033\332\205\003\024\177\220A\330\020\036\230j\226 \3713\336\000\017\005\025\220T\230\022\277\2309\240B\240h\013\010\024\373\220D\336@%\230q\240\010\360\233@y\000\351 D\003k\250\024\250\365X\220\206\002\020!\001\003\2305\240\337\001\240\031\250(\271\207\003\270\010\377\300\n\310\"\310H\320T\227U\330\020\235@\340\210\206\001\250\207\001ro\220\022\2202f\0022\230\310\000\370\302\205\001\257\207\002\214\207\002s\250!\2501\274+\002\371\207\003\021\220\047\230\365 \013\377\2105\220\002\220#\220Q\376\344\"\330\010\r\210W\220H\337\230B\230m\250\276\000\250t\376\200\207\002X\300R\300x\310q\177\330\010\020\220\003\2202\222A\357\230\021\340\010\227\206\004\007\200q|\343\210\001\346@\330\004\013\2101";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1816, 2423);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (2408 bytes) */
-static const char bytes[] = "(tree fragment)?disableenablegcisenabledmin() arg is an empty sequenceself.hyp,self.ref,self.ref_off,self.row,self.table cannot be converted to a Python object for picklingsrc/cybleu/_nltk_core.pyx_POOL_Scratch_Scratch.__reduce_cython___Scratch.__setstate_cython____Pyx_PyDict_NextRef__all____annotate____func____getstate____main____module____name____pyx_state__qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutineappendasyncio.coroutinesbpc_paramcline_in_tracebackcorpus_countscybleu._nltk_coredendenominatorshf_countshyp_lenhyp_lengthshypotheseshypothesisincvntitemsklist_of_referencesmatchesmax_ordermodennrefsntermsnumnumeratorsorderpparampoppossiblerref_lenref_lengthsreference_corpusreferencesreweighsscoreselfsentence_scoresetdefaultshortestsmoothingsumssums_captermstotaltrans_lentranslationtranslation_corpususedvalueswweightswszero_maskzipint (struct __pyx_t_6cybleu_5_core_NgramTable *, uint32_t const *, Py_ssize_t, uint32_t const *, int64_t const *, Py_ssize_t, Py_ssize_t, int, int, int64_t *)\000count_segment\200\001\330\004\n\210+\220Q\200\001\360\006\000\005\026\220Q\330\004\024\220I\230V\2402\240W\250A\340\004\035\230]\250!\330\004\031\230\021\330\004\037\230q\330\004\027\220x\230q\330\004\005\330\010\017\210z\230\025\230a\230v\240Q\240j\260\002\260\"\260C\260q\330\010\014\210E\220\025\220a\220r\230\022\2301\330\014\020\220\001\220\025\220a\330\010\014\210L\230\017\240s\250!\320+=\270Q\330\014\017\210t\2203\220a\220q\330\020\026\220j\240\001\240\021\330\014\024\220I\230Q\230d\240,\250m\2701\330\014\026\220b\230\004\230A\230Q\330\014\027\220r\230\030\240\021\240#\240R\240r\250\030\260\021\260!\330\014\020\220\005\220U\230!\2303\230a\330\020\023\2202\220X\230Q\230b\240\002\240#\240R\240r\250\030\260\021\260#\260R\260q\330\024\037\230r\240\030\250\021\250\"\250B\250c\260\022\2602\260X\270Q\270a\330\014\027\220q\330\014\031\230\021\330\014\020\220\005\220U\230!\2301\330\020\024\220A\220V\2302\230T\240\021""\240\"\240B\240a\330\020\024\220A\220R\220r\230\026\230r\240\024\240Q\240b\250\002\250\"\250B\250a\330\010\022\220!\2204\220q\230\003\2304\230u\240E\250\021\250!\330\010\023\2201\220D\230\001\230\022\2302\230S\240\004\240E\250\025\250a\250q\340\010\025\220Q\220a\330\010\020\220\001\220\021\330\004\013\210;\220i\230y\250\001\200\001\360\006\000\005\026\220Q\330\004\024\220I\230V\2402\240W\250A\340\004\037\320\0370\260\001\330\004\031\230\021\330\004\037\230q\330\004\027\220x\230q\330\004\005\330\010\017\210z\230\025\230a\230v\240Q\240j\260\002\260\"\260C\260q\330\010\014\210E\220\025\220a\220r\230\022\2301\330\014\020\220\001\220\025\220a\330\010\014\210L\230\016\240c\250\021\320*>\270a\330\014\017\210t\2203\220a\220q\330\020\032\230#\230Q\230a\330\020\023\2208\2304\230q\330\024\032\230(\240\"\240E\250\021\250+\260Q\260a\330\020\026\220j\240\001\240\021\330\014\025\220Q\220d\230,\240l\260!\330\014\026\220b\230\004\230A\230Q\330\014\033\2301\330\014\033\2302\230T\240\021\240!\330\014\020\220\005\220U\230!\2301\330\020\024\220A\220V\2302\230T\240\021\240\"\240B\240a\330\020\030\230\002\230$\230a\230r\240\022\2402\240R\240q\330\020\024\220A\220R\220r\230\026\230y\250\006\250b\260\007\260q\330\010\025\220Q\220d\230!\2303\230d\240%\240u\250A\250Q\330\010\027\220q\230\004\230A\230R\230r\240\023\240D\250\005\250U\260!\2601\340\010\025\220Q\220a\330\010\020\220\001\220\021\330\004\013\210=\230\r\240\\\260\021\200\001\360\010\000\005\026\220S\230\001\320\0315\260\\\300\037\320PQ\330\004\032\230!\360\n\000\005\037\230a\360\006\000\005\010\200v\210R\210r\220\023\220F\230\"\230L\250\003\2504\250s\260!\2601\330\010\017\210q\330\004\010\210\005\210U\220!\2201\330\010\t\210\021\210%\210w\220a\220q\330\004\t\210\030\220\021\330\004\005\330\010\021\220\021\220$\220l\240,\250a\330\010\022\220\"\220D\230\001\230\021\330\010\022\220\"\220D\230\001\230\021\330\010\013\2102\210T\220\021\220#\220S\230\001\330\014\023\2201\340\010\017\210q\330\010\013\2108\2204\220x\230r\240\021\330\014""\023\2205\230\001\330\014\020\220\005\220U\230!\2301\330\020\021\220\021\220%\220t\2302\230X\240Q\330\010\014\210E\220\025\220a\220q\330\014\022\220\"\220D\230\001\230\022\2302\230Q\330\014\022\220\"\220D\230\001\230\022\2302\230V\2402\240Q\330\014\017\210t\2202\220Q\330\020\026\220a\330\014\017\210z\230\023\230H\240D\250\001\330\020\024\220I\230T\240\022\2403\240b\250\t\260\024\260R\260q\330\021\022\330\020\024\220H\230D\240\002\240(\250!\330\021\033\2303\230a\330\020\024\220A\330\020\036\230j\250\003\2503\250a\330\021\033\2303\230a\330\020\025\220T\230\022\2309\240B\240h\250a\330\021\033\2303\230a\330\020\024\220D\230\002\230%\230q\240\010\250\005\250Q\330\020\032\230!\330\021\033\2303\230k\250\024\250X\260R\260q\330\020\024\220D\230\003\2305\240\001\240\031\250(\260\"\260C\260q\270\010\300\n\310\"\310H\320TU\330\020\032\230!\340\020\024\220A\330\014\017\210r\220\022\2202\220T\230\022\2302\230Q\330\020\025\220Q\220j\240\001\240\021\240#\240R\240s\250!\2501\330\020\032\230!\330\010\014\210E\220\021\220\047\230\021\330\010\013\2105\220\002\220#\220Q\330\014\023\2201\330\010\r\210W\220H\230B\230m\2503\250a\250t\2602\260X\270X\300R\300x\310q\330\010\020\220\003\2202\220S\230\001\230\021\340\010\020\220\001\220\021\330\004\007\200q\330\010\017\210w\220a\330\004\013\2101";
+    #else /* compression: none (2423 bytes) */
+static const char bytes[] = "(tree fragment).?cybleu._nltk_mathdisableenablegcisenabledself.hyp,self.ref,self.ref_off,self.row,self.table cannot be converted to a Python object for picklingsrc/cybleu/_nltk_core.pyxEMPTY_MIN_MESSAGE_POOL_Scratch_Scratch.__reduce_cython___Scratch.__setstate_cython____Pyx_PyDict_NextRef__all____annotate____func____getstate____main____module____name____pyx_state__qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___is_coroutine_nltk_mathappendasyncio.coroutinesbpc_paramcline_in_tracebackcorpus_countscybleu._nltk_coredendenominatorshf_countshyp_lenhyp_lengthshypotheseshypothesisincvntitemsklist_of_referencesmatchesmax_ordermodennrefsntermsnumnumeratorsorderpparampoppossiblerref_lenref_lengthsreference_corpusreferencesreweighsscoreselfsentence_scoresetdefaultshortestsmoothingsumssums_captermstotaltrans_lentranslationtranslation_corpususedvalueswweightswszero_maskzipint (struct __pyx_t_6cybleu_5_core_NgramTable *, uint32_t const *, Py_ssize_t, uint32_t const *, int64_t const *, Py_ssize_t, Py_ssize_t, int, int, int64_t *)\000count_segment\200\001\330\004\n\210+\220Q\200\001\360\006\000\005\026\220Q\330\004\024\220I\230V\2402\240W\250A\340\004\035\230]\250!\330\004\031\230\021\330\004\037\230q\330\004\027\220x\230q\330\004\005\330\010\017\210z\230\025\230a\230v\240Q\240j\260\002\260\"\260C\260q\330\010\014\210E\220\025\220a\220r\230\022\2301\330\014\020\220\001\220\025\220a\330\010\014\210L\230\017\240s\250!\320+=\270Q\330\014\017\210t\2203\220a\220q\330\020\026\220j\240\001\240\021\330\014\024\220I\230Q\230d\240,\250m\2701\330\014\026\220b\230\004\230A\230Q\330\014\027\220r\230\030\240\021\240#\240R\240r\250\030\260\021\260!\330\014\020\220\005\220U\230!\2303\230a\330\020\023\2202\220X\230Q\230b\240\002\240#\240R\240r\250\030\260\021\260#\260R\260q\330\024\037\230r\240\030\250\021\250\"\250B\250c\260\022\2602\260X\270Q\270a\330\014\027\220q\330\014\031\230\021\330\014\020\220\005\220U\230!\2301\330\020\024\220A\220V""\2302\230T\240\021\240\"\240B\240a\330\020\024\220A\220R\220r\230\026\230r\240\024\240Q\240b\250\002\250\"\250B\250a\330\010\022\220!\2204\220q\230\003\2304\230u\240E\250\021\250!\330\010\023\2201\220D\230\001\230\022\2302\230S\240\004\240E\250\025\250a\250q\340\010\025\220Q\220a\330\010\020\220\001\220\021\330\004\013\210;\220i\230y\250\001\200\001\360\006\000\005\026\220Q\330\004\024\220I\230V\2402\240W\250A\340\004\037\320\0370\260\001\330\004\031\230\021\330\004\037\230q\330\004\027\220x\230q\330\004\005\330\010\017\210z\230\025\230a\230v\240Q\240j\260\002\260\"\260C\260q\330\010\014\210E\220\025\220a\220r\230\022\2301\330\014\020\220\001\220\025\220a\330\010\014\210L\230\016\240c\250\021\320*>\270a\330\014\017\210t\2203\220a\220q\330\020\032\230#\230Q\230a\330\020\023\2208\2304\230q\330\024\032\230(\240\"\240E\250\021\250+\260Q\260a\330\020\026\220j\240\001\240\021\330\014\025\220Q\220d\230,\240l\260!\330\014\026\220b\230\004\230A\230Q\330\014\033\2301\330\014\033\2302\230T\240\021\240!\330\014\020\220\005\220U\230!\2301\330\020\024\220A\220V\2302\230T\240\021\240\"\240B\240a\330\020\030\230\002\230$\230a\230r\240\022\2402\240R\240q\330\020\024\220A\220R\220r\230\026\230y\250\006\250b\260\007\260q\330\010\025\220Q\220d\230!\2303\230d\240%\240u\250A\250Q\330\010\027\220q\230\004\230A\230R\230r\240\023\240D\250\005\250U\260!\2601\340\010\025\220Q\220a\330\010\020\220\001\220\021\330\004\013\210=\230\r\240\\\260\021\200\001\360\010\000\005\026\220S\230\001\320\0315\260\\\300\037\320PQ\330\004\032\230!\360\n\000\005\037\230a\360\006\000\005\010\200v\210R\210r\220\023\220F\230\"\230L\250\003\2504\250s\260!\2601\330\010\017\210q\330\004\010\210\005\210U\220!\2201\330\010\t\210\021\210%\210w\220a\220q\330\004\t\210\030\220\021\330\004\005\330\010\021\220\021\220$\220l\240,\250a\330\010\022\220\"\220D\230\001\230\021\330\010\022\220\"\220D\230\001\230\021\330\010\013\2102\210T\220\021\220#\220S\230\001\330\014\023\2201\340\010\017\210q\330\010\013\2108\2204\220x\230r""\240\021\330\014\023\2205\230\001\330\014\020\220\005\220U\230!\2301\330\020\021\220\021\220%\220t\2302\230X\240Q\330\010\014\210E\220\025\220a\220q\330\014\022\220\"\220D\230\001\230\022\2302\230Q\330\014\022\220\"\220D\230\001\230\022\2302\230V\2402\240Q\330\014\017\210t\2202\220Q\330\020\026\220a\330\014\017\210z\230\023\230H\240D\250\001\330\020\024\220I\230T\240\022\2403\240b\250\t\260\024\260R\260q\330\021\022\330\020\024\220H\230D\240\002\240(\250!\330\021\033\2303\230a\330\020\024\220A\330\020\036\230j\250\003\2503\250a\330\021\033\2303\230a\330\020\025\220T\230\022\2309\240B\240h\250a\330\021\033\2303\230a\330\020\024\220D\230\002\230%\230q\240\010\250\005\250Q\330\020\032\230!\330\021\033\2303\230k\250\024\250X\260R\260q\330\020\024\220D\230\003\2305\240\001\240\031\250(\260\"\260C\260q\270\010\300\n\310\"\310H\320TU\330\020\032\230!\340\020\024\220A\330\014\017\210r\220\022\2202\220T\230\022\2302\230Q\330\020\025\220Q\220j\240\001\240\021\240#\240R\240s\250!\2501\330\020\032\230!\330\010\014\210E\220\021\220\047\230\021\330\010\013\2105\220\002\220#\220Q\330\014\023\2201\330\010\r\210W\220H\230B\230m\2503\250a\250t\2602\260X\270X\300R\300x\310q\330\010\020\220\003\2202\220S\230\001\230\021\340\010\020\220\001\220\021\330\004\007\200q\330\010\017\210w\220a\330\004\013\2101";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 89; i++) {
+    for (int i = 0; i < 92; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
-      if (likely(string) && i >= 9) PyUnicode_InternInPlace(&string);
+      if (likely(string) && i >= 10) PyUnicode_InternInPlace(&string);
       if (unlikely(!string)) {
         Py_XDECREF(data);
         __PYX_ERR(0, 1, __pyx_L1_error)
@@ -9116,8 +9168,8 @@ static const char bytes[] = "(tree fragment)?disableenablegcisenabledmin() arg i
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 89; i < 94; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-89].length;
+    for (int i = 92; i < 97; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-92].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -9127,14 +9179,14 @@ static const char bytes[] = "(tree fragment)?disableenablegcisenabledmin() arg i
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 94; i++) {
+    for (Py_ssize_t i = 0; i < 97; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 89;
+      PyObject **table = stringtab + 92;
       for (Py_ssize_t i=0; i<5; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
@@ -9231,17 +9283,17 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
     __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 20, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 158};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 20, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 159};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_list_of_references, __pyx_mstate->__pyx_n_u_hypotheses, __pyx_mstate->__pyx_n_u_max_order, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_hyp_len, __pyx_mstate->__pyx_n_u_nrefs, __pyx_mstate->__pyx_n_u_hyp_lengths, __pyx_mstate->__pyx_n_u_ref_lengths, __pyx_mstate->__pyx_n_u_total, __pyx_mstate->__pyx_n_u_sums, __pyx_mstate->__pyx_n_u_sums_cap, __pyx_mstate->__pyx_n_u_ws, __pyx_mstate->__pyx_n_u_references, __pyx_mstate->__pyx_n_u_hypothesis, __pyx_mstate->__pyx_n_u_numerators, __pyx_mstate->__pyx_n_u_denominators, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_k};
     __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_cybleu__nltk_core_pyx, __pyx_mstate->__pyx_n_u_corpus_counts, __pyx_mstate->__pyx_kp_b_iso88591_Q_IV2WA_0_q_xq_z_avQj_Cq_E_ar_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 21, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 194};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 21, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 195};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_reference_corpus, __pyx_mstate->__pyx_n_u_translation_corpus, __pyx_mstate->__pyx_n_u_max_order, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_hyp_len, __pyx_mstate->__pyx_n_u_nrefs, __pyx_mstate->__pyx_n_u_r, __pyx_mstate->__pyx_n_u_shortest, __pyx_mstate->__pyx_n_u_trans_len, __pyx_mstate->__pyx_n_u_ref_len, __pyx_mstate->__pyx_n_u_sums, __pyx_mstate->__pyx_n_u_sums_cap, __pyx_mstate->__pyx_n_u_ws, __pyx_mstate->__pyx_n_u_references, __pyx_mstate->__pyx_n_u_translation, __pyx_mstate->__pyx_n_u_matches, __pyx_mstate->__pyx_n_u_possible, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_k};
     __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_cybleu__nltk_core_pyx, __pyx_mstate->__pyx_n_u_hf_counts, __pyx_mstate->__pyx_kp_b_iso88591_Q_IV2WA_q_xq_z_avQj_Cq_E_ar_1_a, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {6, 0, 0, 26, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 278};
+    const __Pyx_PyCode_New_function_description descr = {6, 0, 0, 26, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 279};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_references, __pyx_mstate->__pyx_n_u_hypothesis, __pyx_mstate->__pyx_n_u_weights, __pyx_mstate->__pyx_n_u_mode, __pyx_mstate->__pyx_n_u_param, __pyx_mstate->__pyx_n_u_reweigh, __pyx_mstate->__pyx_n_u_order, __pyx_mstate->__pyx_n_u_used, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_incvnt, __pyx_mstate->__pyx_n_u_nterms, __pyx_mstate->__pyx_n_u_smoothing, __pyx_mstate->__pyx_n_u_c_param, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_terms, __pyx_mstate->__pyx_n_u_p, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_bp, __pyx_mstate->__pyx_n_u_score, __pyx_mstate->__pyx_n_u_num, __pyx_mstate->__pyx_n_u_den, __pyx_mstate->__pyx_n_u_hyp_len, __pyx_mstate->__pyx_n_u_ref_len, __pyx_mstate->__pyx_n_u_zero_mask, __pyx_mstate->__pyx_n_u_nrefs, __pyx_mstate->__pyx_n_u_ws};
     __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_src_cybleu__nltk_core_pyx, __pyx_mstate->__pyx_n_u_sentence_score, __pyx_mstate->__pyx_kp_b_iso88591_S_5_PQ_a_vRr_F_L_4s_1_q_U_1_waq, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
   }
@@ -12050,6 +12102,25 @@ static int __Pyx_ImportFunction_3_3_1(PyObject *module, const char *funcname, vo
 }
 #endif
 
+/* HasAttr (used by ImportImpl) */
+#if __PYX_LIMITED_VERSION_HEX < 0x030d0000
+static CYTHON_INLINE int __Pyx_HasAttr(PyObject *o, PyObject *n) {
+    PyObject *r;
+    if (unlikely(!PyUnicode_Check(n))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "hasattr(): attribute name must be string");
+        return -1;
+    }
+    r = __Pyx_PyObject_GetAttrStrNoError(o, n);
+    if (!r) {
+        return (unlikely(PyErr_Occurred())) ? -1 : 0;
+    } else {
+        Py_DECREF(r);
+        return 1;
+    }
+}
+#endif
+
 /* TupleOrListFromArrayImpl (used by ListFromArray) */
 CYTHON_UNUSED static PyObject *
 __Pyx_PyList_FromArray(PyObject *const *src, Py_ssize_t n) {
@@ -12068,6 +12139,160 @@ __Pyx_PyList_FromArray(PyObject *const *src, Py_ssize_t n) {
     }
     #endif
     return res;
+}
+
+/* ImportImpl (used by Import) */
+static int __Pyx__Import_GetModule(PyObject *qualname, PyObject **module) {
+    PyObject *imported_module = PyImport_GetModule(qualname);
+    if (unlikely(!imported_module)) {
+        *module = NULL;
+        if (PyErr_Occurred()) {
+            return -1;
+        }
+        return 0;
+    }
+    *module = imported_module;
+    return 1;
+}
+static int __Pyx__Import_Lookup(PyObject *qualname, PyObject *const *imported_names, Py_ssize_t len_imported_names, PyObject **module) {
+    PyObject *imported_module;
+    PyObject *top_level_package_name;
+    Py_ssize_t i;
+    int status, module_found;
+    Py_ssize_t dot_index;
+    module_found = __Pyx__Import_GetModule(qualname, &imported_module);
+    if (unlikely(!module_found || module_found == -1)) {
+        *module = NULL;
+        return module_found;
+    }
+    if (imported_names) {
+        for (i = 0; i < len_imported_names; i++) {
+            PyObject *imported_name = imported_names[i];
+#if __PYX_LIMITED_VERSION_HEX < 0x030d0000
+            int has_imported_attribute = PyObject_HasAttr(imported_module, imported_name);
+#else
+            int has_imported_attribute = PyObject_HasAttrWithError(imported_module, imported_name);
+            if (unlikely(has_imported_attribute == -1)) goto error;
+#endif
+            if (!has_imported_attribute) {
+                goto not_found;
+            }
+        }
+        *module = imported_module;
+        return 1;
+    }
+    dot_index = PyUnicode_FindChar(qualname, '.', 0, PY_SSIZE_T_MAX, 1);
+    if (dot_index == -1) {
+        *module = imported_module;
+        return 1;
+    }
+    if (unlikely(dot_index == -2)) goto error;
+    top_level_package_name = PyUnicode_Substring(qualname, 0, dot_index);
+    if (unlikely(!top_level_package_name)) goto error;
+    Py_DECREF(imported_module);
+    status = __Pyx__Import_GetModule(top_level_package_name, module);
+    Py_DECREF(top_level_package_name);
+    return status;
+error:
+    Py_DECREF(imported_module);
+    *module = NULL;
+    return -1;
+not_found:
+    Py_DECREF(imported_module);
+    *module = NULL;
+    return 0;
+}
+static PyObject *__Pyx__Import(PyObject *name, PyObject *const *imported_names, Py_ssize_t len_imported_names, PyObject *qualname, PyObject *moddict, int level) {
+    PyObject *module = 0;
+    PyObject *empty_dict = 0;
+    PyObject *from_list = 0;
+    int module_found;
+    if (!qualname) {
+        qualname = name;
+    }
+    module_found = __Pyx__Import_Lookup(qualname, imported_names, len_imported_names, &module);
+    if (likely(module_found == 1)) {
+        return module;
+    } else if (unlikely(module_found == -1)) {
+        return NULL;
+    }
+    #if !CYTHON_COMPILING_IN_LIMITED_API && PY_VERSION_HEX >= 0x030f00a6
+    empty_dict = PyFrozenDict_New(NULL);
+    #else
+    empty_dict = PyDict_New();
+    #endif
+    if (unlikely(!empty_dict))
+        goto bad;
+    if (imported_names) {
+        from_list = __Pyx_PyList_FromArray(imported_names, len_imported_names);
+        if (unlikely(!from_list))
+            goto bad;
+    }
+    if (level == -1) {
+        const char* package_sep = strchr(__Pyx_MODULE_NAME, '.');
+        if (package_sep != (0)) {
+            module = PyImport_ImportModuleLevelObject(
+                name, moddict, empty_dict, from_list, 1);
+            if (unlikely(!module)) {
+                if (unlikely(!PyErr_ExceptionMatches(PyExc_ImportError)))
+                    goto bad;
+                PyErr_Clear();
+            }
+        }
+        level = 0;
+    }
+    if (!module) {
+        module = PyImport_ImportModuleLevelObject(
+            name, moddict, empty_dict, from_list, level);
+    }
+bad:
+    Py_XDECREF(from_list);
+    Py_XDECREF(empty_dict);
+    return module;
+}
+
+/* Import */
+static PyObject *__Pyx_Import(PyObject *name, PyObject *const *imported_names, Py_ssize_t len_imported_names, PyObject *qualname, int level) {
+    return __Pyx__Import(name, imported_names, len_imported_names, qualname, __pyx_mstate_global->__pyx_d, level);
+}
+
+/* ImportFrom */
+static PyObject* __Pyx_ImportFrom(PyObject* module, PyObject* name) {
+    PyObject* value = __Pyx_PyObject_GetAttrStr(module, name);
+    if (unlikely(!value) && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+        const char* module_name_str = 0;
+        PyObject* module_name = 0;
+        PyObject* module_dot = 0;
+        PyObject* full_name = 0;
+        PyErr_Clear();
+        module_name_str = PyModule_GetName(module);
+        if (unlikely(!module_name_str)) { goto modbad; }
+        module_name = PyUnicode_FromString(module_name_str);
+        if (unlikely(!module_name)) { goto modbad; }
+        module_dot = PyUnicode_Concat(module_name, __pyx_mstate_global->__pyx_kp_u__2);
+        if (unlikely(!module_dot)) { goto modbad; }
+        full_name = PyUnicode_Concat(module_dot, name);
+        if (unlikely(!full_name)) { goto modbad; }
+        #if (CYTHON_COMPILING_IN_PYPY && PYPY_VERSION_NUM  < 0x07030400) ||\
+                CYTHON_COMPILING_IN_GRAAL
+        {
+            PyObject *modules = PyImport_GetModuleDict();
+            if (unlikely(!modules))
+                goto modbad;
+            value = PyObject_GetItem(modules, full_name);
+        }
+        #else
+        value = PyImport_GetModule(full_name);
+        #endif
+      modbad:
+        Py_XDECREF(full_name);
+        Py_XDECREF(module_dot);
+        Py_XDECREF(module_name);
+    }
+    if (unlikely(!value)) {
+        PyErr_Format(PyExc_ImportError, "cannot import name %S", name);
+    }
+    return value;
 }
 
 /* dict_setdefault (used by FetchCommonType) */

@@ -20,6 +20,7 @@ cdef extern from "Python.h":
     dict _PyDict_NewPresized(Py_ssize_t n)
 
 from ._core cimport NgramTable, OOV_ID, count_segment
+from ._nltk_math import EMPTY_MIN_MESSAGE
 
 __all__ = ["corpus_counts", "hf_counts", "sentence_score"]
 
@@ -174,7 +175,7 @@ def corpus_counts(list_of_references, hypotheses, max_order):
                 hyp_len = len(hypothesis)
                 if hyp_len and order:
                     raise KeyError((tuple(hypothesis)[0],))
-                raise ValueError("min() arg is an empty sequence")
+                raise ValueError(EMPTY_MIN_MESSAGE)
             _sentence(ws, references, hypothesis, n)
             hyp_len = ws.row[0]
             hyp_lengths += hyp_len
@@ -207,7 +208,7 @@ def hf_counts(reference_corpus, translation_corpus, max_order):
             sums[k] = 0
         for references, translation in zip(reference_corpus, translation_corpus):
             if not len(references):
-                raise ValueError("min() arg is an empty sequence")
+                raise ValueError(EMPTY_MIN_MESSAGE)
             nrefs = _sentence(ws, references, translation, n)
             hyp_len = ws.row[0]
             shortest = ws.ref_off[1] - ws.ref_off[0]

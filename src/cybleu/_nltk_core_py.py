@@ -6,7 +6,7 @@ Same public names and signatures as the compiled module (a test compares them).
 import math
 from collections import Counter
 
-from ._nltk_math import NO_SMOOTHING, smoothed_precisions
+from ._nltk_math import EMPTY_MIN_MESSAGE, NO_SMOOTHING, smoothed_precisions
 
 __all__ = ["corpus_counts", "hf_counts", "sentence_score"]
 
@@ -38,7 +38,7 @@ def corpus_counts(list_of_references, hypotheses, max_order):
         if not refs:
             if hyp_len and max_order:
                 raise KeyError((hyp[0],))
-            raise ValueError("min() arg is an empty sequence")
+            raise ValueError(EMPTY_MIN_MESSAGE)
         for n in range(1, max_order + 1):
             counts = _ngram_counts(hyp, n)
             if counts:
@@ -91,7 +91,7 @@ def hf_counts(reference_corpus, translation_corpus, max_order):
         hyp = tuple(translation)
         refs = [tuple(r) for r in references]
         if not refs:
-            raise ValueError("min() arg is an empty sequence")
+            raise ValueError(EMPTY_MIN_MESSAGE)
         reference_length += min(len(r) for r in refs)
         translation_length += len(hyp)
         for n in range(1, max_order + 1):

@@ -11,7 +11,19 @@ and denominator (methods 1, 3, 4) the same Python expression is evaluated here.
 import math
 import sys
 
-__all__ = ["NO_SMOOTHING", "EPSILON", "ADD_ONE", "NIST", "LOG_LENGTH", "smoothed_precisions"]
+__all__ = ["NO_SMOOTHING", "EPSILON", "ADD_ONE", "NIST", "LOG_LENGTH", "smoothed_precisions",
+           "EMPTY_MIN_MESSAGE"]
+
+def _empty_min_message():
+    try:
+        min(())
+    except ValueError as err:
+        return str(err)
+
+
+#: what min() of nothing says on the running interpreter (the wording changed in Python 3.12); nltk
+#: and nmt raise it for a sentence without references
+EMPTY_MIN_MESSAGE = _empty_min_message()
 
 # mode numbers shared with _nltk_core.pyx: nltk's method0 .. method4
 NO_SMOOTHING, EPSILON, ADD_ONE, NIST, LOG_LENGTH = range(5)
