@@ -159,9 +159,20 @@ cdef Py_ssize_t _sentence(_Scratch ws, references, hypothesis, int max_order) ex
 def corpus_counts(list_of_references, hypotheses, max_order):
     """(hyp_lengths, ref_lengths, numerators, denominators) summed over the corpus as nltk's
     corpus_bleu sums them (see the twin's docstring)."""
-    cdef int order = max_order
+    return _sums(list_of_references, hypotheses, max_order, True)
+
+
+def hf_counts(reference_corpus, translation_corpus, max_order):
+    """(translation_length, reference_length, matches_by_order, possible_matches_by_order) as
+    tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
+    return _sums(reference_corpus, translation_corpus, max_order, False)
+
+
+cdef tuple _sums(list_of_references, hypotheses, int order, bint nltk):
+    """The corpus sums of nltk (closest reference length, per-sentence denominators of at least
+    1) or, nltk False, of nmt (shortest reference length, n-gram counts as they are)."""
     cdef int k, n = order if order > 0 else 1     # order 0 still needs the reference lengths
-    cdef Py_ssize_t hyp_len, nrefs
+    cdef Py_ssize_t hyp_len, nrefs, r, ref_len
     cdef int64_t hyp_lengths = 0, ref_lengths = 0, total
     cdef int64_t* sums = NULL
     cdef Py_ssize_t sums_cap = 0
@@ -172,60 +183,29 @@ def corpus_counts(list_of_references, hypotheses, max_order):
             sums[k] = 0
         for references, hypothesis in zip(list_of_references, hypotheses):
             if not len(references):
-                hyp_len = len(hypothesis)
-                if hyp_len and order:
+                if nltk and order and len(hypothesis):
                     raise KeyError((tuple(hypothesis)[0],))
                 raise ValueError(EMPTY_MIN_MESSAGE)
-            _sentence(ws, references, hypothesis, n)
+            nrefs = _sentence(ws, references, hypothesis, n)
             hyp_len = ws.row[0]
+            ref_len = ws.row[1]
+            if not nltk:
+                ref_len = ws.ref_off[1] - ws.ref_off[0]
+                for r in range(1, nrefs):
+                    if ws.ref_off[r + 1] - ws.ref_off[r] < ref_len:
+                        ref_len = ws.ref_off[r + 1] - ws.ref_off[r]
             hyp_lengths += hyp_len
-            ref_lengths += ws.row[1]
+            ref_lengths += ref_len
             for k in range(n):
                 sums[k] += ws.row[2 + k]
                 total = ws.row[2 + n + k]
-                sums[n + k] += total if total > 1 else 1      # nltk: max(1, #n-grams)
+                sums[n + k] += total if (total > 1 or not nltk) else 1   # nltk: max(1, #n-grams)
         numerators = [sums[k] for k in range(order)]
         denominators = [sums[n + k] for k in range(order)]
     finally:
         PyMem_RawFree(sums)
         _release(ws)
     return hyp_lengths, ref_lengths, numerators, denominators
-
-
-def hf_counts(reference_corpus, translation_corpus, max_order):
-    """(translation_length, reference_length, matches_by_order, possible_matches_by_order) as
-    tensorflow/nmt's compute_bleu sums them (see the twin's docstring)."""
-    cdef int order = max_order
-    cdef int k, n = order if order > 0 else 1
-    cdef Py_ssize_t hyp_len, nrefs, r, shortest
-    cdef int64_t trans_len = 0, ref_len = 0
-    cdef int64_t* sums = NULL
-    cdef Py_ssize_t sums_cap = 0
-    cdef _Scratch ws = _acquire()
-    try:
-        sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
-        for k in range(2 * n):
-            sums[k] = 0
-        for references, translation in zip(reference_corpus, translation_corpus):
-            if not len(references):
-                raise ValueError(EMPTY_MIN_MESSAGE)
-            nrefs = _sentence(ws, references, translation, n)
-            hyp_len = ws.row[0]
-            shortest = ws.ref_off[1] - ws.ref_off[0]
-            for r in range(1, nrefs):
-                if ws.ref_off[r + 1] - ws.ref_off[r] < shortest:
-                    shortest = ws.ref_off[r + 1] - ws.ref_off[r]
-            ref_len += shortest
-            trans_len += hyp_len
-            for k in range(n):
-                sums[k] += ws.row[2 + k]
-                sums[n + k] += ws.row[2 + n + k]
-        matches = [sums[k] for k in range(order)]
-        possible = [sums[n + k] for k in range(order)]
-    finally:
-        PyMem_RawFree(sums)
-        _release(ws)
-    return trans_len, ref_len, matches, possible
 
 
 cdef double _fsum(const double* x, int n) noexcept:

@@ -26,8 +26,20 @@ def corpus_counts(list_of_references, hypotheses, max_order):
     one, ties to the shorter. Tokens are any hashable objects, compared as dict keys.
 
     A sentence without references raises what nltk raises: KeyError of the first hypothesis
-    unigram, or (empty hypothesis) ValueError from min().
+    unigram, or (empty hypothesis) min()'s ValueError.
     """
+    return _sums(list_of_references, hypotheses, max_order, True)
+
+
+def hf_counts(reference_corpus, translation_corpus, max_order):
+    """(translation_length, reference_length, matches_by_order, possible_matches_by_order) as
+    tensorflow/nmt's compute_bleu sums them: the shortest reference length, clipped matches,
+    len - n + 1 possible matches when positive. Segments are paired with zip, as there; a
+    segment without references raises min()'s ValueError, as there."""
+    return _sums(reference_corpus, translation_corpus, max_order, False)
+
+
+def _sums(list_of_references, hypotheses, max_order, nltk):
     numerators = [0] * max_order
     denominators = [0] * max_order
     hyp_lengths = ref_lengths = 0
@@ -36,7 +48,7 @@ def corpus_counts(list_of_references, hypotheses, max_order):
         refs = [tuple(r) for r in references]
         hyp_len = len(hyp)
         if not refs:
-            if hyp_len and max_order:
+            if nltk and hyp_len and max_order > 0:
                 raise KeyError((hyp[0],))
             raise ValueError(EMPTY_MIN_MESSAGE)
         for n in range(1, max_order + 1):
@@ -46,9 +58,12 @@ def corpus_counts(list_of_references, hypotheses, max_order):
                 for ref in refs:
                     best |= _ngram_counts(ref, n)   # | keeps the larger count
                 numerators[n - 1] += sum(min(c, best[g]) for g, c in counts.items())
-            denominators[n - 1] += max(1, hyp_len - n + 1)
+            denominators[n - 1] += max(1 if nltk else 0, hyp_len - n + 1)
         hyp_lengths += hyp_len
-        ref_lengths += min((len(r) for r in refs), key=lambda r: (abs(r - hyp_len), r))
+        if nltk:
+            ref_lengths += min((len(r) for r in refs), key=lambda r: (abs(r - hyp_len), r))
+        else:
+            ref_lengths += min(len(r) for r in refs)
     return hyp_lengths, ref_lengths, numerators, denominators
 
 
@@ -77,29 +92,3 @@ def sentence_score(references, hypothesis, weights, mode, param, reweigh):
     if mode == NO_SMOOTHING and zero_orders:
         return score, sum(1 << (order - 1) for order in zero_orders)
     return score
-
-
-def hf_counts(reference_corpus, translation_corpus, max_order):
-    """(translation_length, reference_length, matches_by_order, possible_matches_by_order) as
-    tensorflow/nmt's compute_bleu sums them: the shortest reference length, clipped matches,
-    len - n + 1 possible matches when positive. Segments are paired with zip, as there; a
-    segment without references raises min()'s ValueError, as there."""
-    matches = [0] * max_order
-    possible = [0] * max_order
-    translation_length = reference_length = 0
-    for references, translation in zip(reference_corpus, translation_corpus):
-        hyp = tuple(translation)
-        refs = [tuple(r) for r in references]
-        if not refs:
-            raise ValueError(EMPTY_MIN_MESSAGE)
-        reference_length += min(len(r) for r in refs)
-        translation_length += len(hyp)
-        for n in range(1, max_order + 1):
-            counts = _ngram_counts(hyp, n)
-            if counts:
-                best = Counter()
-                for ref in refs:
-                    best |= _ngram_counts(ref, n)
-                matches[n - 1] += sum(min(c, best[g]) for g, c in counts.items())
-                possible[n - 1] += len(hyp) - n + 1
-    return translation_length, reference_length, matches, possible
