@@ -32,8 +32,8 @@ __all__ = ["Fraction", "SmoothingFunction", "brevity_penalty", "closest_ref_leng
 
 _DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 # sentence_bleu's one-entry caches: the last weights tuple and smoothing function it was given
-_last_weights, _last_c_weights = _DEFAULT_WEIGHTS, _DEFAULT_WEIGHTS
-_last_smoothing, _last_mode = None, NO_SMOOTHING
+_last_weights = (_DEFAULT_WEIGHTS, _DEFAULT_WEIGHTS)
+_last_smoothing = (None, NO_SMOOTHING)
 _METHOD0_WARNING = ("\nThe hypothesis contains 0 counts of {}-gram overlaps.\n"
                     "Therefore the BLEU score evaluates to 0, independently of\n"
                     "how many N-gram overlaps of lower order it contains.\n"
@@ -292,20 +292,24 @@ def sentence_bleu(references, hypothesis, weights=_DEFAULT_WEIGHTS, smoothing_fu
     Float weights with no smoothing or methods 1-4 take the compiled path (counting and float
     math in one call); everything else, and anything unusual, takes corpus_bleu's path.
     """
-    global _last_weights, _last_c_weights, _last_smoothing, _last_mode
-    if weights is _last_weights:
-        c_weights = _last_c_weights
+    global _last_weights, _last_smoothing
+    # each cache is one tuple, read and replaced whole, so concurrent calls cannot mix entries;
+    # it keeps its key alive, so `is` cannot match a new object at a recycled address
+    last = _last_weights
+    if weights is last[0]:
+        c_weights = last[1]
     else:
         c_weights = _c_weights(weights)
-        if type(weights) is tuple:   # immutable: remember it (and keep it alive, so `is` is safe)
-            _last_weights, _last_c_weights = weights, c_weights
+        if type(weights) is tuple:   # immutable: safe to remember
+            _last_weights = (weights, c_weights)
     if c_weights is not None and type(auto_reweigh) is bool:
-        if smoothing_function is _last_smoothing:   # kept alive here, so `is` is safe
-            mode = _last_mode
+        last = _last_smoothing
+        if smoothing_function is last[0]:
+            mode = last[1]
         else:
             plan = _smoothing_mode(smoothing_function)
             mode = None if plan is None else plan[0]
-            _last_smoothing, _last_mode = smoothing_function, mode
+            _last_smoothing = (smoothing_function, mode)
         if mode is not None:
             # the parameter is read on every call: a SmoothingFunction's attributes may change
             param = (0.0 if mode != EPSILON and mode != LOG_LENGTH else
