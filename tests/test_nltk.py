@@ -287,3 +287,25 @@ def test_readme_compat_example_runs_and_matches_nltk(capsys):
     want = nmt_compute_bleu([[tok("the cat is on the mat"), tok("the cat sat on a mat")]],
                             [tok("the cat sat on the mat")])[0]
     assert lines[2] == repr(want) and want > 0
+
+
+@pytest.mark.parametrize("references,hypothesis,kwargs", [
+    (["the cat sat", "a cat sat"], "the cat sits", {}),                       # strings: characters
+    ((("a", "b", "c"),), ("a", "b", "c"), {}),
+    ([list("abcd")], list("abcd"), {"weights": np.array([[0.5, 0.5], [0.25] * 2])}),
+    ([list("abcd")], list("abc"), {"weights": [0.25] * 4, "auto_reweigh": True}),
+    ([list("ab")], list("ab"), {"auto_reweigh": 1}),
+    ([list("abcd")], list("abcd"), {"weights": (float("nan"),) * 4}),
+    ([list("abcd")], list("abxd"), {"weights": (-1e300,) * 4}),                # exp overflows
+    ([list("abcd")], list("abxd"), {"weights": (1e300, 1e300)}),
+    ([list("abcd")], list("abxd"), {"smoothing": (1, {"epsilon": float("inf")})}),
+    ([list("abcd")], list("abxd"), {"smoothing": (1, {"epsilon": -0.0})}),
+    ([list("abcd")], list("abxd"), {"smoothing": (4, {"k": 0})}),              # 1 / 0.0
+    ([list("abcd")], list("abxd"), {"smoothing": (4, {"k": 10**30})}),
+    ([list("abcd")], list("abxd"), {"smoothing": (1, {"epsilon": PyFraction(1, 3)})}),
+])
+def test_unusual_arguments_equal_nltk(references, hypothesis, kwargs):
+    kwargs = dict(kwargs)
+    smoothing = kwargs.pop("smoothing", None)
+    assert_same_as_nltk("sentence_bleu", references, hypothesis, smoothing=smoothing, **kwargs)
+    assert_same_as_nltk("corpus_bleu", [references], [hypothesis], smoothing=smoothing, **kwargs)
