@@ -18,7 +18,7 @@ try:
 except ImportError:
     _nltk_core_c = None
 
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 WORDS = ["a", "b", "c", "a.", "b,", "(c)", "1-2", "&amp;", "x\n", "-\n", " ", "e.g.", "3.5"]
 line = st.lists(st.sampled_from(WORDS), max_size=10).map(" ".join)
 segment_refs = st.lists(line, min_size=1, max_size=4)

@@ -22,7 +22,7 @@ try:
 except ImportError:  # a pure-Python install
     _nltk_core_c = None
 
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # a tiny alphabet so n-grams repeat; ints equal to floats/bools on purpose (1 == 1.0 == True)
 TOKENS = ["a", "b", "c", "the", 1, 2, 1.0, True, ("t",), "A"]
