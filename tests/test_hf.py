@@ -170,7 +170,7 @@ def test_wmt22_en_de_equals_the_formula_and_bleuscore():
     refs_b = read_lines(root / "ref.B.txt")
     tok = hf.tokenizer_13a
     refs_tok = [[tok(a), tok(b)] for a, b in zip(refs, refs_b)]
-    for sys_file in sorted((root / "sys").glob("*.txt"))[:3]:
+    for sys_file in sorted((root / "sys").glob("*.txt"))[:2]:
         hyps = read_lines(sys_file)
         got = hf.bleu(hyps, [[a, b] for a, b in zip(refs, refs_b)])
         want = _dict(nmt_compute_bleu(refs_tok, [tok(h) for h in hyps]))

@@ -203,9 +203,9 @@ def _wmt_systems():
 
 def test_every_wmt_system_equals_nltk():
     """corpus_bleu of every system in ../shared/data/wmt (whitespace tokens, reference A) with the
-    defaults on every 3rd segment; for the first system of each language pair the whole corpus,
-    two weight vectors with method1, method3, and sentence_bleu (method1, method0) on every 25th
-    segment."""
+    defaults on every 3rd segment; for the first system of each language pair the whole corpus
+    with two weight vectors and method1, method3 on another third, and sentence_bleu (method1,
+    method0) on every 25th segment."""
     pairs_seen = set()
     count = 0
     for name, refs, hyps in _wmt_systems():
@@ -216,10 +216,9 @@ def test_every_wmt_system_equals_nltk():
         assert_same_as_nltk("corpus_bleu", list_of_refs[::3], hyps[::3])
         if pair not in pairs_seen:
             pairs_seen.add(pair)
-            assert_same_as_nltk("corpus_bleu", list_of_refs, hyps)
             assert_same_as_nltk("corpus_bleu", list_of_refs, hyps, [(0.5, 0.5), (0.25,) * 4],
                                 smoothing=(1, {}))
-            assert_same_as_nltk("corpus_bleu", list_of_refs, hyps, smoothing=(3, {}))
+            assert_same_as_nltk("corpus_bleu", list_of_refs[1::3], hyps[1::3], smoothing=(3, {}))
             for i in range(0, len(hyps), 25):
                 for smoothing in ((1, {}), None):
                     assert_same_as_nltk("sentence_bleu", list_of_refs[i], hyps[i], smoothing=smoothing)
