@@ -71,7 +71,8 @@ def _loadavg():
 def versions():
     from importlib import metadata
     out = {}
-    for dist in ("cybleu", "sacrebleu", "nltk", "bleuscore", "fast-bleu", "numpy", "pytest-benchmark"):
+    for dist in ("cybleu", "sacrebleu", "nltk", "bleuscore", "fast-bleu", "numpy", "torch", "torchmetrics",
+                 "pytest-benchmark"):
         try:
             out[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:

@@ -107,3 +107,52 @@ def test_bad_layout_raises_the_same_error_in_both_cores(args, error, message):
 def test_bad_order_or_threads(kwargs, message):
     with pytest.raises(ValueError, match=message):
         parity(lambda core: core.ids_segment_stats([1], [0, 1], [1], [0, 1], [0, 1], **kwargs))
+
+
+def flat_offsets(sentences):
+    flat = [t for s in sentences for t in s]
+    return np.array(flat, dtype=np.uint32), np.cumsum([0] + [len(s) for s in sentences])
+
+
+def joined(ids):
+    return " ".join(map(str, ids))
+
+
+@SETTINGS
+@given(st.lists(SEQ, max_size=5), st.lists(SEQ, max_size=5), st.integers(1, 5),
+       st.sampled_from(["exp", "floor", "add-k", "none"]), st.booleans(), st.integers(1, 3))
+def test_pairwise_equals_sacrebleu_sentence_score_per_pair(hyps, refs, max_order, smooth,
+                                                           effective, n_threads):
+    got = parity(lambda core: core.ids_pairwise_scores(
+        *flat_offsets(hyps), *flat_offsets(refs), max_order, smooth, None, effective,
+        n_threads).tolist())
+    bleu = SacreBLEU(tokenize="none", max_ngram_order=max_order, smooth_method=smooth,
+                     effective_order=effective)
+    want = [[bleu.sentence_score(joined(h), [joined(r)]).score for r in refs] for h in hyps]
+    assert [[x.hex() for x in row] for row in got] == [[x.hex() for x in row] for row in want]
+
+
+@SETTINGS
+@given(st.lists(SEQ, min_size=2, max_size=7), st.integers(1, 5))
+def test_self_stats_equal_sacrebleu_against_all_others(sentences, max_order):
+    got = parity(lambda core: core.ids_self_stats(*flat_offsets(sentences), max_order).tolist())
+    segments = [(s, sentences[:i] + sentences[i + 1:]) for i, s in enumerate(sentences)]
+    assert got == sacre_rows(segments, max_order)
+
+
+def test_self_stats_of_one_sentence():
+    assert stats([([], [])], 2) == parity(
+        lambda core: core.ids_self_stats([], [0, 0], 2).tolist())
+    with pytest.raises(ValueError, match="segment 0 has a non-empty hypothesis but no reference"):
+        parity(lambda core: core.ids_self_stats([5], [0, 1], 2))
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"max_order": 257}, "max_order must be in 1..256"),
+    ({"smooth_method": "bogus"}, "unknown smooth_method 'bogus'"),
+    ({"smooth_method": "floor", "smooth_value": float("inf")}, "smooth_value must be finite"),
+    ({"n_threads": 0}, "n_threads must be an integer of at least 1"),
+])
+def test_pairwise_bad_scoring_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        parity(lambda core: core.ids_pairwise_scores([1], [0, 1], [1], [0, 1], **kwargs))

@@ -66,6 +66,40 @@ def test_corpus_calls_leak_nothing(api):
     assert traced_growth(lambda: api.batch_sentence_bleu(hyps, refs), calls(api, 100)) < SLACK
 
 
+@pytest.fixture(params=CORES)
+def ids_api(request, monkeypatch):
+    from cybleu import ids
+    monkeypatch.setattr(ids, "core", request.param)
+    return ids
+
+
+def ids_calls(ids_api, compiled_calls):
+    return compiled_calls if ids_api.core is _core_c else compiled_calls // 50
+
+
+def test_token_id_calls_leak_nothing(ids_api):
+    import numpy as np
+    hyps = np.array([[5, 6, 7, 8, 0], [5, 5, 6, 2, 0]], dtype=np.uint32)
+    refs = [[5, 6, 7], [5, 6, 9, 9]]
+    # a leaked table or workspace is kilobytes per call: a few thousand calls show it
+    n = ids_calls(ids_api, 2_000)
+    assert traced_growth(lambda: ids_api.sentence_bleu(hyps, refs, pad_id=0, eos_id=2), n) < SLACK
+    assert traced_growth(lambda: ids_api.sentence_bleu(hyps, refs, n_threads=2), n // 10) < SLACK
+    assert traced_growth(lambda: ids_api.pairwise_bleu(refs * 8, n_threads=2), n // 10) < SLACK
+    assert traced_growth(lambda: ids_api.self_bleu(refs * 8), n // 10) < SLACK
+
+    def fail():
+        with pytest.raises(ValueError):
+            ids_api.sentence_bleu([[1], [2]], [[1], []][:1])
+
+    def fail_in_core():
+        with pytest.raises(ValueError):
+            ids_api.self_bleu([[1, 2]])
+
+    assert traced_growth(fail, n // 10) < SLACK
+    assert traced_growth(fail_in_core, n // 10) < SLACK
+
+
 def test_nltk_mode_leaks_nothing():
     """cybleu.nltk and cybleu.hf on the live backend: 100k sentence calls (the pooled scratch is
     reused), repeated corpus calls, and calls failing half way through interning."""

@@ -55,9 +55,10 @@ cdef struct NgramEntry:
     int64_t ref_max
     int64_t ref_count
 
-# Per-segment table of hypothesis n-grams, cleared (not freed) between segments.
+# Per-segment table of hypothesis n-grams, cleared (not freed) between segments. Also interns every
+# n-gram of a batch for pairwise scoring (_NgramIndex), keyed on the batch's IDs back to back.
 cdef struct NgramTable:
-    Py_ssize_t* slots
+    Py_ssize_t* slots         # -1, or entry index (low 32 bits) | 31 hash bits (slot_value)
     Py_ssize_t mask
     int shift                 # 64 - log2(number of slots)
     NgramEntry* entries

@@ -5,7 +5,8 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 __all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "tokenize_13a",
-           "bleu_scores_from_stats", "ids_segment_stats"]
+           "bleu_scores_from_stats", "ids_segment_stats", "ids_pairwise_scores",
+           "ids_self_stats"]
 
 class RefSet:
     max_order: int
@@ -32,3 +33,8 @@ def bleu_scores_from_stats(stats: Sequence[int], max_order: int, smooth_method: 
                            smooth_value: Optional[float], effective_order: bool) -> array: ...
 def ids_segment_stats(hyp_flat: Any, hyp_offsets: Any, ref_flat: Any, ref_offsets: Any,
                       seg_ref_offsets: Any, max_order: int = ..., n_threads: int = ...) -> np.ndarray: ...
+def ids_pairwise_scores(hyp_flat: Any, hyp_offsets: Any, ref_flat: Any, ref_offsets: Any,
+                        max_order: int = ..., smooth_method: str = ...,
+                        smooth_value: Optional[float] = ..., effective_order: bool = ...,
+                        n_threads: int = ...) -> np.ndarray: ...
+def ids_self_stats(flat: Any, offsets: Any, max_order: int = ..., n_threads: int = ...) -> np.ndarray: ...

@@ -7,7 +7,7 @@ the Python layer (`metrics/bleu.py`); the checks here only keep the core memory-
 from libc.stdint cimport uint32_t, uint64_t, int32_t, int64_t
 from libc.string cimport memcmp, memcpy, memset
 from libc.math cimport exp, log, fabs, isfinite
-from cpython.mem cimport PyMem_RawMalloc, PyMem_RawRealloc, PyMem_RawFree
+from cpython.mem cimport PyMem_RawMalloc, PyMem_RawCalloc, PyMem_RawRealloc, PyMem_RawFree
 from cpython.array cimport array, clone
 import sys
 
@@ -20,7 +20,7 @@ cdef extern from "Python.h":
     int PyUnicode_4BYTE_KIND
 
 __all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "tokenize_13a",
-           "bleu_scores_from_stats", "ids_segment_stats"]
+           "bleu_scores_from_stats", "ids_segment_stats", "ids_pairwise_scores", "ids_self_stats"]
 
 cdef enum:
     TOK_NONE = 0
@@ -795,10 +795,22 @@ cdef inline hash_t ngram_step(hash_t h, uint32_t tid) noexcept nogil:
     return (h ^ tid) * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL
 
 
+# A slot holds -1 (empty) or the entry index in its low 32 bits and 31 bits of the n-gram's hash
+# above them, so a probe that meets another n-gram rarely has to read that entry (a cache miss).
+cdef inline Py_ssize_t slot_entry(Py_ssize_t v) noexcept nogil:
+    return v if v < 0 else (v & ((<Py_ssize_t>1 << 32) - 1))
+
+
+cdef inline Py_ssize_t slot_value(Py_ssize_t e, hash_t h) noexcept nogil:
+    return <Py_ssize_t>((h >> 33) << 32) | e
+
+
 cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil:
     """Empty the table and make room for max_entries n-grams."""
     cdef Py_ssize_t nslots, e
     cdef void* p
+    if max_entries >= (<Py_ssize_t>1 << 31):
+        return ERR_NOMEM        # entry indices must fit the slots' low 32 bits
     if max_entries > t.ecap:
         p = PyMem_RawRealloc(t.entries, <size_t>max_entries * sizeof(NgramEntry))
         if p == NULL:
@@ -831,15 +843,16 @@ cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil:
 cdef inline Py_ssize_t table_probe(const NgramTable* t, const uint32_t* hyp, const uint32_t* key,
                                    int order, hash_t h) noexcept nogil:
     cdef Py_ssize_t i = slot_of(h, t.shift)
-    cdef Py_ssize_t e
+    cdef Py_ssize_t v, tag = slot_value(0, h)
     cdef const NgramEntry* en
     while True:
-        e = t.slots[i]
-        if e < 0:
+        v = t.slots[i]
+        if v < 0:
             return i
-        en = &t.entries[e]
-        if en.h == h and en.order == order and same_u32(hyp + en.pos, key, order):
-            return i
+        if (v & ~((<Py_ssize_t>1 << 32) - 1)) == tag:
+            en = &t.entries[v & ((<Py_ssize_t>1 << 32) - 1)]
+            if en.h == h and en.order == order and same_u32(hyp + en.pos, key, order):
+                return i
         i = (i + 1) & t.mask
 
 
@@ -889,7 +902,7 @@ cdef int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
                 break
             h = ngram_step(h, hyp[i + n - 1])
             slot = table_probe(t, hyp, hyp + i, n, h)
-            e = t.slots[slot]
+            e = slot_entry(t.slots[slot])
             if e >= 0:
                 t.entries[e].hyp_count += 1
             else:
@@ -903,7 +916,7 @@ cdef int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
                 en.hyp_count = 1
                 en.ref_max = 0
                 en.ref_count = 0
-                t.slots[slot] = e
+                t.slots[slot] = slot_value(e, h)
     # clip: max count over the references, only for n-grams the hypothesis has; a reference n-gram
     # missing from the table means every longer one from the same start is missing too
     for i in range(r0, r1):
@@ -916,7 +929,7 @@ cdef int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
                 if j + n > rlen:
                     break
                 h = ngram_step(h, ref[j + n - 1])
-                e = t.slots[table_probe(t, hyp, ref + j, n, h)]
+                e = slot_entry(t.slots[table_probe(t, hyp, ref + j, n, h)])
                 if e < 0:
                     break
                 en = &t.entries[e]
@@ -1408,4 +1421,279 @@ def ids_segment_stats(hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offs
     finally:
         for chunk in chunks:
             release_workspace(chunk.ws)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# pairwise and pooled scoring: every distinct n-gram of the batch interned once
+
+cdef class _NgramIndex:
+    """Every distinct n-gram of a set of sentences gets an ID once (its entry in an NgramTable
+    keyed on the sentences' IDs back to back), and each sentence becomes its list of distinct
+    (n-gram ID, count, order): a pair of sentences then costs one array lookup per n-gram."""
+    cdef NgramTable table
+    cdef uint32_t* gid        # sentence s: pairs goff[s]..goff[s+1]-1
+    cdef int32_t* gcnt
+    cdef int32_t* gord
+    cdef int64_t* goff
+    cdef Py_ssize_t nsent, nids
+
+    def __dealloc__(self):
+        PyMem_RawFree(self.table.slots)
+        PyMem_RawFree(self.table.entries)
+        PyMem_RawFree(self.table.touched)
+        PyMem_RawFree(self.gid)
+        PyMem_RawFree(self.gcnt)
+        PyMem_RawFree(self.gord)
+        PyMem_RawFree(self.goff)
+
+    cdef int build(self, const uint32_t* ids, const int64_t* off, Py_ssize_t nsent,
+                   int max_order) noexcept nogil:
+        cdef Py_ssize_t s, i, k = 0, slot, e, length, total = 0
+        cdef int n
+        cdef hash_t h
+        cdef const uint32_t* seq
+        cdef NgramEntry* en
+        for s in range(nsent):
+            length = off[s + 1] - off[s]
+            for n in range(1, max_order + 1):
+                if length >= n:
+                    total += length - n + 1
+        self.nsent = nsent
+        self.gid = <uint32_t*>PyMem_RawMalloc(<size_t>(total + 1) * sizeof(uint32_t))
+        self.gcnt = <int32_t*>PyMem_RawMalloc(<size_t>(total + 1) * sizeof(int32_t))
+        self.gord = <int32_t*>PyMem_RawMalloc(<size_t>(total + 1) * sizeof(int32_t))
+        self.goff = <int64_t*>PyMem_RawMalloc(<size_t>(nsent + 1) * sizeof(int64_t))
+        if self.gid == NULL or self.gcnt == NULL or self.gord == NULL or self.goff == NULL:
+            return ERR_NOMEM
+        if table_prepare(&self.table, total + 1) < 0:
+            return ERR_NOMEM
+        self.goff[0] = 0
+        for s in range(nsent):
+            seq = ids + off[s]
+            length = off[s + 1] - off[s]
+            for i in range(length):
+                h = 0
+                for n in range(1, max_order + 1):
+                    if i + n > length:
+                        break
+                    h = ngram_step(h, seq[i + n - 1])
+                    slot = table_probe(&self.table, ids, seq + i, n, h)
+                    e = slot_entry(self.table.slots[slot])
+                    if e < 0:
+                        e = self.table.n
+                        self.table.n += 1
+                        en = &self.table.entries[e]
+                        en.h = h
+                        en.pos = off[s] + i
+                        en.slot = slot
+                        en.order = n
+                        en.hyp_count = -1     # the last sentence that had it
+                        self.table.slots[slot] = slot_value(e, h)
+                    en = &self.table.entries[e]
+                    if en.hyp_count != s:
+                        en.hyp_count = s
+                        en.ref_max = k        # where its pair for sentence s is
+                        self.gid[k] = <uint32_t>e
+                        self.gcnt[k] = 1
+                        self.gord[k] = n - 1
+                        k += 1
+                    else:
+                        self.gcnt[en.ref_max] += 1
+            self.goff[s + 1] = k
+        self.nids = self.table.n
+        return 0
+
+
+cdef int pair_columns(_NgramIndex ix, const int64_t* off, Py_ssize_t nhyp, Py_ssize_t j0,
+                      Py_ssize_t j1, Py_ssize_t ncol, int max_order, int method, double sv,
+                      bint effective_order, double* out) noexcept nogil:
+    """out[i, j] for every hypothesis i and the references j0..j1-1 (sentences nhyp + j)."""
+    cdef int32_t* refcnt = <int32_t*>PyMem_RawCalloc(<size_t>(ix.nids + 1), sizeof(int32_t))
+    cdef int64_t[514] st
+    cdef double[256] logs
+    cdef Py_ssize_t i, j, k, r, hlen
+    cdef int n
+    cdef int32_t c, rc
+    if refcnt == NULL:
+        return ERR_NOMEM
+    for j in range(j0, j1):
+        r = nhyp + j
+        for k in range(ix.goff[r], ix.goff[r + 1]):
+            refcnt[ix.gid[k]] = ix.gcnt[k]
+        st[1] = off[r + 1] - off[r]
+        for i in range(nhyp):
+            hlen = off[i + 1] - off[i]
+            st[0] = hlen
+            for n in range(max_order):
+                st[2 + n] = 0
+                st[2 + max_order + n] = hlen - n if hlen > n else 0
+            for k in range(ix.goff[i], ix.goff[i + 1]):
+                rc = refcnt[ix.gid[k]]
+                if rc:
+                    c = ix.gcnt[k]
+                    st[2 + ix.gord[k]] += c if c < rc else rc
+            out[i * ncol + j] = bleu_from_stats(st, max_order, method, sv, effective_order, logs)
+        for k in range(ix.goff[r], ix.goff[r + 1]):
+            refcnt[ix.gid[k]] = 0
+    PyMem_RawFree(refcnt)
+    return 0
+
+
+cdef class _PairChunk:
+    cdef Py_ssize_t j0, j1
+    cdef int rc
+
+    def run(self, _NgramIndex ix, const int64_t[::1] off, Py_ssize_t nhyp, Py_ssize_t ncol,
+            int max_order, int method, double sv, bint effective_order, double[:, ::1] out):
+        with nogil:
+            self.rc = pair_columns(ix, &off[0], nhyp, self.j0, self.j1, ncol, max_order, method,
+                                   sv, effective_order, &out[0, 0])
+
+
+cdef _NgramIndex index_sentences(flat, const int64_t[::1] off, int max_order):
+    cdef const uint32_t[::1] ids = flat
+    cdef _NgramIndex ix = _NgramIndex()
+    cdef const uint32_t* p = &ids[0] if ids.shape[0] else NULL
+    cdef int rc
+    with nogil:
+        rc = ix.build(p, &off[0], off.shape[0] - 1, max_order)
+    _check(rc, 0)
+    return ix
+
+
+def ids_pairwise_scores(hyp_flat, hyp_offsets, ref_flat, ref_offsets, max_order=4,
+                        smooth_method="exp", smooth_value=None, effective_order=True,
+                        n_threads=1):
+    """float64 array (n_hyps, n_refs): sentence BLEU of each hypothesis against each reference
+    alone, equal to bleu_scores_from_stats of ids_segment_stats for that single pair. Every
+    distinct n-gram of the batch is interned once; the references are split across n_threads."""
+    import threading
+    import numpy as np
+    from ._ragged import check_scoring, check_sentences
+    cdef Py_ssize_t nhyp, nref, k, nchunks
+    cdef _PairChunk chunk
+    cdef double sv
+    cdef int method
+    sv = check_scoring(max_order, smooth_method, smooth_value, n_threads)
+    method = _SMOOTHERS[smooth_method]
+    hyp_flat, hyp_offsets = check_sentences(hyp_flat, hyp_offsets, "hyp")
+    ref_flat, ref_offsets = check_sentences(ref_flat, ref_offsets, "ref")
+    nhyp = hyp_offsets.shape[0] - 1
+    nref = ref_offsets.shape[0] - 1
+    out = np.zeros((nhyp, nref), dtype=np.float64)
+    if nhyp == 0 or nref == 0:
+        return out
+    # hypotheses then references, as one set of sentences
+    flat = np.concatenate([hyp_flat, ref_flat])
+    off = np.concatenate([hyp_offsets, ref_offsets[1:] + hyp_offsets[nhyp]])
+    ix = index_sentences(flat, off, max_order)
+    nchunks = min(n_threads, nref)
+    chunks = []
+    for k in range(nchunks):
+        chunk = _PairChunk()
+        chunk.j0 = nref * k // nchunks
+        chunk.j1 = nref * (k + 1) // nchunks
+        chunks.append(chunk)
+    args = (ix, off, nhyp, nref, max_order, method, sv, bool(effective_order), out)
+    threads = [threading.Thread(target=c.run, args=args) for c in chunks[1:]]
+    for th in threads:
+        th.start()
+    try:
+        (<_PairChunk>chunks[0]).run(*args)
+    finally:
+        for th in threads:
+            th.join()
+    for chunk in chunks:
+        _check(chunk.rc, 0)
+    return out
+
+
+def ids_self_stats(flat, offsets, max_order=4, n_threads=1):
+    """int64 array (n, 2 + 2 * max_order): the statistics of each sentence against all the
+    others pooled as its references (as ids_segment_stats with every other sentence listed as a
+    reference). The maximum count of an n-gram over the others comes from its two largest
+    counts and the owner of the largest; the closest length from the sorted lengths."""
+    import numpy as np
+    from ._ragged import check_scoring, check_sentences, no_reference_error
+    cdef Py_ssize_t n, s, k, e, p, lo, hi, mid
+    cdef int64_t h, best, cand, width
+    cdef int32_t c, m
+    cdef const int64_t[::1] off, lens
+    cdef int64_t[:, ::1] rows
+    cdef int32_t* top1
+    cdef int32_t* top2
+    cdef int64_t* owner
+    cdef _NgramIndex ix
+    cdef int order
+    check_scoring(max_order, "none", None, n_threads)
+    order = max_order
+    flat, offsets = check_sentences(flat, offsets, "")
+    n = offsets.shape[0] - 1
+    out = np.zeros((n, 2 + 2 * max_order), dtype=np.int64)
+    if n == 0:
+        return out
+    lengths = np.diff(offsets)
+    if n == 1:
+        if lengths[0]:
+            raise no_reference_error(0)
+        out[0, 1] = -1
+        return out
+    ix = index_sentences(flat, offsets, max_order)
+    off = offsets
+    lens = np.sort(lengths)
+    rows = out
+    width = 2 + 2 * max_order
+    top1 = <int32_t*>PyMem_RawCalloc(<size_t>(ix.nids + 1), sizeof(int32_t))
+    top2 = <int32_t*>PyMem_RawCalloc(<size_t>(ix.nids + 1), sizeof(int32_t))
+    owner = <int64_t*>PyMem_RawMalloc(<size_t>(ix.nids + 1) * sizeof(int64_t))
+    try:
+        if top1 == NULL or top2 == NULL or owner == NULL:
+            raise MemoryError()
+        with nogil:
+            for s in range(n):
+                for k in range(ix.goff[s], ix.goff[s + 1]):
+                    e = ix.gid[k]
+                    c = ix.gcnt[k]
+                    if c > top1[e]:
+                        top2[e] = top1[e]
+                        top1[e] = c
+                        owner[e] = s
+                    elif c > top2[e]:
+                        top2[e] = c
+            for s in range(n):
+                h = off[s + 1] - off[s]
+                rows[s, 0] = h
+                for k in range(order):
+                    rows[s, 2 + order + k] = h - k if h > k else 0
+                for k in range(ix.goff[s], ix.goff[s + 1]):
+                    e = ix.gid[k]
+                    m = top2[e] if owner[e] == s else top1[e]
+                    c = ix.gcnt[k]
+                    rows[s, 2 + ix.gord[k]] += c if c < m else m
+                # closest length among the others, ties to the shorter: drop one copy of h
+                lo = 0
+                hi = n
+                while lo < hi:
+                    mid = (lo + hi) // 2
+                    if lens[mid] < h:
+                        lo = mid + 1
+                    else:
+                        hi = mid
+                p = lo                      # lens[p] == h is this sentence's own length
+                if p + 1 < n and lens[p + 1] == h:
+                    best = h
+                else:
+                    best = -1
+                    if p > 0:
+                        best = lens[p - 1]
+                    if p + 1 < n:
+                        cand = lens[p + 1]
+                        if best == -1 or cand - h < h - best:
+                            best = cand
+                rows[s, 1] = best
+    finally:
+        PyMem_RawFree(top1)
+        PyMem_RawFree(top2)
+        PyMem_RawFree(owner)
     return out

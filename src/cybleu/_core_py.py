@@ -14,7 +14,7 @@ from collections import Counter
 from ._math import bleu_from_stats
 
 __all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "tokenize_13a",
-           "bleu_scores_from_stats", "ids_segment_stats"]
+           "bleu_scores_from_stats", "ids_segment_stats", "ids_pairwise_scores", "ids_self_stats"]
 
 _SMOOTHERS = ("none", "floor", "add-k", "exp")
 
@@ -202,3 +202,50 @@ def ids_segment_stats(hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offs
             correct[len(gram) - 1] += min(count, ref_ngrams[gram])
         out[s] = [len(hyp), _closest_ref_len(len(hyp), [len(r) for r in refs])] + correct + total
     return out
+
+
+def _ids_layout(segments):
+    """ids_segment_stats' arrays for [(hyp, [ref, ...]), ...] (lists of IDs)."""
+    hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets = [], [0], [], [0], [0]
+    for hyp, refs in segments:
+        hyp_flat += hyp
+        hyp_offsets.append(len(hyp_flat))
+        for ref in refs:
+            ref_flat += ref
+            ref_offsets.append(len(ref_flat))
+        seg_ref_offsets.append(len(ref_offsets) - 1)
+    return hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets
+
+
+def ids_pairwise_scores(hyp_flat, hyp_offsets, ref_flat, ref_offsets, max_order=4,
+                        smooth_method="exp", smooth_value=None, effective_order=True,
+                        n_threads=1):
+    """float64 array (n_hyps, n_refs): sentence BLEU of each hypothesis against each reference
+    alone, equal to bleu_scores_from_stats of ids_segment_stats for that single pair. Every
+    distinct n-gram of the batch is interned once; the references are split across n_threads."""
+    import numpy as np
+    from ._ragged import check_scoring, check_sentences
+    check_scoring(max_order, smooth_method, smooth_value, n_threads)
+    hyp_flat, hyp_offsets = check_sentences(hyp_flat, hyp_offsets, "hyp")
+    ref_flat, ref_offsets = check_sentences(ref_flat, ref_offsets, "ref")
+    hyps = [hyp_flat[a:b].tolist() for a, b in zip(hyp_offsets[:-1], hyp_offsets[1:])]
+    refs = [ref_flat[a:b].tolist() for a, b in zip(ref_offsets[:-1], ref_offsets[1:])]
+    if not hyps or not refs:
+        return np.zeros((len(hyps), len(refs)), dtype=np.float64)
+    rows = ids_segment_stats(*_ids_layout([(h, [r]) for h in hyps for r in refs]), max_order)
+    scores = bleu_scores_from_stats(rows.reshape(-1), max_order, smooth_method, smooth_value,
+                                    effective_order)
+    return np.array(scores, dtype=np.float64).reshape(len(hyps), len(refs))
+
+
+def ids_self_stats(flat, offsets, max_order=4, n_threads=1):
+    """int64 array (n, 2 + 2 * max_order): the statistics of each sentence against all the
+    others pooled as its references (as ids_segment_stats with every other sentence listed as a
+    reference). The maximum count of an n-gram over the others comes from its two largest
+    counts and the owner of the largest; the closest length from the sorted lengths."""
+    from ._ragged import check_scoring, check_sentences
+    check_scoring(max_order, "none", None, n_threads)
+    flat, offsets = check_sentences(flat, offsets, "")
+    sents = [flat[a:b].tolist() for a, b in zip(offsets[:-1], offsets[1:])]
+    return ids_segment_stats(*_ids_layout([(s, sents[:i] + sents[i + 1:])
+                                           for i, s in enumerate(sents)]), max_order)

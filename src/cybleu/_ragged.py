@@ -3,6 +3,8 @@
 Both `_core.ids_segment_stats` and its twin call `check_layout` first, so they accept the same
 inputs and raise the same errors; the compiled loops then trust the offsets.
 """
+import math
+
 import numpy as np
 
 UINT32_MAX = 2**32 - 1
@@ -22,6 +24,8 @@ def as_ids(flat, what):
             raise ValueError(f"{what} holds a negative token ID ({int(arr.min())})")
         if arr.dtype.itemsize > 4 and int(arr.max()) > UINT32_MAX:
             raise ValueError(f"{what} holds a token ID above 2**32-1 ({int(arr.max())})")
+        if arr.dtype.itemsize == 4 and arr.flags.c_contiguous:
+            return arr.view(np.uint32)    # non-negative int32: the same bits, no copy
     return np.ascontiguousarray(arr, dtype=np.uint32)
 
 
@@ -65,3 +69,27 @@ def check_layout(hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets, 
 
 def no_reference_error(segment):
     return ValueError(f"segment {segment} has a non-empty hypothesis but no reference")
+
+
+def check_sentences(flat, offsets, prefix):
+    """One set of sentences (flat IDs + offsets), rebased so that offsets start at 0."""
+    flat = as_ids(flat, f"{prefix}_flat" if prefix else "flat")
+    offsets = as_offsets(offsets, flat.size, f"{prefix}_offsets" if prefix else "offsets")
+    return flat[offsets[0]:offsets[-1]], offsets - offsets[0]
+
+
+def check_scoring(max_order, smooth_method, smooth_value, n_threads):
+    """The smoothing value as a float for the compiled float path, after the checks that keep it
+    bit-identical to sacreBLEU's (the same ones as bleu_scores_from_stats)."""
+    check_layout([], [0], [], [0], [0], max_order, n_threads)
+    if max_order > 256:
+        raise ValueError("max_order must be in 1..256 for batch scoring")
+    if smooth_method not in ("none", "floor", "add-k", "exp"):
+        raise ValueError(f"unknown smooth_method {smooth_method!r}")
+    if smooth_method in ("floor", "add-k"):
+        if smooth_value is None:
+            return 0.1 if smooth_method == "floor" else 1.0
+        if not (math.isfinite(smooth_value) and 0.0 < smooth_value <= 1e300):
+            raise ValueError("smooth_value must be finite and in (0, 1e300] for batch scoring")
+        return float(smooth_value)
+    return 0.0
