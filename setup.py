@@ -22,9 +22,10 @@ def extensions():
     # fp-contract=off: no fused multiply-add, so float results equal CPython's operation by operation
     args = ["-O3", "-ffp-contract=off"] if sys.platform != "win32" else []
     macros = [("CYTHON_TRACE_NOGIL", "1")] if DEBUG else []
-    ext = Extension("cybleu._core", ["src/cybleu/_core.pyx"], extra_compile_args=args,
-                    define_macros=macros)
-    return cythonize([ext], compiler_directives=directives)
+    exts = [Extension(name, [source], extra_compile_args=args, define_macros=macros)
+            for name, source in [("cybleu._core", "src/cybleu/_core.pyx"),
+                                 ("cybleu._nltk_core", "src/cybleu/_nltk_core.pyx")]]
+    return cythonize(exts, compiler_directives=directives)
 
 
 class OptionalBuildExt(build_ext):

@@ -10,7 +10,8 @@ memory, machine.
 Ratio column: the baseline's median / this row's median, within the group (the row marked as
 baseline: sacrebleu `corpus_bleu` for corpus-13a, one reused `BLEU(effective_order=True)` for
 sentence-batch, an nltk `sentence_bleu` loop for ids-sentence-*, a sacrebleu `sentence_score` loop for
-ids-pairwise). Above 1 means faster than the baseline. A row timed on a slice of the workload (fast-bleu) is scaled to the
+ids-pairwise, nltk for nltk-corpus and nltk-sentence, bleuscore for hf-corpus). Above 1 means faster
+than the baseline. A row timed on a slice of the workload (fast-bleu) is scaled to the
 full workload and marked "extrapolated". pytest's output goes to stderr, the markdown to stdout.
 """
 import argparse
@@ -25,17 +26,22 @@ sys.path.insert(0, str(HERE))
 from _common import REPO, machine, versions  # noqa: E402
 
 GROUP_ORDER = ["corpus-13a", "sentence-batch", "ids-sentence-256x1024", "ids-sentence-1024x128",
-               "ids-pairwise-128x128"]
+               "ids-pairwise-128x128", "nltk-corpus", "nltk-sentence", "hf-corpus"]
 GROUP_TITLES = {
     "corpus-13a": "Corpus BLEU, WMT22 en-de, all 8 systems vs reference A (16,296 segments per round)",
     "sentence-batch": "Sentence BLEU of every segment, 2 WMT22 en-de systems vs reference A (4,074 pairs per round)",
     "ids-sentence-256x1024": "Token-ID sentence BLEU (cybleu.ids), batch of 256 x 1024 IDs, one reference each",
     "ids-sentence-1024x128": "Token-ID sentence BLEU (cybleu.ids), batch of 1024 x 128 IDs, one reference each",
     "ids-pairwise-128x128": "Token-ID pairwise BLEU (cybleu.ids), 128 x 128 sentences of 64 IDs (16,384 pairs)",
+    "nltk-corpus": "nltk mode: corpus_bleu of each of the 8 WMT22 en-de systems vs reference A (16,296 segments per round, pre-split 13a tokens)",
+    "nltk-sentence": "nltk mode: sentence_bleu loop (method1), 2 WMT22 en-de systems vs reference A (4,074 pairs per round, pre-split 13a tokens)",
+    "hf-corpus": "Hugging Face evaluate `bleu` mode: 8 WMT22 en-de systems vs reference A (16,296 segments per round, 13a tokenization timed)",
 }
 UNIT = {"corpus-13a": ("segments", "segments"), "sentence-batch": ("pairs", "pairs"),
         "ids-sentence-256x1024": ("pairs", "pairs"), "ids-sentence-1024x128": ("pairs", "pairs"),
-        "ids-pairwise-128x128": ("pairs", "pairs")}
+        "ids-pairwise-128x128": ("pairs", "pairs"),
+        "nltk-corpus": ("segments", "segments"), "nltk-sentence": ("pairs", "pairs"),
+        "hf-corpus": ("segments", "segments")}
 
 
 def run_pytest(json_path, extra_args):

@@ -98,3 +98,26 @@ def test_token_id_calls_leak_nothing(ids_api):
 
     assert traced_growth(fail, n // 10) < SLACK
     assert traced_growth(fail_in_core, n // 10) < SLACK
+
+
+def test_nltk_mode_leaks_nothing():
+    """cybleu.nltk and cybleu.hf on the live backend: 100k sentence calls (the pooled scratch is
+    reused), repeated corpus calls, and calls failing half way through interning."""
+    from cybleu import hf
+    from cybleu import nltk as cy_nltk
+    compiled = cybleu.BACKEND == "cython"
+    refs, hyp = [["a", "quick", "brown", "fox"], list("abcdefg")], ["the", "quick", "brown", "fox", "a"]
+    method1 = cy_nltk.SmoothingFunction().method1
+    n = 100_000 if compiled else 600
+    assert traced_growth(lambda: cy_nltk.sentence_bleu(refs, hyp, smoothing_function=method1), n) < SLACK
+    corpus_refs, corpus_hyps = [refs] * 200, [hyp, hyp[::-1]] * 100
+    assert traced_growth(lambda: cy_nltk.corpus_bleu(corpus_refs, corpus_hyps, smoothing_function=method1),
+                         n // 200) < SLACK
+    assert traced_growth(lambda: hf.compute_bleu(corpus_refs, corpus_hyps), n // 200) < SLACK
+
+    def fail():
+        with pytest.raises(TypeError):
+            cy_nltk.corpus_bleu([refs] * 50 + [[["a", ["unhashable"]]]], [hyp] * 51,
+                                smoothing_function=method1)
+
+    assert traced_growth(fail, n // 20) < SLACK

@@ -80,3 +80,10 @@ cdef class RefSet:
     cdef readonly bint lowercase
     cdef int tok_mode
 
+
+
+# Exported for cybleu._nltk_core (cimported there): one segment's statistics from interned IDs,
+# [hyp_len, ref_len, correct_1..N, total_1..N] into out; ERR_NOMEM (-1) / ERR_NO_REFS (-2).
+cdef int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
+                       const uint32_t* ref_ids, const int64_t* ref_off, Py_ssize_t r0, Py_ssize_t r1,
+                       int max_order, bint oov_ends, int64_t* out) noexcept nogil
