@@ -279,7 +279,7 @@ def test_unknown_encoding(files, capsys):
     assert "unknown encoding" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("args", [["-m", "chrf"], ["-tok", "intl"], ["--confidence"]])
+@pytest.mark.parametrize("args", [["-m", "chrf"], ["-tok", "13b"], ["--confidence"]])
 def test_unsupported_options_are_usage_errors(files, capsys, args):
     assert main([files["ref"], "-i", files["A"], *args]) == 2
     assert "usage: cybleu" in capsys.readouterr().err

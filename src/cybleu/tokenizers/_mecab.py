@@ -1,0 +1,32 @@
+"""MeCab taggers for ja-mecab and ko-mecab, on the packages sacreBLEU's extras install.
+
+MeCab segments; the core interns and counts. Like sacreBLEU, the dictionary is checked (by its
+size, and that no user dictionary is loaded) so that a score cannot silently come from another
+dictionary."""
+from .tokenizer_base import BaseTokenizer
+
+
+class MecabTokenizer(BaseTokenizer):
+    _extra = _language = _dic_name = _suffix = None
+    _dic_size = 0
+
+    def __init__(self):
+        self.tagger = self._make_tagger()
+        info = self.tagger.dictionary_info()
+        if info.size != self._dic_size:
+            raise RuntimeError(f"Please make sure to use the {self._dic_name} dictionary for MeCab: "
+                               f"it has {self._dic_size} entries, the loaded one {info.size}.")
+        if info.next is not None:
+            raise RuntimeError("A MeCab user dictionary is loaded; the scores would not be "
+                               "comparable with sacreBLEU's.")
+
+    def _missing(self, err):
+        return RuntimeError(f"\n{self._language} tokenization requires extra dependencies, but you "
+                            f"do not have them installed ({err}). Please install them like so.\n\n"
+                            f"    pip install cybleu[{self._extra}]\n")
+
+    def __call__(self, line):
+        return self.tagger.parse(line.strip()).strip()
+
+    def signature(self):
+        return f"{self._extra}-mecab-{self.tagger.version()}-{self._suffix}"
