@@ -64,3 +64,17 @@ def test_corpus_calls_leak_nothing(api):
     refs = [[f"segment {i} has words {i % 5} and {i % 13}" for i in range(2000)]]
     assert traced_growth(lambda: api.corpus_bleu(hyps, refs), calls(api, 100)) < SLACK
     assert traced_growth(lambda: api.batch_sentence_bleu(hyps, refs), calls(api, 100)) < SLACK
+
+
+@pytest.mark.parametrize("tokenize", ["intl", "zh", "char"])
+def test_new_metric_per_call_stays_flat(api, tokenize):
+    # sacreBLEU's per-line lru_cache grows with every distinct line (up to 2**16 per tokenizer
+    # object); cybleu caches nothing, so distinct lines through fresh BLEU objects leave no trace
+    counter = iter(range(10**9))
+
+    def call():
+        i = next(counter)
+        api.sentence_bleu(f"第{i}号 «line» {i}.{i % 7} — €{i}", [f"第{i}号 line {i % 9}, ok"],
+                          tokenize=tokenize)
+
+    assert traced_growth(call, calls(api, 4_000)) < SLACK
