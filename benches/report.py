@@ -8,7 +8,8 @@ memory, machine.
     python benches/report.py --no-memory          # skip the memory measurement
 
 Ratio column: sacrebleu's median / this row's median, within the group (the sacrebleu row marked as
-baseline: `corpus_bleu` for corpus-13a, one reused `BLEU(effective_order=True)` for sentence-batch).
+baseline: `corpus_bleu` for corpus-13a and the tok-* groups, one reused `BLEU(effective_order=True)` for
+sentence-batch).
 Above 1 means faster than sacrebleu. A row timed on a slice of the workload (fast-bleu) is scaled to the
 full workload and marked "extrapolated". pytest's output goes to stderr, the markdown to stdout.
 """
@@ -23,12 +24,18 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from _common import REPO, machine, versions  # noqa: E402
 
-GROUP_ORDER = ["corpus-13a", "sentence-batch"]
+GROUP_ORDER = ["corpus-13a", "sentence-batch", "tok-zh", "tok-intl", "tok-char", "tok-ja-mecab"]
 GROUP_TITLES = {
     "corpus-13a": "Corpus BLEU, WMT22 en-de, all 8 systems vs reference A (16,296 segments per round)",
     "sentence-batch": "Sentence BLEU of every segment, 2 WMT22 en-de systems vs reference A (4,074 pairs per round)",
+    "tok-zh": "Corpus BLEU with tokenize='zh', WMT22 en-zh, all 8 systems vs reference A (16,296 segments per round)",
+    "tok-intl": "Corpus BLEU with tokenize='intl', WMT22 en-de, all 8 systems vs reference A (16,296 segments per round)",
+    "tok-char": "Corpus BLEU with tokenize='char', WMT22 en-ja, all 8 systems vs reference A (16,296 segments per round)",
+    "tok-ja-mecab": "Corpus BLEU with tokenize='ja-mecab', WMT22 en-ja, all 8 systems vs reference A (16,296 segments per round)",
 }
-UNIT = {"corpus-13a": ("segments", "segments"), "sentence-batch": ("pairs", "pairs")}
+UNIT = {"corpus-13a": ("segments", "segments"), "sentence-batch": ("pairs", "pairs"),
+        "tok-zh": ("segments", "segments"), "tok-intl": ("segments", "segments"),
+        "tok-char": ("segments", "segments"), "tok-ja-mecab": ("segments", "segments")}
 
 
 def run_pytest(json_path, extra_args):
@@ -139,6 +146,12 @@ def markdown(bench, mem=None, pytest_rc=0, memory_rc=0):
         cy = [r for r in groups[name] if r["impl"] == "cybleu"]
         if base and cy:
             headline.append(f"{name}: **{fmt_ratio(base['median'] / cy[0]['median'])}** faster than sacrebleu")
+        seg = [r for r in groups[name] if r["impl"] == "mecab"]
+        if seg and cy:
+            # where MeCab's segmentation dominates: how much of cybleu's round is cybleu's own work
+            own = (cy[0]["median"] - seg[0]["median"]) / cy[0]["median"]
+            lines += [f"cybleu's own share of its {name} round (interning, counting, scoring, the "
+                      f"Python around MeCab): **{own:.1%}**; MeCab: {1 - own:.1%}.", ""]
     if mem and mem.get("skipped"):
         lines += ["### Memory", "", f"Skipped: {mem['skipped']}", ""]
     elif mem:

@@ -19,8 +19,6 @@ cdef extern from "Python.h":
     object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
     int PyUnicode_4BYTE_KIND
 
-from ._unicode_tables import INTL_RUNS, ZH_RUNS
-
 __all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "tokenize_13a",
            "tokenize", "bleu_scores_from_stats"]
 
@@ -487,16 +485,16 @@ cdef enum:
     U_ZH = 4
 
 
-def _class_blocks():
+def _class_blocks(intl_runs, zh_runs):
     full = bytearray(0x110000)
-    bounds = list(INTL_RUNS[0::2]) + [0x110000]
-    for k, cls in enumerate(INTL_RUNS[1::2]):
+    bounds = list(intl_runs[0::2]) + [0x110000]
+    for k, cls in enumerate(intl_runs[1::2]):
         full[bounds[k]:bounds[k + 1]] = bytes([cls]) * (bounds[k + 1] - bounds[k])
-    bounds = list(ZH_RUNS[0::2]) + [0x110000]
-    for k, cls in enumerate(ZH_RUNS[1::2]):
+    with_zh = bytes(b | U_ZH for b in range(256))
+    bounds = list(zh_runs[0::2]) + [0x110000]
+    for k, cls in enumerate(zh_runs[1::2]):
         if cls:
-            for c in range(bounds[k], bounds[k + 1]):
-                full[c] |= U_ZH
+            full[bounds[k]:bounds[k + 1]] = full[bounds[k]:bounds[k + 1]].translate(with_zh)
     seen = {}
     index = array("H")
     blocks = bytearray()
@@ -509,9 +507,20 @@ def _class_blocks():
     return index, bytes(blocks)
 
 
-_UINDEX, _UBLOCKS = _class_blocks()
-cdef const unsigned short* UINDEX = (<array>_UINDEX).data.as_ushorts
-cdef const unsigned char* UBLOCKS = _UBLOCKS
+# built on first use of intl or zh (import stays cheap), under the GIL, then read-only
+_CLASS_TABLES = None
+cdef const unsigned short* UINDEX = NULL
+cdef const unsigned char* UBLOCKS = NULL
+
+
+cdef int ensure_class_tables() except -1:
+    global _CLASS_TABLES, UINDEX, UBLOCKS
+    if UBLOCKS == NULL:
+        from ._unicode_tables import INTL_RUNS, ZH_RUNS
+        _CLASS_TABLES = _class_blocks(INTL_RUNS, ZH_RUNS)
+        UINDEX = (<array>_CLASS_TABLES[0]).data.as_ushorts
+        UBLOCKS = <bytes>_CLASS_TABLES[1]
+    return 0
 
 
 cdef inline unsigned char uclass(uint32_t c) noexcept nogil:
@@ -634,6 +643,58 @@ cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, 
                       U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil:
     """Tokenize s as sacrebleu's tokenizer `tok_mode` followed by str.split(), appending: the
     tokens' characters to `chars`, their end offsets to `ends`, their hashes to `hashes`."""
+    if tok_mode == TOK_INTL or tok_mode == TOK_CHAR:
+        return split_other(s, n, tok_mode, chars, ends, hashes)
+    if tok_mode == TOK_ZH:
+        # zh = strip, pad the Chinese characters, then 13a's rules without 13a's first part and
+        # without its padding of the line
+        if zh_spread(s, n, a) < 0:
+            return ERR_NOMEM
+        return split_13a(a.data, a.size, TOK_ZH, a, b, chars, ends, hashes)
+    if tok_mode == TOK_13A:
+        # a constant mode, so the inlined copy is 13a's loop as it was before zh shared it
+        return split_13a(s, n, TOK_13A, a, b, chars, ends, hashes)
+    return split_13a(s, n, TOK_NONE, a, b, chars, ends, hashes)
+
+
+cdef int split_other(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* chars, I64Buf* ends,
+                     I64Buf* hashes) noexcept nogil:
+    """intl and char (their own loops, so that 13a's hot loop stays as the compiler laid it out)."""
+    cdef Py_ssize_t i
+    cdef uint32_t x
+    cdef Chain st
+    # intl only inserts spaces: at most n token characters and n tokens
+    if (u32_reserve(chars, chars.size + n) < 0 or i64_reserve(ends, ends.size + n + 1) < 0
+            or i64_reserve(hashes, hashes.size + n + 1) < 0):
+        return ERR_NOMEM
+    st.out = chars.data
+    st.end = ends.data
+    st.hs = hashes.data
+    st.nc = chars.size
+    st.nt = ends.size
+    st.h = 0
+    st.in_token = False
+    if tok_mode == TOK_INTL:
+        intl_line(&st, s, n)
+    else:
+        # " ".join(line): every non-space code point is a token
+        for i in range(n):
+            x = s[i]
+            if not is_space(x):
+                st.out[st.nc] = x
+                st.nc += 1
+                st.end[st.nt] = st.nc
+                st.hs[st.nt] = <int64_t>hash_step(0xcbf29ce484222325ULL, x)
+                st.nt += 1
+    chars.size = st.nc
+    ends.size = st.nt
+    hashes.size = st.nt
+    return 0
+
+
+cdef inline int split_13a(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, U32Buf* b,
+                   U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil:
+    """none, 13a and zh (13a's rules on zh's spread-out line)."""
     cdef Py_ssize_t i, j, k, nc, nt
     cdef uint32_t c, x, p2, p3, p4
     cdef uint32_t[3] q
@@ -646,13 +707,6 @@ cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, 
     cdef int64_t* end
     cdef int64_t* hs
     cdef bint pad = tok_mode == TOK_13A
-    if tok_mode == TOK_ZH:
-        # zh = strip, pad the Chinese characters, then 13a's rules without 13a's first part and
-        # without its padding of the line
-        if zh_spread(s, n, a) < 0:
-            return ERR_NOMEM
-        s = a.data
-        n = a.size
     while True:
         # the rules only insert spaces: a line yields at most n token characters and n tokens
         if (u32_reserve(chars, chars.size + n) < 0 or i64_reserve(ends, ends.size + n + 1) < 0
@@ -685,17 +739,6 @@ cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, 
                     out[nc] = x
                     nc += 1
             break
-        if tok_mode == TOK_CHAR:
-            # " ".join(line): every non-space code point is a token
-            for i in range(n):
-                x = s[i]
-                if not is_space(x):
-                    out[nc] = x
-                    nc += 1
-                    end[nt] = nc
-                    hs[nt] = <int64_t>hash_step(0xcbf29ce484222325ULL, x)
-                    nt += 1
-            break
         st.p2 = st.p3 = st.p4 = NO_CHAR
         st.out = out
         st.end = end
@@ -704,10 +747,6 @@ cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, 
         st.nt = nt
         st.h = h
         st.in_token = in_token
-        if tok_mode == TOK_INTL:
-            intl_line(&st, s, n)
-            nc, nt = st.nc, st.nt
-            break
         restart = False
         if pad:
             chain_push(&st, 0x20)   # f' {line} '
@@ -1292,6 +1331,8 @@ cdef int run_stats(RefSet cached, segments, hyps, int tok_mode, bint lowercase, 
 cdef int check_args(str tokenize, int max_order) except -1:
     if tokenize not in _TOKENIZERS:
         raise ValueError(f"the core has no tokenizer {tokenize!r}")
+    if tokenize == "intl" or tokenize == "zh":
+        ensure_class_tables()
     if max_order < 1:
         raise ValueError("max_order must be at least 1")
     return 0
@@ -1462,6 +1503,8 @@ def tokenize(str line, str tokenize="13a"):
     if tokenize not in _TOKENIZERS:
         raise ValueError(f"the core has no tokenizer {tokenize!r}")
     mode = _TOKENIZERS[tokenize]
+    if mode == TOK_INTL or mode == TOK_ZH:
+        ensure_class_tables()
     if u32_reserve(&ws.text, n + 1) < 0:
         raise MemoryError()
     if n:

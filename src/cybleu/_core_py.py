@@ -6,6 +6,7 @@ CYBLEU_IMPLEMENTATION=python, or automatically when the extension is not built.
 The data's path: text -> tokens -> n-gram Counters -> integer statistics per segment
 [hyp_len, ref_len, correct_1..N, total_1..N], exactly as sacreBLEU 2.6.0 computes them.
 """
+import functools
 import math
 import re
 from array import array
@@ -50,19 +51,26 @@ def _class_pattern(runs, cls):
                    for p in parts)
 
 
-# sacrebleu's intl regexes, with the `regex` module's \p{N}, \p{P}, \p{S} spelled out as classes
-_N, _P, _S = (_class_pattern(INTL_RUNS, c) for c in (INTL_N, INTL_P, INTL_S))
-_RULES_INTL = [
-    (re.compile(f"([^{_N}])([{_P}])"), r"\1 \2 "),
-    (re.compile(f"([{_P}])([^{_N}])"), r" \1 \2"),
-    (re.compile(f"([{_S}])"), r" \1 "),
-]
-_ZH_CHARS = re.compile(f"([{_class_pattern(ZH_RUNS, 1)}])")
+@functools.lru_cache(maxsize=None)
+def _intl_rules():
+    """sacrebleu's intl regexes, with the `regex` module's \\p{N}, \\p{P}, \\p{S} spelled out as
+    `re` classes (compiled on first use)."""
+    n, p, s = (_class_pattern(INTL_RUNS, c) for c in (INTL_N, INTL_P, INTL_S))
+    return [
+        (re.compile(f"([^{n}])([{p}])"), r"\1 \2 "),
+        (re.compile(f"([{p}])([^{n}])"), r" \1 \2"),
+        (re.compile(f"([{s}])"), r" \1 "),
+    ]
+
+
+@functools.lru_cache(maxsize=None)
+def _zh_chars():
+    return re.compile(f"([{_class_pattern(ZH_RUNS, 1)}])")
 
 
 def tokenize_intl(line):
     """sacrebleu's TokenizerV14International()(line)."""
-    for pattern, repl in _RULES_INTL:
+    for pattern, repl in _intl_rules():
         line = pattern.sub(repl, line)
     return " ".join(line.split())
 
@@ -70,7 +78,7 @@ def tokenize_intl(line):
 def tokenize_zh(line):
     """sacrebleu's TokenizerZh()(line): strip, pad every 'Chinese' character (sacrebleu's range
     table as its string comparisons evaluate it), then 13a's rules without 13a's first part."""
-    line = _ZH_CHARS.sub(r" \1 ", line.strip())
+    line = _zh_chars().sub(r" \1 ", line.strip())
     for pattern, repl in _RULES_13A:
         line = pattern.sub(repl, line)
     return " ".join(line.split())
