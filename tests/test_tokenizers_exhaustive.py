@@ -143,7 +143,7 @@ def test_dense_runs_of_consecutive_code_points(name):
 
 
 def test_interesting_code_points_alone():
-    """Alone on a line (no neighbour at all): ASCII, whitespace, every \p{N}, \p{P}, \p{S}, every
+    """Alone on a line (no neighbour at all): ASCII, whitespace, every N, P, S code point, every
     7th zh character, every 97th other code point."""
     intl = _runs_to_classes(_unicode_tables.INTL_RUNS)
     zh = _runs_to_classes(_unicode_tables.ZH_RUNS)

@@ -3,7 +3,7 @@ from array import array
 from typing import Optional, Sequence
 
 __all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "tokenize_13a",
-           "bleu_scores_from_stats"]
+           "tokenize", "bleu_scores_from_stats"]
 
 class RefSet:
     max_order: int
@@ -26,5 +26,6 @@ def sentence_scores(hyps: Sequence[str], refs: Sequence[Sequence[str]], tokenize
                     lowercase: bool = ..., max_order: int = ..., smooth_method: str = ...,
                     smooth_value: Optional[float] = ..., effective_order: bool = ...) -> array: ...
 def tokenize_13a(line: str) -> str: ...
+def tokenize(line: str, tokenize: str = "13a") -> str: ...
 def bleu_scores_from_stats(stats: Sequence[int], max_order: int, smooth_method: str,
                            smooth_value: Optional[float], effective_order: bool) -> array: ...
