@@ -209,7 +209,12 @@ class BLEU:
     def _segment_refs(self, segments):
         if self._segmenter is None:
             return segments
-        return [self._segment(seg) for seg in segments]
+        flat = self._segment([ref for seg in segments for ref in seg])
+        out, start = [], 0
+        for seg in segments:
+            out.append(flat[start:start + len(seg)])
+            start += len(seg)
+        return out
 
     def _cache_references(self, references):
         segments, self.num_refs = _segments_from_streams(references)

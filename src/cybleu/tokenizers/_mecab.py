@@ -12,6 +12,7 @@ class MecabTokenizer(BaseTokenizer):
 
     def __init__(self):
         self.tagger = self._make_tagger()
+        self._parse = self.tagger.parse
         info = self.tagger.dictionary_info()
         if info.size != self._dic_size:
             raise RuntimeError(f"Please make sure to use the {self._dic_name} dictionary for MeCab: "
@@ -26,7 +27,7 @@ class MecabTokenizer(BaseTokenizer):
                             f"    pip install cybleu[{self._extra}]\n")
 
     def __call__(self, line):
-        return self.tagger.parse(line.strip()).strip()
+        return self._parse(line.strip()).strip()
 
     def signature(self):
         return f"{self._extra}-mecab-{self.tagger.version()}-{self._suffix}"
