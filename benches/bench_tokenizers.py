@@ -96,3 +96,46 @@ def bench_mecab_alone(benchmark):
                 parse(line.rstrip().strip())
 
     run(benchmark, round_, FAST_ROUNDS)
+
+
+def bench_mecab_share_in_cybleu(benchmark):
+    """cybleu's ja-mecab round with every MeCab call timed inside it, so the share outside MeCab
+    comes from one round under one load (the timer's own cost counts as cybleu's)."""
+    import time
+
+    import cybleu
+    from cybleu.tokenizers import _mecab
+    _needs("ja-mecab")
+    group = "tok-ja-mecab"
+    ref, systems = _load(CASES[group][0])
+    benchmark.group = group
+    label(benchmark, "cybleu-timed", "cybleu.corpus_bleu(tokenize='ja-mecab'), MeCab calls timed",
+          systems=len(systems), segments=sum(map(len, systems)))
+    inside = []
+    plain = _mecab.MecabTokenizer.__call__
+
+    def timed(self, line):
+        t = time.perf_counter()
+        out = plain(self, line)
+        inside[-1] += time.perf_counter() - t
+        return out
+
+    def round_():
+        inside.append(0.0)
+        t = time.perf_counter()
+        scores = [cybleu.corpus_bleu(h, [ref], tokenize="ja-mecab").score for h in systems]
+        return scores, time.perf_counter() - t
+
+    _mecab.MecabTokenizer.__call__ = timed
+    try:
+        totals = []
+        for _ in range(FAST_ROUNDS + 1):
+            scores, total = round_()
+            totals.append(total)
+        benchmark.pedantic(lambda: None, rounds=1, iterations=1)
+    finally:
+        _mecab.MecabTokenizer.__call__ = plain
+    shares = sorted((total - mecab) / total for total, mecab in zip(totals[1:], inside[1:]))
+    benchmark.extra_info["outside_mecab_share_median"] = shares[len(shares) // 2]
+    benchmark.extra_info["outside_mecab_share_max"] = shares[-1]
+    assert scores == _expected(group)
