@@ -165,6 +165,10 @@ def test_mecab_tokenizers_match_sacrebleu(name, lines):
 
 def test_missing_mecab_says_which_extra(monkeypatch):
     import builtins
+    import threading
+
+    from cybleu.tokenizers import _mecab
+    monkeypatch.setattr(_mecab, "_LOCAL", threading.local())   # no tagger made yet
     real_import = builtins.__import__
 
     def no_mecab(name, *args, **kwargs):

@@ -186,13 +186,18 @@ class BLEU:
         self.tokenizer = _get_tokenizer(tokenize)()
         self.tokenizer_signature = self.tokenizer.signature()
         if tokenize in _CORE_TOKENIZERS:
-            self._tokenize, self._core_lowercase, self._segmenter = tokenize, lowercase, None
+            self._tokenize, self._segmenter = tokenize, None
         else:
-            self._tokenize, self._core_lowercase, self._segmenter = "none", False, self.tokenizer
+            self._tokenize, self._segmenter = "none", self.tokenizer
         if references is not None:
             self._ref_cache = self._cache_references(references)
 
     # -- statistics ------------------------------------------------------------------------------
+
+    @property
+    def _core_lowercase(self):
+        # a segmenter's output is already lowercased (sacreBLEU lowercases before tokenizing)
+        return self.lowercase and self._segmenter is None
 
     def _segment(self, lines):
         """Lines as the core should see them: unchanged for the core's own tokenizers; for MeCab
