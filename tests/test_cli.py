@@ -137,6 +137,9 @@ CASES = {
     "env-format-text": ("{ref} -i {A}", None, {"SACREBLEU_FORMAT": "TEXT"}),
     "env-format-ignored": ("{ref} -i {A} -f text", None, {"SACREBLEU_FORMAT": "yaml"}),
     "full-json": ("{ref_full} -i {A_full}", None, {}),
+    "tok-intl-text": ("{ref} -i {A} -tok intl -f text", None, {}),
+    "tok-zh-json": ("{ref} -i {U} {P} -tok zh", None, {}),
+    "tok-char-sentence": ("{ref} -i {A} -tok char -sl -lc", None, {}),
     "full-sentence": ("{ref_full} -i {A_full} -sl", None, {}),
     # errors: same exit status, same messages
     "err-lengths": ("{ref} -i {short}", None, {}),
