@@ -10,7 +10,7 @@ memory, machine.
 Ratio column: the baseline's median / this row's median, within the group (the row marked as
 baseline: sacrebleu `corpus_bleu` for corpus-13a, one reused `BLEU(effective_order=True)` for
 sentence-batch, an nltk `sentence_bleu` loop for ids-sentence-*, a sacrebleu `sentence_score` loop for
-ids-pairwise, nltk for nltk-corpus and nltk-sentence, bleuscore for hf-corpus). Above 1 means faster
+ids-pairwise, sacrebleu `corpus_bleu` with the same tokenizer for tok-*, nltk for nltk-corpus and nltk-sentence, bleuscore for hf-corpus). Above 1 means faster
 than the baseline. A row timed on a slice of the workload (fast-bleu) is scaled to the
 full workload and marked "extrapolated". pytest's output goes to stderr, the markdown to stdout.
 """
@@ -25,11 +25,16 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from _common import REPO, machine, versions  # noqa: E402
 
-GROUP_ORDER = ["corpus-13a", "sentence-batch", "ids-sentence-256x1024", "ids-sentence-1024x128",
+GROUP_ORDER = ["corpus-13a", "sentence-batch", "tok-zh", "tok-intl", "tok-char", "tok-ja-mecab",
+               "ids-sentence-256x1024", "ids-sentence-1024x128",
                "ids-pairwise-128x128", "nltk-corpus", "nltk-sentence", "hf-corpus"]
 GROUP_TITLES = {
     "corpus-13a": "Corpus BLEU, WMT22 en-de, all 8 systems vs reference A (16,296 segments per round)",
     "sentence-batch": "Sentence BLEU of every segment, 2 WMT22 en-de systems vs reference A (4,074 pairs per round)",
+    "tok-zh": "Corpus BLEU with tokenize='zh', WMT22 en-zh, all 8 systems vs reference A (16,296 segments per round)",
+    "tok-intl": "Corpus BLEU with tokenize='intl', WMT22 en-de, all 8 systems vs reference A (16,296 segments per round)",
+    "tok-char": "Corpus BLEU with tokenize='char', WMT22 en-ja, all 8 systems vs reference A (16,296 segments per round)",
+    "tok-ja-mecab": "Corpus BLEU with tokenize='ja-mecab', WMT22 en-ja, all 8 systems vs reference A (16,296 segments per round)",
     "ids-sentence-256x1024": "Token-ID sentence BLEU (cybleu.ids), batch of 256 x 1024 IDs, one reference each",
     "ids-sentence-1024x128": "Token-ID sentence BLEU (cybleu.ids), batch of 1024 x 128 IDs, one reference each",
     "ids-pairwise-128x128": "Token-ID pairwise BLEU (cybleu.ids), 128 x 128 sentences of 64 IDs (16,384 pairs)",
@@ -40,6 +45,8 @@ GROUP_TITLES = {
 UNIT = {"corpus-13a": ("segments", "segments"), "sentence-batch": ("pairs", "pairs"),
         "ids-sentence-256x1024": ("pairs", "pairs"), "ids-sentence-1024x128": ("pairs", "pairs"),
         "ids-pairwise-128x128": ("pairs", "pairs"),
+        "tok-zh": ("segments", "segments"), "tok-intl": ("segments", "segments"),
+        "tok-char": ("segments", "segments"), "tok-ja-mecab": ("segments", "segments"),
         "nltk-corpus": ("segments", "segments"), "nltk-sentence": ("pairs", "pairs"),
         "hf-corpus": ("segments", "segments")}
 
@@ -93,6 +100,7 @@ def group_rows(bench):
 
 
 def group_table(name, rows):
+    rows = [r for r in rows if r["impl"] != "cybleu-timed"]   # a share measurement, not a timing
     base = next((r for r in rows if r["baseline"]), None)
     rows = sorted(rows, key=lambda r: r["median"])
     unit, _ = UNIT.get(name, ("items", "items"))
@@ -155,6 +163,21 @@ def markdown(bench, mem=None, pytest_rc=0, memory_rc=0):
             best = min(cy, key=lambda r: r["median"])
             headline.append(f"{name}: **{fmt_ratio(base['median'] / best['median'])}** faster than "
                             f"{base['impl']}")
+        timed = [r for r in groups[name] if "outside_mecab_share_median" in r["info"]]
+        if timed:
+            info = timed[0]["info"]
+            lines += [f"cybleu's own share of a {name} round (interning, counting, scoring, the "
+                      f"Python around MeCab), measured inside each round with MeCab's calls timed: "
+                      f"**{info['outside_mecab_share_median']:.1%}** median, "
+                      f"{info['outside_mecab_share_max']:.1%} worst round; the rest is MeCab.", ""]
+        seg = [r for r in groups[name] if r["impl"] == "mecab"]
+        if seg and cy and not timed:
+            # where MeCab's segmentation dominates: how much of cybleu's round is cybleu's own work
+            own = (cy[0]["median"] - seg[0]["median"]) / cy[0]["median"]
+            own_min = (cy[0]["min"] - seg[0]["min"]) / cy[0]["min"]
+            lines += [f"cybleu's own share of its {name} round (interning, counting, scoring, the "
+                      f"Python around MeCab): **{own:.1%}** from the medians, {own_min:.1%} from "
+                      "the minima (MeCab's time varies most under load); the rest is MeCab.", ""]
     if mem and mem.get("skipped"):
         lines += ["### Memory", "", f"Skipped: {mem['skipped']}", ""]
     elif mem:

@@ -137,6 +137,9 @@ CASES = {
     "env-format-text": ("{ref} -i {A}", None, {"SACREBLEU_FORMAT": "TEXT"}),
     "env-format-ignored": ("{ref} -i {A} -f text", None, {"SACREBLEU_FORMAT": "yaml"}),
     "full-json": ("{ref_full} -i {A_full}", None, {}),
+    "tok-intl-text": ("{ref} -i {A} -tok intl -f text", None, {}),
+    "tok-zh-json": ("{ref} -i {U} {P} -tok zh", None, {}),
+    "tok-char-sentence": ("{ref} -i {A} -tok char -sl -lc", None, {}),
     "full-sentence": ("{ref_full} -i {A_full} -sl", None, {}),
     # errors: same exit status, same messages
     "err-lengths": ("{ref} -i {short}", None, {}),
@@ -279,7 +282,7 @@ def test_unknown_encoding(files, capsys):
     assert "unknown encoding" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("args", [["-m", "chrf"], ["-tok", "intl"], ["--confidence"]])
+@pytest.mark.parametrize("args", [["-m", "chrf"], ["-tok", "13b"], ["--confidence"]])
 def test_unsupported_options_are_usage_errors(files, capsys, args):
     assert main([files["ref"], "-i", files["A"], *args]) == 2
     assert "usage: cybleu" in capsys.readouterr().err

@@ -121,3 +121,17 @@ def test_nltk_mode_leaks_nothing():
                                 smoothing_function=method1)
 
     assert traced_growth(fail, n // 20) < SLACK
+
+
+@pytest.mark.parametrize("tokenize", ["intl", "zh", "char"])
+def test_new_metric_per_call_stays_flat(api, tokenize):
+    # sacreBLEU's per-line lru_cache grows with every distinct line (up to 2**16 per tokenizer
+    # object); cybleu caches nothing, so distinct lines through fresh BLEU objects leave no trace
+    counter = iter(range(10**9))
+
+    def call():
+        i = next(counter)
+        api.sentence_bleu(f"第{i}号 «line» {i}.{i % 7} — €{i}", [f"第{i}号 line {i % 9}, ok"],
+                          tokenize=tokenize)
+
+    assert traced_growth(call, calls(api, 4_000)) < SLACK

@@ -5,7 +5,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 __all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "tokenize_13a",
-           "bleu_scores_from_stats", "ids_segment_stats", "ids_pairwise_scores",
+           "tokenize", "bleu_scores_from_stats", "ids_segment_stats", "ids_pairwise_scores",
            "ids_self_stats"]
 
 class RefSet:
@@ -29,6 +29,7 @@ def sentence_scores(hyps: Sequence[str], refs: Sequence[Sequence[str]], tokenize
                     lowercase: bool = ..., max_order: int = ..., smooth_method: str = ...,
                     smooth_value: Optional[float] = ..., effective_order: bool = ...) -> array: ...
 def tokenize_13a(line: str) -> str: ...
+def tokenize(line: str, tokenize: str = "13a") -> str: ...
 def bleu_scores_from_stats(stats: Sequence[int], max_order: int, smooth_method: str,
                            smooth_value: Optional[float], effective_order: bool) -> array: ...
 def ids_segment_stats(hyp_flat: Any, hyp_offsets: Any, ref_flat: Any, ref_offsets: Any,

@@ -20,11 +20,15 @@ cdef extern from "Python.h":
     int PyUnicode_4BYTE_KIND
 
 __all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "tokenize_13a",
-           "bleu_scores_from_stats", "ids_segment_stats", "ids_pairwise_scores", "ids_self_stats"]
+           "tokenize", "bleu_scores_from_stats", "ids_segment_stats", "ids_pairwise_scores",
+           "ids_self_stats"]
 
 cdef enum:
     TOK_NONE = 0
     TOK_13A = 1
+    TOK_INTL = 2
+    TOK_ZH = 3
+    TOK_CHAR = 4
 
 cdef enum:
     SMOOTH_NONE = 0
@@ -37,7 +41,7 @@ cdef enum:
     ERR_NOMEM = -1
     ERR_NO_REFS = -2
 
-_TOKENIZERS = {"none": TOK_NONE, "13a": TOK_13A}
+_TOKENIZERS = {"none": TOK_NONE, "13a": TOK_13A, "intl": TOK_INTL, "zh": TOK_ZH, "char": TOK_CHAR}
 _SMOOTHERS = {"none": SMOOTH_NONE, "floor": SMOOTH_FLOOR, "add-k": SMOOTH_ADDK, "exp": SMOOTH_EXP}
 # Python 3.12 made sum() of floats compensated (Neumaier); sacrebleu's score depends on it.
 cdef bint _NEUMAIER_SUM = sys.version_info >= (3, 12)
@@ -469,6 +473,154 @@ cdef inline int active_pending(const Chain* st) noexcept nogil:
     return is_active(st.p2) + is_active(st.p3) + is_active(st.p4)
 
 
+# ---------------------------------------------------------------------------------------------
+# Unicode classes of intl and zh: a two-level table (256 code points per block, identical blocks
+# shared) built at import from the generated runs in _unicode_tables.py, the same data the
+# pure-Python twin reads. Bits 0-1: intl class (regex's \p{N}, \p{P}, \p{S}); bit 2: zh pads it.
+
+cdef enum:
+    U_N = 1
+    U_P = 2
+    U_S = 3
+    U_INTL = 3          # mask of the intl class
+    U_ZH = 4
+
+
+def _class_blocks(intl_runs, zh_runs):
+    full = bytearray(0x110000)
+    bounds = list(intl_runs[0::2]) + [0x110000]
+    for k, cls in enumerate(intl_runs[1::2]):
+        full[bounds[k]:bounds[k + 1]] = bytes([cls]) * (bounds[k + 1] - bounds[k])
+    with_zh = bytes(b | U_ZH for b in range(256))
+    bounds = list(zh_runs[0::2]) + [0x110000]
+    for k, cls in enumerate(zh_runs[1::2]):
+        if cls:
+            full[bounds[k]:bounds[k + 1]] = full[bounds[k]:bounds[k + 1]].translate(with_zh)
+    seen = {}
+    index = array("H")
+    blocks = bytearray()
+    for b in range(0x1100):
+        chunk = bytes(full[b << 8:(b + 1) << 8])
+        if chunk not in seen:
+            seen[chunk] = len(seen)
+            blocks += chunk
+        index.append(seen[chunk])
+    return index, bytes(blocks)
+
+
+# built on first use of intl or zh (import stays cheap), under the GIL, then read-only
+_CLASS_TABLES = None
+cdef const unsigned short* UINDEX = NULL
+cdef const unsigned char* UBLOCKS = NULL
+
+
+cdef int ensure_class_tables() except -1:
+    global _CLASS_TABLES, UINDEX, UBLOCKS
+    if UBLOCKS == NULL:
+        from ._unicode_tables import INTL_RUNS, ZH_RUNS
+        _CLASS_TABLES = _class_blocks(INTL_RUNS, ZH_RUNS)
+        UINDEX = (<array>_CLASS_TABLES[0]).data.as_ushorts
+        UBLOCKS = <bytes>_CLASS_TABLES[1]
+    return 0
+
+
+cdef inline unsigned char uclass(uint32_t c) noexcept nogil:
+    return UBLOCKS[(<Py_ssize_t>UINDEX[c >> 8] << 8) | (c & 0xFF)]
+
+
+# intl: sacrebleu's three regex passes, (\P{N})(\p{P}) -> '\1 \2 ', then (\p{P})(\P{N}) -> ' \1 \2',
+# then (\p{S}) -> ' \1 ', chained like 13a's rules: pass 1 keeps its pending character in p2,
+# pass 2 in p3; pass 3 needs none (a symbol becomes a token of its own).
+
+cdef inline void intl_pass3(Chain* st, uint32_t x) noexcept nogil:
+    if (uclass(x) & U_INTL) == U_S:
+        chain_sink(st, 0x20)
+        chain_sink(st, x)
+        chain_sink(st, 0x20)
+    else:
+        chain_sink(st, x)
+
+
+cdef inline void intl_pass2(Chain* st, uint32_t x) noexcept nogil:
+    cdef uint32_t prev = st.p3
+    if prev == NO_CHAR:
+        st.p3 = x
+    elif (uclass(prev) & U_INTL) == U_P and (uclass(x) & U_INTL) != U_N:
+        st.p3 = NO_CHAR
+        intl_pass3(st, 0x20)
+        intl_pass3(st, prev)
+        intl_pass3(st, 0x20)
+        intl_pass3(st, x)
+    else:
+        st.p3 = x
+        intl_pass3(st, prev)
+
+
+cdef inline void intl_push(Chain* st, uint32_t c) noexcept nogil:
+    cdef uint32_t prev = st.p2
+    if prev == NO_CHAR:
+        st.p2 = c
+    elif (uclass(prev) & U_INTL) != U_N and (uclass(c) & U_INTL) == U_P:
+        st.p2 = NO_CHAR
+        intl_pass2(st, prev)
+        intl_pass2(st, 0x20)
+        intl_pass2(st, c)
+        intl_pass2(st, 0x20)
+    else:
+        st.p2 = c
+        intl_pass2(st, prev)
+
+
+cdef void intl_line(Chain* chain, const uint32_t* s, Py_ssize_t n) noexcept nogil:
+    cdef Chain st = chain[0]
+    cdef Py_ssize_t i
+    cdef uint32_t c
+    st.p2 = st.p3 = NO_CHAR
+    for i in range(n):
+        c = s[i]
+        if ((uclass(c) & U_INTL) == 0 and st.p3 != NO_CHAR and (uclass(st.p3) & U_INTL) != U_P
+                and st.p2 != NO_CHAR):
+            # a plain character fires no pass: everything shifts by one
+            c, st.p2, st.p3 = st.p3, c, st.p2
+            intl_pass3(&st, c)
+        else:
+            intl_push(&st, c)
+    if st.p2 != NO_CHAR:
+        c = st.p2
+        st.p2 = NO_CHAR
+        intl_pass2(&st, c)
+    if st.p3 != NO_CHAR:
+        c = st.p3
+        st.p3 = NO_CHAR
+        intl_pass3(&st, c)
+    chain_sink(&st, 0x20)
+    chain[0] = st
+
+
+cdef int zh_spread(const uint32_t* s, Py_ssize_t n, U32Buf* a) noexcept nogil:
+    """zh's first step into a: line.strip(), then a space either side of every 'Chinese' character."""
+    cdef Py_ssize_t i = 0, j = 0
+    cdef uint32_t c
+    while i < n and Py_UNICODE_ISSPACE(s[i]):
+        i += 1
+    while n > i and Py_UNICODE_ISSPACE(s[n - 1]):
+        n -= 1
+    if u32_reserve(a, 3 * (n - i) + 1) < 0:
+        return ERR_NOMEM
+    for i in range(i, n):
+        c = s[i]
+        if c >= 0x2001 and uclass(c) & U_ZH:
+            a.data[j] = 0x20
+            a.data[j + 1] = c
+            a.data[j + 2] = 0x20
+            j += 3
+        else:
+            a.data[j] = c
+            j += 1
+    a.size = j
+    return 0
+
+
 cdef int replace_13a_entities(const uint32_t* s, Py_ssize_t n, U32Buf* a, U32Buf* b) noexcept nogil:
     """13a's language-independent part (<skipped>, -\\n, \\n, entities); the result is in b."""
     cdef Py_ssize_t i
@@ -492,6 +644,58 @@ cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, 
                       U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil:
     """Tokenize s as sacrebleu's tokenizer `tok_mode` followed by str.split(), appending: the
     tokens' characters to `chars`, their end offsets to `ends`, their hashes to `hashes`."""
+    if tok_mode == TOK_INTL or tok_mode == TOK_CHAR:
+        return split_other(s, n, tok_mode, chars, ends, hashes)
+    if tok_mode == TOK_ZH:
+        # zh = strip, pad the Chinese characters, then 13a's rules without 13a's first part and
+        # without its padding of the line
+        if zh_spread(s, n, a) < 0:
+            return ERR_NOMEM
+        return split_13a(a.data, a.size, TOK_ZH, a, b, chars, ends, hashes)
+    if tok_mode == TOK_13A:
+        # a constant mode, so the inlined copy is 13a's loop as it was before zh shared it
+        return split_13a(s, n, TOK_13A, a, b, chars, ends, hashes)
+    return split_13a(s, n, TOK_NONE, a, b, chars, ends, hashes)
+
+
+cdef int split_other(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* chars, I64Buf* ends,
+                     I64Buf* hashes) noexcept nogil:
+    """intl and char (their own loops, so that 13a's hot loop stays as the compiler laid it out)."""
+    cdef Py_ssize_t i
+    cdef uint32_t x
+    cdef Chain st
+    # intl only inserts spaces: at most n token characters and n tokens
+    if (u32_reserve(chars, chars.size + n) < 0 or i64_reserve(ends, ends.size + n + 1) < 0
+            or i64_reserve(hashes, hashes.size + n + 1) < 0):
+        return ERR_NOMEM
+    st.out = chars.data
+    st.end = ends.data
+    st.hs = hashes.data
+    st.nc = chars.size
+    st.nt = ends.size
+    st.h = 0
+    st.in_token = False
+    if tok_mode == TOK_INTL:
+        intl_line(&st, s, n)
+    else:
+        # " ".join(line): every non-space code point is a token
+        for i in range(n):
+            x = s[i]
+            if not is_space(x):
+                st.out[st.nc] = x
+                st.nc += 1
+                st.end[st.nt] = st.nc
+                st.hs[st.nt] = <int64_t>hash_step(0xcbf29ce484222325ULL, x)
+                st.nt += 1
+    chars.size = st.nc
+    ends.size = st.nt
+    hashes.size = st.nt
+    return 0
+
+
+cdef inline int split_13a(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, U32Buf* b,
+                   U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil:
+    """none, 13a and zh (13a's rules on zh's spread-out line)."""
     cdef Py_ssize_t i, j, k, nc, nt
     cdef uint32_t c, x, p2, p3, p4
     cdef uint32_t[3] q
@@ -503,6 +707,7 @@ cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, 
     cdef uint32_t* out
     cdef int64_t* end
     cdef int64_t* hs
+    cdef bint pad = tok_mode == TOK_13A
     while True:
         # the rules only insert spaces: a line yields at most n token characters and n tokens
         if (u32_reserve(chars, chars.size + n) < 0 or i64_reserve(ends, ends.size + n + 1) < 0
@@ -544,7 +749,8 @@ cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, 
         st.h = h
         st.in_token = in_token
         restart = False
-        chain_push(&st, 0x20)   # f' {line} '
+        if pad:
+            chain_push(&st, 0x20)   # f' {line} '
         p2, p3, p4, nc, nt, h, in_token = st.p2, st.p3, st.p4, st.nc, st.nt, st.h, st.in_token
         active = active_pending(&st)
         for i in range(n):
@@ -619,7 +825,8 @@ cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, 
             replaced = True
             continue
         st.p2, st.p3, st.p4, st.nc, st.nt, st.h, st.in_token = p2, p3, p4, nc, nt, h, in_token
-        chain_push(&st, 0x20)
+        if pad:
+            chain_push(&st, 0x20)
         chain_flush(&st)
         nc, nt = st.nc, st.nt
         break
@@ -1143,6 +1350,8 @@ cdef int run_stats(RefSet cached, segments, hyps, int tok_mode, bint lowercase, 
 cdef int check_args(str tokenize, int max_order) except -1:
     if tokenize not in _TOKENIZERS:
         raise ValueError(f"the core has no tokenizer {tokenize!r}")
+    if tokenize == "intl" or tokenize == "zh":
+        ensure_class_tables()
     if max_order < 1:
         raise ValueError("max_order must be at least 1")
     return 0
@@ -1300,29 +1509,41 @@ cdef int _check(int rc, Py_ssize_t where) except -1:
 
 def tokenize_13a(str line):
     """sacrebleu's Tokenizer13a()(line): the tokens joined by single spaces."""
+    return tokenize(line, "13a")
+
+
+def tokenize(str line, str tokenize="13a"):
+    """sacrebleu's tokenizer `tokenize` (none, 13a, intl, zh, char) applied to line: the tokens
+    joined by single spaces."""
     cdef _Workspace ws = _Workspace()
     cdef Py_ssize_t n = PyUnicode_GET_LENGTH(line), t, t0 = 0, j = 0
     cdef int rc
+    cdef int mode
+    if tokenize not in _TOKENIZERS:
+        raise ValueError(f"the core has no tokenizer {tokenize!r}")
+    mode = _TOKENIZERS[tokenize]
+    if mode == TOK_INTL or mode == TOK_ZH:
+        ensure_class_tables()
     if u32_reserve(&ws.text, n + 1) < 0:
         raise MemoryError()
     if n:
         PyUnicode_AsUCS4(line, <Py_UCS4*>ws.text.data, n, 0)
     with nogil:
-        rc = split_tokens(ws.text.data, n, TOK_13A, &ws.a, &ws.b, &ws.tok_chars, &ws.tok_ends,
+        rc = split_tokens(ws.text.data, n, mode, &ws.a, &ws.b, &ws.tok_chars, &ws.tok_ends,
                           &ws.tok_hash)
         if rc == 0:
-            rc = u32_reserve(&ws.b, ws.tok_chars.size + ws.tok_ends.size)
+            rc = u32_reserve(&ws.rtext, ws.tok_chars.size + ws.tok_ends.size)
         if rc == 0:
             for t in range(ws.tok_ends.size):
                 if t:
-                    ws.b.data[j] = 0x20
+                    ws.rtext.data[j] = 0x20
                     j += 1
-                memcpy(ws.b.data + j, ws.tok_chars.data + t0,
+                memcpy(ws.rtext.data + j, ws.tok_chars.data + t0,
                        (ws.tok_ends.data[t] - t0) * sizeof(uint32_t))
                 j += ws.tok_ends.data[t] - t0
                 t0 = ws.tok_ends.data[t]
     _check(rc, 0)
-    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, ws.b.data, j)
+    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, ws.rtext.data, j)
 
 
 # ---------------------------------------------------------------------------------------------

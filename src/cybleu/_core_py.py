@@ -6,15 +6,18 @@ CYBLEU_IMPLEMENTATION=python, or automatically when the extension is not built.
 The data's path: text -> tokens -> n-gram Counters -> integer statistics per segment
 [hyp_len, ref_len, correct_1..N, total_1..N], exactly as sacreBLEU 2.6.0 computes them.
 """
+import functools
 import math
 import re
 from array import array
 from collections import Counter
 
 from ._math import bleu_from_stats
+from ._unicode_tables import INTL_N, INTL_P, INTL_S, INTL_RUNS, ZH_RUNS
 
 __all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "tokenize_13a",
-           "bleu_scores_from_stats", "ids_segment_stats", "ids_pairwise_scores", "ids_self_stats"]
+           "tokenize", "bleu_scores_from_stats", "ids_segment_stats", "ids_pairwise_scores",
+           "ids_self_stats"]
 
 _SMOOTHERS = ("none", "floor", "add-k", "exp")
 
@@ -39,7 +42,64 @@ def tokenize_13a(line):
     return " ".join(line.split())
 
 
-_TOKENIZERS = {"none": lambda line: line, "13a": tokenize_13a}
+def _class_pattern(runs, cls):
+    """A `re` character class of the code points the runs give class `cls`."""
+    bounds = list(runs[0::2]) + [0x110000]
+    parts = [f"{chr(bounds[k])}-{chr(bounds[k + 1] - 1)}" if bounds[k + 1] - bounds[k] > 1
+             else chr(bounds[k])
+             for k, c in enumerate(runs[1::2]) if c == cls]
+    return "".join(re.escape(p) if len(p) == 1 else re.escape(p[0]) + "-" + re.escape(p[2])
+                   for p in parts)
+
+
+@functools.lru_cache(maxsize=None)
+def _intl_rules():
+    """sacrebleu's intl regexes, with the `regex` module's \\p{N}, \\p{P}, \\p{S} spelled out as
+    `re` classes (compiled on first use)."""
+    n, p, s = (_class_pattern(INTL_RUNS, c) for c in (INTL_N, INTL_P, INTL_S))
+    return [
+        (re.compile(f"([^{n}])([{p}])"), r"\1 \2 "),
+        (re.compile(f"([{p}])([^{n}])"), r" \1 \2"),
+        (re.compile(f"([{s}])"), r" \1 "),
+    ]
+
+
+@functools.lru_cache(maxsize=None)
+def _zh_chars():
+    return re.compile(f"([{_class_pattern(ZH_RUNS, 1)}])")
+
+
+def tokenize_intl(line):
+    """sacrebleu's TokenizerV14International()(line)."""
+    for pattern, repl in _intl_rules():
+        line = pattern.sub(repl, line)
+    return " ".join(line.split())
+
+
+def tokenize_zh(line):
+    """sacrebleu's TokenizerZh()(line): strip, pad every 'Chinese' character (sacrebleu's range
+    table as its string comparisons evaluate it), then 13a's rules without 13a's first part."""
+    line = _zh_chars().sub(r" \1 ", line.strip())
+    for pattern, repl in _RULES_13A:
+        line = pattern.sub(repl, line)
+    return " ".join(line.split())
+
+
+def tokenize_char(line):
+    """sacrebleu's TokenizerChar()(line)."""
+    return " ".join(" ".join(line).split())
+
+
+_TOKENIZERS = {"none": lambda line: line, "13a": tokenize_13a, "intl": tokenize_intl,
+               "zh": tokenize_zh, "char": tokenize_char}
+
+
+def tokenize(line, tokenize="13a"):
+    """sacrebleu's tokenizer `tokenize` (none, 13a, intl, zh, char) applied to line: the tokens
+    joined by single spaces."""
+    if tokenize not in _TOKENIZERS:
+        raise ValueError(f"the core has no tokenizer {tokenize!r}")
+    return " ".join(_TOKENIZERS[tokenize](line).split())
 
 
 def _ngrams(tokens, max_order):

@@ -23,7 +23,8 @@ logger = logging.getLogger("cybleu.cli")
 
 OUTPUT_FORMATS = ("json", "text", "latex")
 SMOOTH_METHODS = ("none", "floor", "add-k", "exp")  # sacreBLEU's order (BLEU.SMOOTH_DEFAULTS)
-TOKENIZERS = ("13a", "none")
+TOKENIZERS = ("none", "zh", "13a", "intl", "char", "ja-mecab", "ko-mecab", "spm", "flores101",
+              "flores200", "spBLEU-1K")  # sacreBLEU's order
 
 DEMO_PREFIX = "wmt17-en-de."
 DEMO_REF = DEMO_PREFIX + "ref.txt"
@@ -53,8 +54,8 @@ def build_parser():
             "    cat output.txt | cybleu ref.txt -f text\n"
             "    cybleu --demo                           (score the bundled WMT17 sample)\n\n"
             "Output is byte-identical to sacrebleu's for the same arguments, except the\n"
-            "signature's version (cybleu-<version>). Only BLEU with the 13a and none\n"
-            "tokenizers; no test sets (-t), confidence intervals or paired tests.\n"
+            "signature's version (cybleu-<version>). Only BLEU (every sacreBLEU\n"
+            "tokenizer); no test sets (-t), confidence intervals or paired tests.\n"
             "Multi-system text output is tabulate's fancy_grid table (as sacrebleu) when the\n"
             "`tabulate` package is installed, otherwise a plain aligned table."),
         formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -6,26 +6,41 @@ core turns text into integer statistics; `_math.bleu_from_stats` turns statistic
 import logging
 import os
 from collections.abc import Sequence
+from importlib import import_module
 
 from .. import _math
 from .._backend import core
-from ..tokenizers.tokenizer_13a import Tokenizer13a
-from ..tokenizers.tokenizer_none import NoneTokenizer
 from .base import Score, Signature
 
 logger = logging.getLogger("cybleu")
 
 MAX_NGRAM_ORDER = _math.MAX_NGRAM_ORDER
 
-# name -> tokenizer class; the core implements each of these itself under the same name
+# sacreBLEU's name -> (module, class) under cybleu.tokenizers; imported when used, since the MeCab
+# and sentencepiece ones need optional packages
 _TOKENIZERS = {
-    "none": NoneTokenizer,
-    "13a": Tokenizer13a,
+    "none": "tokenizer_none.NoneTokenizer",
+    "zh": "tokenizer_zh.TokenizerZh",
+    "13a": "tokenizer_13a.Tokenizer13a",
+    "intl": "tokenizer_intl.TokenizerV14International",
+    "char": "tokenizer_char.TokenizerChar",
+    "ja-mecab": "tokenizer_ja_mecab.TokenizerJaMecab",
+    "ko-mecab": "tokenizer_ko_mecab.TokenizerKoMecab",
+    "spm": "tokenizer_spm.TokenizerSPM",
+    "flores101": "tokenizer_spm.Flores101Tokenizer",
+    "flores200": "tokenizer_spm.Flores200Tokenizer",
+    "spBLEU-1K": "tokenizer_spm.spBLEU1KTokenizer",
 }
+# the compiled core tokenizes these itself, code point by code point; the others segment in Python
+# and hand the core their output under 'none'
+_CORE_TOKENIZERS = ("none", "13a", "intl", "zh", "char")
 _LANGUAGE_NAMES = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
-# sacreBLEU tokenizers cybleu does not provide yet
-_PLANNED_TOKENIZERS = ("zh", "intl", "char", "ja-mecab", "ko-mecab", "spm", "flores101",
-                       "flores200", "spBLEU-1K")
+
+
+def _get_tokenizer(name):
+    """The tokenizer class of sacreBLEU's tokenizer `name`."""
+    module_name, class_name = _TOKENIZERS[name].rsplit(".", 1)
+    return getattr(import_module(f"..tokenizers.{module_name}", __package__), class_name)
 
 
 class BLEUSignature(Signature):
@@ -166,23 +181,51 @@ class BLEU:
             logger.warning(f"Consider using the {self._TOKENIZER_MAP[trg_lang]!r} or 'spm' "
                            f"tokenizer for {_LANGUAGE_NAMES[trg_lang]}.")
         if tokenize not in _TOKENIZERS:
-            if tokenize in _PLANNED_TOKENIZERS:
-                raise ValueError(f"The tokenizer {tokenize!r} is not available in cybleu yet; "
-                                 f"available: {', '.join(_TOKENIZERS)}.")
             raise ValueError(f"Unknown tokenizer {tokenize!r}; available: "
                              f"{', '.join(_TOKENIZERS)}.")
-        self._tokenize = tokenize
-        self.tokenizer = _TOKENIZERS[tokenize]()
+        self.tokenizer = _get_tokenizer(tokenize)()
         self.tokenizer_signature = self.tokenizer.signature()
+        if tokenize in _CORE_TOKENIZERS:
+            self._tokenize, self._segmenter = tokenize, None
+        else:
+            self._tokenize, self._segmenter = "none", self.tokenizer
         if references is not None:
             self._ref_cache = self._cache_references(references)
 
     # -- statistics ------------------------------------------------------------------------------
 
+    @property
+    def _core_lowercase(self):
+        # a segmenter's output is already lowercased (sacreBLEU lowercases before tokenizing)
+        return self.lowercase and self._segmenter is None
+
+    def _segment(self, lines):
+        """Lines as the core should see them: unchanged for the core's own tokenizers; for MeCab
+        and sentencepiece, sacreBLEU's preprocessing (lowercase, rstrip) and the segmenter's
+        output, which the core then splits under 'none'. Non-strings pass through for the core
+        to reject."""
+        seg = self._segmenter
+        if seg is None:
+            return lines
+        lower = self.lowercase
+        return [seg((line.lower() if lower else line).rstrip()) if isinstance(line, str) else line
+                for line in lines]
+
+    def _segment_refs(self, segments):
+        if self._segmenter is None:
+            return segments
+        flat = self._segment([ref for seg in segments for ref in seg])
+        out, start = [], 0
+        for seg in segments:
+            out.append(flat[start:start + len(seg)])
+            start += len(seg)
+        return out
+
     def _cache_references(self, references):
         segments, self.num_refs = _segments_from_streams(references)
         try:
-            return core.RefSet(segments, self._tokenize, self.lowercase, self.max_ngram_order)
+            return core.RefSet(self._segment_refs(segments), self._tokenize,
+                               self._core_lowercase, self.max_ngram_order)
         except TypeError:
             _explain_type_error((), references)
             raise
@@ -194,15 +237,16 @@ class BLEU:
         try:
             if references is not None:
                 segments, self.num_refs = _segments_from_streams(references, len(hypotheses))
-                result = getattr(core, method)(hypotheses, segments, self._tokenize,
-                                               self.lowercase, self.max_ngram_order, *args)
+                result = getattr(core, method)(self._segment(hypotheses),
+                                               self._segment_refs(segments), self._tokenize,
+                                               self._core_lowercase, self.max_ngram_order, *args)
             else:
                 if self._ref_cache is None:
                     raise RuntimeError("No references provided and the cache is empty.")
                 if self._ref_cache.num_segments != len(hypotheses):
                     raise ValueError(f"BLEU: {len(hypotheses)} hypotheses but the cached "
                                      f"references have {self._ref_cache.num_segments} segments.")
-                result = getattr(self._ref_cache, method)(hypotheses, *args)
+                result = getattr(self._ref_cache, method)(self._segment(hypotheses), *args)
         except TypeError as err:
             if "has no reference" not in str(err):
                 _explain_type_error(hypotheses, references)
@@ -284,10 +328,11 @@ class BLEU:
         segment = [r for r in references if r is not None]
         self.num_refs = len(segment)
         try:
-            refset = core.RefSet([segment], self._tokenize, self.lowercase, self.max_ngram_order)
+            refset = core.RefSet(self._segment_refs([segment]), self._tokenize,
+                                 self._core_lowercase, self.max_ngram_order)
         except TypeError:
             raise TypeError("BLEU: Each element of `refs` should be a string or None.") from None
-        return self._compute_score_from_stats(refset.corpus_stats([hypothesis]))
+        return self._compute_score_from_stats(refset.corpus_stats(self._segment([hypothesis])))
 
     def sentence_scores(self, hypotheses, references=None):
         """Sentence BLEU of every hypothesis against its segment's references, in one call.

@@ -1,0 +1,12 @@
+from .tokenizer_base import BaseTokenizer
+
+
+class TokenizerChar(BaseTokenizer):
+    """Every code point a token, as sacreBLEU's `char` (whitespace stays in the string; BLEU's
+    whitespace split drops it)."""
+
+    def signature(self):
+        return "char"
+
+    def __call__(self, line):
+        return " ".join(line)

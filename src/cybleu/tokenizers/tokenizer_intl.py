@@ -1,0 +1,14 @@
+from .._backend import core
+from .tokenizer_base import BaseTokenizer
+
+
+class TokenizerV14International(BaseTokenizer):
+    """mteval-v14's international tokenization, as sacreBLEU's `intl`: punctuation split off unless
+    a digit is on both sides, symbols split off, by the `regex` module's Unicode categories (the
+    tables are generated from the `regex` release sacreBLEU 2.6.0 installs). No cache."""
+
+    def signature(self):
+        return "intl"
+
+    def __call__(self, line):
+        return core.tokenize(line, "intl")

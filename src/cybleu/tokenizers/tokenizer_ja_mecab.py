@@ -1,0 +1,15 @@
+from ._mecab import MecabTokenizer
+
+
+class TokenizerJaMecab(MecabTokenizer):
+    """sacreBLEU's `ja-mecab`: MeCab with the IPA dictionary (`pip install cybleu[ja]`)."""
+
+    _extra, _language, _dic_name, _suffix, _dic_size = "ja", "Japanese", "IPA", "IPA", 392126
+
+    def _make_tagger(self):
+        try:
+            import MeCab
+            import ipadic
+        except ImportError as err:
+            raise self._missing(err) from None
+        return MeCab.Tagger(ipadic.MECAB_ARGS + " -Owakati")

