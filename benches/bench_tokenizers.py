@@ -1,5 +1,5 @@
 """groups "tok-<name>": corpus BLEU of all 8 WMT22 systems of a pair against reference A with one of
-sacreBLEU's other tokenizers: zh on en-zh, intl on en-de, char and ja-mecab on en-ja. One round =
+sacreBLEU's other tokenizers: none on en-de, zh on en-zh, intl on en-de, char and ja-mecab on en-ja. One round =
 score every system, end to end from Python strings, through the compat `corpus_bleu` (a fresh
 metric per call, as in corpus-13a). Every cybleu result is asserted bit-equal to sacreBLEU's.
 
@@ -14,6 +14,7 @@ from conftest import FAST_ROUNDS, SLOW_ROUNDS, label, run
 
 CASES = {
     # group: (pair, tokenizer)
+    "tok-none": ("wmt22/en-de", "none"),
     "tok-zh": ("wmt22/en-zh", "zh"),
     "tok-intl": ("wmt22/en-de", "intl"),
     "tok-char": ("wmt22/en-ja", "char"),

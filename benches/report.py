@@ -25,12 +25,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from _common import REPO, machine, versions  # noqa: E402
 
-GROUP_ORDER = ["corpus-13a", "sentence-batch", "tok-zh", "tok-intl", "tok-char", "tok-ja-mecab",
+GROUP_ORDER = ["corpus-13a", "sentence-batch", "tok-none", "tok-zh", "tok-intl", "tok-char", "tok-ja-mecab",
                "ids-sentence-256x1024", "ids-sentence-1024x128",
                "ids-pairwise-128x128", "nltk-corpus", "nltk-sentence", "hf-corpus"]
 GROUP_TITLES = {
     "corpus-13a": "Corpus BLEU, WMT22 en-de, all 8 systems vs reference A (16,296 segments per round)",
     "sentence-batch": "Sentence BLEU of every segment, 2 WMT22 en-de systems vs reference A (4,074 pairs per round)",
+    "tok-none": "Corpus BLEU with tokenize='none', WMT22 en-de, all 8 systems vs reference A (16,296 segments per round)",
     "tok-zh": "Corpus BLEU with tokenize='zh', WMT22 en-zh, all 8 systems vs reference A (16,296 segments per round)",
     "tok-intl": "Corpus BLEU with tokenize='intl', WMT22 en-de, all 8 systems vs reference A (16,296 segments per round)",
     "tok-char": "Corpus BLEU with tokenize='char', WMT22 en-ja, all 8 systems vs reference A (16,296 segments per round)",
@@ -45,7 +46,7 @@ GROUP_TITLES = {
 UNIT = {"corpus-13a": ("segments", "segments"), "sentence-batch": ("pairs", "pairs"),
         "ids-sentence-256x1024": ("pairs", "pairs"), "ids-sentence-1024x128": ("pairs", "pairs"),
         "ids-pairwise-128x128": ("pairs", "pairs"),
-        "tok-zh": ("segments", "segments"), "tok-intl": ("segments", "segments"),
+        "tok-none": ("segments", "segments"), "tok-zh": ("segments", "segments"), "tok-intl": ("segments", "segments"),
         "tok-char": ("segments", "segments"), "tok-ja-mecab": ("segments", "segments"),
         "nltk-corpus": ("segments", "segments"), "nltk-sentence": ("pairs", "pairs"),
         "hf-corpus": ("segments", "segments")}
