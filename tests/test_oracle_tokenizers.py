@@ -5,6 +5,7 @@ Kyoto (ja-mecab) and en-ko FLORES-101 (ko-mecab) fixtures."""
 import csv
 import functools
 import importlib
+import sys
 
 import pytest
 from sacrebleu.metrics import BLEU as SacreBLEU
@@ -53,10 +54,18 @@ def test_zh_ja_systems_equal_the_oracle_scores(row):
     hyps = list(_lines(*folder, "sys", f"{row['system']}.txt"))
     refs = [list(_lines(*folder, f"ref.{label}.txt")) for label in row["refs"].split("+")]
     score = cybleu.BLEU(tokenize=row["tokenize"]).corpus_score(hyps, refs)
-    assert repr(score.score) == row["bleu"]    # repr round-trips: equal strings, equal bits
-    assert score.counts == [int(x) for x in row["counts"].split()]
-    assert score.totals == [int(x) for x in row["totals"].split()]
+    counts, totals = [int(x) for x in row["counts"].split()], [int(x) for x in row["totals"].split()]
+    assert score.counts == counts
+    assert score.totals == totals
     assert (score.sys_len, score.ref_len) == (int(row["sys_len"]), int(row["ref_len"]))
+    # scores.tsv was written by sacreBLEU on Python < 3.12, whose sum() differs in the last bit
+    # from 3.12's: the float to match is sacreBLEU's own formula on the oracle's statistics, run
+    # by this interpreter (and on < 3.12 it must also reproduce the stored string)
+    expected = SacreBLEU.compute_bleu(counts, totals, int(row["sys_len"]), int(row["ref_len"]),
+                                      smooth_method="exp").score
+    assert repr(score.score) == repr(expected)    # repr round-trips: equal strings, equal bits
+    if sys.version_info < (3, 12):
+        assert repr(expected) == row["bleu"]
 
 
 def _intl_systems():
