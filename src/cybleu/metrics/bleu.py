@@ -10,30 +10,18 @@ from importlib import import_module
 
 from .. import _math
 from .._backend import core
+from ..tokenizers import registry
 from .base import Score, Signature
 
 logger = logging.getLogger("cybleu")
 
 MAX_NGRAM_ORDER = _math.MAX_NGRAM_ORDER
 
-# sacreBLEU's name -> (module, class) under cybleu.tokenizers; imported when used, since the MeCab
-# and sentencepiece ones need optional packages
-_TOKENIZERS = {
-    "none": "tokenizer_none.NoneTokenizer",
-    "zh": "tokenizer_zh.TokenizerZh",
-    "13a": "tokenizer_13a.Tokenizer13a",
-    "intl": "tokenizer_intl.TokenizerV14International",
-    "char": "tokenizer_char.TokenizerChar",
-    "ja-mecab": "tokenizer_ja_mecab.TokenizerJaMecab",
-    "ko-mecab": "tokenizer_ko_mecab.TokenizerKoMecab",
-    "spm": "tokenizer_spm.TokenizerSPM",
-    "flores101": "tokenizer_spm.Flores101Tokenizer",
-    "flores200": "tokenizer_spm.Flores200Tokenizer",
-    "spBLEU-1K": "tokenizer_spm.spBLEU1KTokenizer",
-}
-# the compiled core tokenizes these itself, code point by code point; the others segment in Python
-# and hand the core their output under 'none'
-_CORE_TOKENIZERS = ("none", "13a", "intl", "zh", "char")
+# sacreBLEU's name -> "module.Class" under cybleu.tokenizers (sacreBLEU's own map, which code
+# reads); imported when used, since the MeCab and sentencepiece ones need optional packages
+_TOKENIZERS = {name: path for name, (path, _) in registry.TOKENIZERS.items()}
+# the compiled core tokenizes these itself, code point by code point
+_CORE_TOKENIZERS = registry.CORE_NAMES
 _LANGUAGE_NAMES = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
 
 
@@ -152,8 +140,8 @@ class BLEU:
 
     SMOOTH_DEFAULTS = dict(_math.SMOOTH_DEFAULTS)
     TOKENIZERS = tuple(_TOKENIZERS)
-    TOKENIZER_DEFAULT = "13a"
-    _TOKENIZER_MAP = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+    TOKENIZER_DEFAULT = registry.DEFAULT
+    _TOKENIZER_MAP = dict(registry.BY_LANGUAGE)
     _SIGNATURE_TYPE = BLEUSignature
 
     def __init__(self, lowercase=False, force=False, tokenize=None, smooth_method="exp",
