@@ -13,12 +13,10 @@ operation by operation (its builtin `sum`, so Python 3.12's summation applies as
 """
 import math
 
-from ._backend import BACKEND, core
+from . import _backend
+from ._backend import core
 
-if BACKEND == "cython":
-    from . import _nltk_core as _counts
-else:
-    from . import _nltk_core_py as _counts
+_counts = _backend.module("_nltk_core")
 
 __all__ = ["Bleu", "bleu", "compute_bleu", "tokenizer_13a"]
 
