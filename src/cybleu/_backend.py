@@ -18,6 +18,11 @@ if _choice == "python":
 else:
     try:
         from . import _core as core
+        if not core.__file__.endswith(".py"):
+            # an extension module beats a .py of the same name on import
+            raise ImportError(f"{core.__file__} is left over from a build before the compiled "
+                              "core was split into modules and hides cybleu/_core.py; delete "
+                              "it and rebuild")
         BACKEND = "cython"
     except ImportError:
         if _choice == "cython":
