@@ -4,22 +4,26 @@ CYBLEU_IMPLEMENTATION=auto (default) | cython | python. `auto` falls back to the
 the extension is not built; a forced `cython` that cannot import raises instead of running slowly.
 """
 import os
+from importlib import import_module
 
 _choice = os.environ.get("CYBLEU_IMPLEMENTATION", "auto").strip().lower() or "auto"
 if _choice not in ("auto", "cython", "python"):
     raise ImportError(f"CYBLEU_IMPLEMENTATION must be auto, cython or python, not {_choice!r}")
 
-if _choice == "python":
-    from . import _core_py as core
-    BACKEND = "python"
-else:
-    try:
-        from . import _core as core
-        BACKEND = "cython"
-    except ImportError:
-        if _choice == "cython":
-            raise
-        from . import _core_py as core
-        BACKEND = "python"
 
-__all__ = ["core", "BACKEND"]
+def _pick(compiled, twin):
+    """(module, 'cython' | 'python') for one compiled module and its twin."""
+    if _choice != "python":
+        try:
+            return import_module(f".{compiled}", __package__), "cython"
+        except ImportError:
+            if _choice == "cython":
+                raise
+    return import_module(f".{twin}", __package__), "python"
+
+
+core, BACKEND = _pick("_core", "_core_py")
+# chrF's character and word n-gram kernel (metrics/chrf.py)
+chrf, CHRF_BACKEND = _pick("_chrf", "_chrf_py")
+
+__all__ = ["core", "chrf", "BACKEND", "CHRF_BACKEND"]
