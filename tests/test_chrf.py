@@ -392,3 +392,22 @@ def test_no_tokenized_period_warning(kernel, caplog):
     with caplog.at_level(logging.WARNING, logger="cybleu"):
         cybleu.corpus_chrf(["a ."] * 100, [["a ."] * 100])
     assert caplog.text == ""
+
+
+def test_readme_chrf_example_runs_and_matches_sacrebleu(capsys):
+    from pathlib import Path
+    import re
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    if not readme.exists():
+        pytest.skip(f"{readme} is absent (tests run without the source tree)")
+    text = readme.read_text(encoding="utf-8")
+    section = text[text.index("## chrF and chrF++"):]
+    code = re.search(r"```python\n(.*?)```", section, re.S)[1]
+    namespace = {}
+    exec(compile(code, str(readme), "exec"), namespace)
+    lines = capsys.readouterr().out.splitlines()
+    hyps, refs = namespace["hyps"], namespace["refs"]
+    assert lines[0] == str(sacrebleu.corpus_chrf(hyps, refs))
+    assert lines[1] == str(sacrebleu.corpus_chrf(hyps, refs, word_order=2).score)
+    assert lines[2] == str(np.array([sacrebleu.sentence_chrf(h, [refs[0][i]]).score
+                                     for i, h in enumerate(hyps)]))
