@@ -371,7 +371,8 @@ def test_helpers_match_sacrebleu():
     (lambda: cybleu.corpus_chrf(["a", None], [["a", "b"]]), TypeError, "Undefined line"),
     (lambda: CHRF(char_order=-1), ValueError, "char_order must be an int >= 0"),
     (lambda: CHRF(char_order=0, word_order=0), ValueError, "nothing to count"),
-    (lambda: CHRF(beta=True), TypeError, "beta must be an int or a float"),
+    (lambda: CHRF(beta=True), TypeError, "beta must be a real number"),
+    (lambda: CHRF(beta="2"), TypeError, "beta must be a real number"),
     (lambda: CHRF(beta=float("inf")), ValueError, "beta must be finite"),
     (lambda: cybleu.pairwise_chrf("abc"), TypeError, "sequence of strings"),
     (lambda: cybleu.pairwise_chrf(["a"], [["a"]]), TypeError, "flat list of sentences"),
@@ -411,3 +412,19 @@ def test_readme_chrf_example_runs_and_matches_sacrebleu(capsys):
     assert lines[1] == str(sacrebleu.corpus_chrf(hyps, refs, word_order=2).score)
     assert lines[2] == str(np.array([sacrebleu.sentence_chrf(h, [refs[0][i]]).score
                                      for i, h in enumerate(hyps)]))
+
+
+def test_numpy_beta_follows_sacrebleus_arithmetic(kernel):
+    """A float32 beta makes sacreBLEU's f-score float32: cybleu then runs the hooks, with the same
+    result; a float64 or int64 one gives the plain numbers."""
+    for beta in (np.float32(2), np.float32(0.3), np.float64(1.5), np.int64(3)):
+        ours, oracle = CHRF(beta=beta, word_order=1), SacreCHRF(beta=beta, word_order=1)
+        got, want = ours.corpus_score(HYPS, [REFS_A, REFS_B]), \
+            oracle.corpus_score(HYPS, [REFS_A, REFS_B])
+        assert bits(got.score) == bits(want.score) and got.format() == want.format()
+        assert [bits(x) for x in ours.sentence_scores(HYPS, [REFS_A, REFS_B])] == \
+            [bits(oracle.sentence_score(h, [REFS_A[i], REFS_B[i]]).score)
+             for i, h in enumerate(HYPS)]
+        pair = ours.pairwise_scores(HYPS[:3], REFS_A[:2])
+        assert [bits(x) for x in pair.ravel()] == \
+            [bits(oracle.sentence_score(h, [r]).score) for h in HYPS[:3] for r in REFS_A[:2]]

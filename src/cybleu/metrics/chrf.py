@@ -5,6 +5,7 @@ sacreBLEU's hooks are here with its semantics; when they are CHRF's own, the chr
 and gives the same integer statistics. `_chrf_math.f_score` turns statistics into a score for both.
 """
 import math
+import numbers
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Dict, List, Optional, Sequence as SequenceT, Union, overload
@@ -80,8 +81,8 @@ def _check_options(char_order: Any, word_order: Any, beta: Any) -> None:
             raise ValueError(f"CHRF: {name} must be an int >= 0, not {value!r}.")
     if char_order + word_order == 0:
         raise ValueError("CHRF: char_order and word_order are both 0: there is nothing to count.")
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)):
-        raise TypeError(f"CHRF: beta must be an int or a float, not {type(beta).__name__}.")
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
+        raise TypeError(f"CHRF: beta must be a real number, not {type(beta).__name__}.")
     try:
         finite = math.isfinite(float(beta) ** 2)
     except OverflowError:
@@ -267,7 +268,8 @@ class CHRF(Metric):
 
     def _kernel_ready(self, hooks: SequenceT[str]) -> bool:
         """The kernel computes what the hooks would: hooks our own, settings of the kinds it
-        takes, `order` still char_order + word_order (sacreBLEU's hooks read `order`)."""
+        takes, `order` still char_order + word_order (sacreBLEU's hooks read `order`). A beta of
+        another type (numpy's float32 makes sacreBLEU's arithmetic float32) runs the hooks."""
         c, w, b = self.char_order, self.word_order, self.beta
         return (self._own_hooks(CHRF, hooks)
                 and isinstance(c, int) and isinstance(w, int) and not isinstance(c, bool)
@@ -372,10 +374,9 @@ class CHRF(Metric):
         if references is not None:
             _check_pairwise_lines(references, "references")
         if not self._kernel_ready(_SCORE_HOOKS + ("_compute_score_from_stats",)):
-            raise NotImplementedError(
-                "CHRF.pairwise_scores runs the chrF kernel, which computes what CHRF's own hooks "
-                "compute; with overridden hooks or settings of other kinds, loop over "
-                "sentence_score instead.")
+            return np.array([[self.sentence_score(h, [r]).score for r in refs]
+                             for h in hypotheses], dtype=np.float64).reshape(len(hypotheses),
+                                                                             len(refs))
         flat = _backend.chrf.pairwise_scores(
             hypotheses, refs, self.char_order, self.word_order, bool(self.whitespace),
             bool(self.lowercase), self.beta, bool(self.eps_smoothing))
