@@ -19,7 +19,8 @@ import sacrebleu
 from sacrebleu.metrics import CHRF as SacreCHRF
 
 import cybleu
-from cybleu import _backend, _chrf_py
+from cybleu import _chrf_py
+from cybleu.metrics import chrf as chrf_metric
 from cybleu.metrics import CHRF
 from conftest import SHARED_DATA, _chrf_c, data_path, read_lines
 
@@ -38,7 +39,7 @@ SLICE = 40
 @pytest.fixture(params=KERNELS)
 def kernel(request, monkeypatch):
     """CHRF running on one kernel (compiled or twin)."""
-    monkeypatch.setattr(_backend, "chrf", request.param)
+    monkeypatch.setattr(chrf_metric, "_kernel", request.param)
     return request.param
 
 

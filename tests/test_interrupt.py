@@ -16,8 +16,10 @@ CHILD = textwrap.dedent("""
     from cybleu import ids
     case = sys.argv[1]
     line = "The quick brown fox jumps over the lazy dog , again and again , 1.5 times ."
-    if case in ("corpus", "batch"):
+    if case in ("corpus", "batch", "chrf"):
         hyps = [line] * 1_500_000
+    elif case == "chrf-pairwise":
+        hyps = [f"{line} {i}" for i in range(3_000)]
     else:
         rng = np.random.default_rng(0)
         rows = rng.integers(0, 30000, size=(20_000 if case == "ids" else 3_000,
@@ -27,6 +29,8 @@ CHILD = textwrap.dedent("""
         "batch": lambda: cybleu.batch_sentence_bleu(hyps, [hyps]),
         "ids": lambda: ids.sentence_bleu(rows, rows[::-1], n_threads=2),
         "pairwise": lambda: ids.pairwise_bleu(rows, n_threads=2),
+        "chrf": lambda: cybleu.corpus_chrf(hyps, [hyps]),
+        "chrf-pairwise": lambda: cybleu.pairwise_chrf(hyps),
     }
     print("ready", flush=True)
     try:
@@ -39,7 +43,7 @@ CHILD = textwrap.dedent("""
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
-@pytest.mark.parametrize("case", ["corpus", "batch", "ids", "pairwise"])
+@pytest.mark.parametrize("case", ["corpus", "batch", "ids", "pairwise", "chrf", "chrf-pairwise"])
 def test_ctrl_c_lands_within_a_second(case):
     with subprocess.Popen([sys.executable, "-c", CHILD, case], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True) as proc:

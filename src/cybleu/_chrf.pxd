@@ -3,17 +3,7 @@
 # -> per order [hyp n-grams, ref n-grams, matches] -> chrF.
 from libc.stdint cimport uint32_t, uint64_t, int32_t, int64_t
 
-# Growable arrays owned by whoever embeds them; raw allocator: usable without the GIL and still
-# seen by tracemalloc.
-cdef struct U32Buf:
-    uint32_t* data
-    Py_ssize_t size
-    Py_ssize_t cap
-
-cdef struct I64Buf:
-    int64_t* data
-    Py_ssize_t size
-    Py_ssize_t cap
+from ._types cimport U32Buf, I64Buf
 
 # One distinct key of a SeqTable: a sequence of uint32 (code points of a character n-gram, IDs of a
 # word n-gram, code points of a word) that stays where it is while the table is in use; compared

@@ -13,6 +13,11 @@ from libc.stdint cimport uint32_t, uint64_t, int32_t, int64_t
 from libc.string cimport memset, memcpy
 from cpython.mem cimport PyMem_RawMalloc, PyMem_RawCalloc, PyMem_RawRealloc, PyMem_RawFree
 from cpython.array cimport array, clone
+from cpython.exc cimport PyErr_CheckSignals
+
+from ._buffers cimport u32_reserve, u32_push, i64_reserve, i64_push
+from ._hashing cimport hash_step, slot_of, same_u32
+from ._types cimport ERR_NOMEM
 
 from ._chrf_py import _check_lines, _check_orders, _check_segments
 
@@ -22,9 +27,6 @@ cdef extern from "Python.h":
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
 
 __all__ = ["segment_stats", "corpus_stats", "sentence_scores", "pairwise_scores", "f_scores"]
-
-cdef enum:
-    ERR_NOMEM = -1
 
 cdef enum:
     OUT_ROWS = 0
@@ -46,80 +48,7 @@ for _c in '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~':
 
 
 # ---------------------------------------------------------------------------------------------
-# growable buffers
-
-cdef int u32_reserve(U32Buf* b, Py_ssize_t need) noexcept nogil:
-    cdef Py_ssize_t cap
-    cdef void* p
-    if need <= b.cap:
-        return 0
-    cap = b.cap * 2
-    if cap < need:
-        cap = need
-    if cap < 64:
-        cap = 64
-    p = PyMem_RawRealloc(b.data, <size_t>cap * sizeof(uint32_t))
-    if p == NULL:
-        return ERR_NOMEM
-    b.data = <uint32_t*>p
-    b.cap = cap
-    return 0
-
-
-cdef inline int u32_push(U32Buf* b, uint32_t v) noexcept nogil:
-    if b.size == b.cap and u32_reserve(b, b.size + 1) < 0:
-        return ERR_NOMEM
-    b.data[b.size] = v
-    b.size += 1
-    return 0
-
-
-cdef int i64_reserve(I64Buf* b, Py_ssize_t need) noexcept nogil:
-    cdef Py_ssize_t cap
-    cdef void* p
-    if need <= b.cap:
-        return 0
-    cap = b.cap * 2
-    if cap < need:
-        cap = need
-    if cap < 64:
-        cap = 64
-    p = PyMem_RawRealloc(b.data, <size_t>cap * sizeof(int64_t))
-    if p == NULL:
-        return ERR_NOMEM
-    b.data = <int64_t*>p
-    b.cap = cap
-    return 0
-
-
-cdef inline int i64_push(I64Buf* b, int64_t v) noexcept nogil:
-    if b.size == b.cap and i64_reserve(b, b.size + 1) < 0:
-        return ERR_NOMEM
-    b.data[b.size] = v
-    b.size += 1
-    return 0
-
-
-# ---------------------------------------------------------------------------------------------
 # exact-key table over uint32 sequences
-
-cdef inline uint64_t seq_step(uint64_t h, uint32_t c) noexcept nogil:
-    return (h ^ c) * 0x100000001b3ULL
-
-
-cdef inline Py_ssize_t slot_of(uint64_t h, int shift) noexcept nogil:
-    # Fibonacci hashing: short keys over a small alphabet give close FNV values; the multiply
-    # carries every bit into the high bits that pick the slot.
-    return <Py_ssize_t>((h * 0x9E3779B97F4A7C15ULL) >> shift)
-
-
-cdef inline bint same_u32(const uint32_t* a, const uint32_t* b, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t i
-    for i in range(n):
-        if a[i] != b[i]:
-            return False
-    return True
-
 
 cdef void table_free(SeqTable* t) noexcept nogil:
     PyMem_RawFree(t.slots)
@@ -254,7 +183,7 @@ cdef inline int push_word(SeqTable* vocab, const uint32_t* w, Py_ssize_t n,
     cdef uint64_t h = SEED
     cdef Py_ssize_t i
     for i in range(n):
-        h = seq_step(h, w[i])
+        h = hash_step(h, w[i])
     return u32_push(ids, <uint32_t>table_add(vocab, w, <int32_t>n, 0, h))
 
 
@@ -307,13 +236,13 @@ cdef int count_pair(SeqTable* t, const uint32_t* r, Py_ssize_t rl, const uint32_
         h = SEED
         top = rl - i if rl - i < N else N
         for m in range(top):
-            h = seq_step(h, r[i + m])
+            h = hash_step(h, r[i + m])
             table_add(t, r + i, <int32_t>(m + 1), kind, h)
     for i in range(hl):
         h = SEED
         top = hl - i if hl - i < N else N
         for m in range(top):
-            h = seq_step(h, hy[i + m])
+            h = hash_step(h, hy[i + m])
             s = t.slots[table_probe(t, hy + i, <int32_t>(m + 1), kind, h)]
             if s == 0:
                 # every reference n-gram's prefixes are in the table too: no longer n-gram from
@@ -561,6 +490,7 @@ cdef object run(hyps, refs, int C, int W, bint whitespace, bint lowercase, beta,
                                                      onep, eps)
             if rc < 0:
                 raise MemoryError()
+            PyErr_CheckSignals()
             if mode == OUT_ROWS:
                 for k in range(nseg):
                     rows.append([ws.rows.data[k * width + j] for j in range(width)])
@@ -719,7 +649,7 @@ cdef int batch_index(_Batch b, Py_ssize_t nsent, int C, int W, bint whitespace) 
             for i in range(ngrams):
                 h = SEED
                 for k in range(m):
-                    h = seq_step(h, seq[i + k])
+                    h = hash_step(h, seq[i + k])
                 b.occ.data[b.occ.size] = <uint32_t>table_add(&b.grams, seq + i, <int32_t>m,
                                                              0 if n <= C else 1, h)
                 b.occ.size += 1
@@ -760,13 +690,14 @@ cdef int batch_index(_Batch b, Py_ssize_t nsent, int C, int W, bint whitespace) 
     return 0
 
 
-cdef void batch_scores(_Batch b, Py_ssize_t nh, Py_ssize_t nr, Py_ssize_t ref_base, int O,
-                       double factor, double onep, bint eps, int64_t* dense, int64_t* row,
-                       double* out) noexcept nogil:
+cdef void batch_scores(_Batch b, Py_ssize_t nh, Py_ssize_t r0, Py_ssize_t r1, Py_ssize_t nr,
+                       Py_ssize_t ref_base, int O, double factor, double onep, bint eps,
+                       int64_t* dense, int64_t* row, double* out) noexcept nogil:
+    """Columns r0..r1-1 of the (nh, nr) matrix."""
     cdef Py_ssize_t r, hi, i, a, e, rs
     cdef int n
     cdef int64_t m, c, d, rt
-    for r in range(nr):
+    for r in range(r0, r1):
         rs = ref_base + r
         for i in range(b.uoff.data[rs * O], b.uoff.data[(rs + 1) * O]):
             dense[b.uid.data[i]] = b.ucount.data[i]
@@ -805,6 +736,7 @@ def pairwise_scores(hyps, refs, char_order=6, word_order=0, whitespace=False, lo
     cdef _Batch b = _Batch()
     cdef int64_t* dense = NULL
     cdef int64_t* row = NULL
+    cdef Py_ssize_t step, r0, r1
     if nh == 0 or nr == 0:
         return out
     if i64_push(&b.line_off, 0) < 0:
@@ -821,9 +753,14 @@ def pairwise_scores(hyps, refs, char_order=6, word_order=0, whitespace=False, lo
     try:
         if dense == NULL or row == NULL:
             raise MemoryError()
-        with nogil:
-            batch_scores(b, nh, nr, ref_base, O, factor, onep, eps, dense, row,
-                         out.data.as_doubles)
+        # a block of reference columns at a time (about 2**16 pairs), so Ctrl-C lands in between
+        step = max(1, (1 << 16) // nh)
+        for r0 in range(0, nr, step):
+            r1 = min(nr, r0 + step)
+            with nogil:
+                batch_scores(b, nh, r0, r1, nr, ref_base, O, factor, onep, eps, dense, row,
+                             out.data.as_doubles)
+            PyErr_CheckSignals()
     finally:
         PyMem_RawFree(dense)
         PyMem_RawFree(row)
