@@ -1,0 +1,451 @@
+"""Make code that imports sacreBLEU or nltk faster without editing it.
+
+    import cybleu
+    cybleu.patch_sacrebleu()          # before the code that scores: evaluate, LM harnesses, fairseq
+    ...
+    cybleu.unpatch_sacrebleu()
+
+    with cybleu.patched("sacrebleu", "nltk"):
+        ...
+
+The pattern of scikit-learn-intelex's `patch_sklearn`: the installed library keeps its classes and
+functions, and the patch swaps the hot step for cybleu's, in this process only.
+
+sacreBLEU: `BLEU._extract_corpus_statistics` and `BLEU._cache_references` (the tokenizing and
+n-gram counting behind `corpus_score`, `sentence_score`, `corpus_bleu`, `sentence_bleu`,
+significance tests and the command line) get their integer statistics from cybleu's core;
+everything else stays sacreBLEU's own code: its argument checks, its float arithmetic
+(`compute_bleu`), its scores, signatures, warnings and logger. So the numbers are sacreBLEU's bit
+for bit by construction, and sacreBLEU's quirks stay (streams of different lengths truncated,
+`None` references dropped). sacreBLEU's tokenizers 'none', '13a', 'intl', 'zh' and 'char' run in
+the core; any other tokenizer (MeCab, sentencepiece, a custom one) runs as sacreBLEU calls it
+(`_preprocess_segment`) and the core counts its output. Anything the fast path does not take
+(a subclass that overrides how n-grams are counted, an input the core rejects) runs sacreBLEU's
+unpatched method, so errors are sacreBLEU's own.
+
+nltk: `nltk.translate.bleu_score.corpus_bleu` / `sentence_bleu` (and `nltk.translate.bleu`) become
+cybleu.nltk's, which return nltk's results (see cybleu.nltk); nltk's `SmoothingFunction` methods
+are mapped to cybleu's with the same epsilon, alpha and k.
+
+Functions and classes imported by name before patching (`from sacrebleu import corpus_bleu` is fine:
+it calls the patched class; `from nltk.translate.bleu_score import corpus_bleu` before
+`patch_nltk()` keeps nltk's function) are as they were: patch first, as with patch_sklearn.
+"""
+import contextlib
+import itertools
+import logging
+import threading
+from collections.abc import Sequence
+from types import MethodType
+
+from ._backend import core
+
+__all__ = ["patch_sacrebleu", "unpatch_sacrebleu", "patch_nltk", "unpatch_nltk", "patched",
+           "is_patched"]
+
+_lock = threading.RLock()
+# library name -> [(owner, attribute, original value)], in the order they were replaced
+_active = {}
+_INHERITED = object()   # the attribute came from a base class: unpatching deletes ours
+
+
+def _install(library, replacements):
+    """Replace each owner.attribute, remembering the original (idempotent per library)."""
+    with _lock:
+        if library in _active:
+            return
+        saved = []
+        for owner, name, value in replacements:
+            saved.append((owner, name, owner.__dict__.get(name, _INHERITED)))
+            setattr(owner, name, value)
+        _active[library] = saved
+
+
+def _uninstall(library):
+    with _lock:
+        for owner, name, original in reversed(_active.pop(library, ())):
+            if original is _INHERITED:
+                delattr(owner, name)
+            else:
+                setattr(owner, name, original)
+
+
+def is_patched(library="sacrebleu"):
+    """True while `library` ('sacrebleu' or 'nltk') is routed through cybleu."""
+    return library in _active
+
+
+# -- logging ------------------------------------------------------------------------------------
+
+class _SacrebleuLevel(logging.Filter):
+    """While sacreBLEU is patched, cybleu's own messages obey the `sacrebleu` logger's level, so
+    code that quiets sacreBLEU quiets cybleu too."""
+
+    def filter(self, record):
+        return logging.getLogger("sacrebleu").isEnabledFor(record.levelno)
+
+
+_level_filter = _SacrebleuLevel()
+
+
+# -- sacreBLEU's BLEU -----------------------------------------------------------------------------
+
+# sacreBLEU's methods that the fast path reproduces: a subclass that overrides one of them gets
+# sacreBLEU's own code
+_BLEU_KERNEL = ("_extract_reference_info", "_compute_segment_statistics", "_get_closest_ref_len")
+
+
+def _sacrebleu_bleu():
+    try:
+        from sacrebleu.metrics.bleu import BLEU
+    except ImportError:
+        raise ImportError("patch_sacrebleu() needs sacreBLEU installed: pip install sacrebleu"
+                          ) from None
+    return BLEU
+
+
+def _core_tokenizer_names():
+    """sacreBLEU's tokenizer classes that cybleu's core reproduces -> the core's name for them."""
+    from sacrebleu.tokenizers import (tokenizer_13a, tokenizer_char, tokenizer_intl,
+                                      tokenizer_none, tokenizer_zh)
+    return {tokenizer_none.NoneTokenizer: "none", tokenizer_13a.Tokenizer13a: "13a",
+            tokenizer_intl.TokenizerV14International: "intl", tokenizer_zh.TokenizerZh: "zh",
+            tokenizer_char.TokenizerChar: "char"}
+
+
+class _BleuRoute:
+    """How a sacreBLEU BLEU object's text reaches the core."""
+
+    __slots__ = ("tokenize", "lowercase", "max_order", "segmenter")
+
+    def __init__(self, tokenize, lowercase, max_order, segmenter):
+        self.tokenize, self.lowercase, self.max_order = tokenize, lowercase, max_order
+        # None: the core tokenizes; else sacreBLEU's _preprocess_segment of this metric, whose
+        # output the core splits on whitespace ('none')
+        self.segmenter = segmenter
+
+    @property
+    def key(self):
+        return self.tokenize, self.lowercase, self.max_order, self.segmenter is None
+
+    def lines(self, lines):
+        seg = self.segmenter
+        return lines if seg is None else [seg(line) for line in lines]
+
+    def segments(self, segments):
+        seg = self.segmenter
+        return segments if seg is None else [[seg(line) for line in refs] for refs in segments]
+
+
+class _BleuPatch:
+    """The replacements for sacreBLEU's BLEU and the originals they fall back to."""
+
+    def __init__(self):
+        self.BLEU = BLEU = _sacrebleu_bleu()
+        self.tokenizers = _core_tokenizer_names()
+        self.logger = logging.getLogger("sacrebleu")
+        self.kernel = {name: BLEU.__dict__[name] for name in _BLEU_KERNEL}
+        self.preprocess = BLEU.__dict__["_preprocess_segment"]
+        # the unpatched methods: Metric's, as BLEU inherits them
+        self.extract = BLEU._extract_corpus_statistics
+        self.cache = BLEU._cache_references
+        self.aggregate = BLEU.__dict__["_aggregate_and_compute"]
+
+    def route(self, metric):
+        """The fast path for this metric, or None when sacreBLEU's own code must run."""
+        cls, own = type(metric), metric.__dict__
+        for name, func in self.kernel.items():
+            if getattr(cls, name, None) is not func or name in own:
+                return None
+        order = getattr(metric, "max_ngram_order", None)
+        if type(order) is not int or order < 1:
+            return None
+        if getattr(cls, "_preprocess_segment", None) is self.preprocess \
+                and "_preprocess_segment" not in own:
+            name = self.tokenizers.get(type(getattr(metric, "tokenizer", None)))
+            if name is not None:
+                return _BleuRoute(name, bool(metric.lowercase), order, None)
+        return _BleuRoute("none", False, order, metric._preprocess_segment)
+
+    def replacements(self):
+        patch = self
+
+        def _extract_corpus_statistics(self, hypotheses, references):
+            return patch.extract_corpus_statistics(self, hypotheses, references)
+
+        def _cache_references(self, references):
+            return patch.cache_references(self, references)
+
+        def _aggregate_and_compute(self, stats):
+            return patch.aggregate_and_compute(self, stats)
+
+        out = [(self.BLEU, "_extract_corpus_statistics", _extract_corpus_statistics),
+               (self.BLEU, "_cache_references", _cache_references),
+               (self.BLEU, "_aggregate_and_compute", _aggregate_and_compute)]
+        for _, _, new in out:
+            new.__wrapped__ = original = getattr(self.BLEU, new.__name__)
+            new.__doc__ = original.__doc__
+        return out
+
+    # -- the two replaced methods --
+
+    def cache_references(self, metric, references):
+        route = self.route(metric)
+        if route is None:
+            return self.cache(metric, references)
+        references = tuple(references)
+        try:
+            segments, num_refs = _segments(references)
+            refset = core.RefSet(route.segments(segments), route.tokenize, route.lowercase,
+                                 route.max_order)
+        except (TypeError, ValueError, AttributeError):
+            return self.cache(metric, references)
+        metric.num_refs = num_refs
+        return _CachedReferences(refset, route.key, metric, references, self.cache)
+
+    def extract_corpus_statistics(self, metric, hypotheses, references):
+        route = self.route(metric)
+        if route is None:
+            return self.extract(metric, hypotheses, references)
+        if references:                  # sacreBLEU's test, with its errors for odd objects
+            references = tuple(references)
+            try:
+                segments, num_refs = _segments(references)
+            except (TypeError, ValueError, AttributeError):
+                return self.extract(metric, hypotheses, references)
+            refset = None
+        else:
+            cache = metric._ref_cache
+            if not (isinstance(cache, _CachedReferences) and cache.key == route.key):
+                return self.extract(metric, hypotheses, references)
+            refset, segments = cache.refset, None
+        n_segments = refset.num_segments if refset is not None else len(segments)
+        # sacreBLEU zips the hypotheses with the references, so the shorter one decides, but it
+        # tokenizes every reference: missing hypotheses are scored as '' and their rows dropped
+        rest = iter(hypotheses)
+        hyps = list(itertools.islice(rest, n_segments))
+        lines = route.lines(hyps) + [""] * (n_segments - len(hyps))
+        try:
+            if refset is None:
+                rows = core.segment_stats(lines, route.segments(segments), route.tokenize,
+                                          route.lowercase, route.max_order)
+            else:
+                rows = refset.segment_stats(lines)
+        except (TypeError, ValueError, AttributeError):
+            again = hypotheses if isinstance(hypotheses, Sequence) else itertools.chain(hyps, rest)
+            return self.extract(metric, again, references)
+        del rows[len(hyps):]
+        if refset is None:
+            metric.num_refs = num_refs
+        if not metric._force and sum(map(str.endswith, hyps, itertools.repeat(" ."))) >= 100:
+            # sacreBLEU's messages, through its logger
+            self.logger.warning("That's 100 lines that end in a tokenized period ('.')")
+            self.logger.warning("It looks like you forgot to detokenize your test data, which "
+                                "may hurt your score.")
+            self.logger.warning("If you insist your data is detokenized, or don't care, you can "
+                                "suppress this message with the `force` parameter.")
+        return _SegmentRows(rows)
+
+    def aggregate_and_compute(self, metric, stats):
+        if type(stats) is _SegmentRows and len(stats) == stats.size:
+            return metric._compute_score_from_stats(stats.total())
+        return self.aggregate(metric, stats)
+
+
+class _SegmentRows(list):
+    """The per-segment statistics (a list of lists of ints, as sacreBLEU returns them) that also
+    sum their columns in C: sacreBLEU's sum_of_lists is a Python loop over every number."""
+
+    __slots__ = ("size",)
+
+    def __init__(self, rows):
+        super().__init__(rows)
+        self.size = len(rows)
+
+    def total(self):
+        if self.size == 1:
+            return self[0]      # sum_of_lists returns a single row itself
+        import numpy as np
+        return np.asarray(self, dtype=np.int64).sum(axis=0).tolist()
+
+
+def _segments(references):
+    """sacreBLEU's view of reference streams: zip(*streams) (the shortest stream decides), None
+    references dropped; and the number of references (-1 when it varies)."""
+    if not any(None in stream for stream in references):
+        segments = list(zip(*references))
+        return segments, (len(references) if segments else -1)
+    segments, counts = [], set()
+    for refs in zip(*references):
+        lines = [ref for ref in refs if ref is not None]
+        counts.add(len(lines))
+        segments.append(lines)
+    return segments, (counts.pop() if len(counts) == 1 else -1)
+
+
+class _CachedReferences:
+    """A patched BLEU's reference cache: cybleu's RefSet. sacreBLEU's unpatched code (after
+    unpatch_sacrebleu(), or a subclass) sees sacreBLEU's own cache, built on first use; pickling
+    stores sacreBLEU's cache."""
+
+    __slots__ = ("refset", "key", "_metric", "_references", "_build", "_built")
+
+    def __init__(self, refset, key, metric, references, build):
+        self.refset, self.key = refset, key
+        self._metric, self._references, self._build, self._built = metric, references, build, None
+
+    def _sacrebleu(self):
+        if self._built is None:
+            self._built = self._build(self._metric, self._references)
+        return self._built
+
+    def __len__(self):
+        return self.refset.num_segments
+
+    def __iter__(self):
+        return iter(self._sacrebleu())
+
+    def __getitem__(self, index):
+        return self._sacrebleu()[index]
+
+    def __reduce__(self):
+        return list, (self._sacrebleu(),)
+
+
+_bleu_patch = None
+
+
+def _metric_patches():
+    """Every sacreBLEU metric cybleu can route, with its replacements.
+
+    BLEU now. chrF and TER hook in here once cybleu has their kernels (a `_ChrfPatch` /
+    `_TerPatch` with the same shape as `_BleuPatch`: a route check, the replaced statistics
+    methods, sacreBLEU's own methods as the fallback)."""
+    global _bleu_patch
+    if _bleu_patch is None:
+        _bleu_patch = _BleuPatch()
+    return {"bleu": _bleu_patch.replacements()}
+
+
+def patch_sacrebleu():
+    """Route the installed sacreBLEU's BLEU through cybleu's core, in this process, until
+    unpatch_sacrebleu(). Scores, signatures, warnings and errors stay sacreBLEU's."""
+    with _lock:
+        if "sacrebleu" in _active:
+            return
+        replacements = [r for patches in _metric_patches().values() for r in patches]
+        _install("sacrebleu", replacements)
+        logging.getLogger("cybleu").addFilter(_level_filter)
+
+
+def unpatch_sacrebleu():
+    """Give sacreBLEU its own methods back."""
+    with _lock:
+        _uninstall("sacrebleu")
+        logging.getLogger("cybleu").removeFilter(_level_filter)
+
+
+# -- nltk -----------------------------------------------------------------------------------------
+
+def _nltk_modules():
+    try:
+        import nltk.translate
+        from nltk.translate import bleu_score
+    except ImportError:
+        raise ImportError("patch_nltk() needs nltk installed: pip install nltk") from None
+    return nltk.translate, bleu_score
+
+
+class _NltkPatch:
+    def __init__(self):
+        from . import nltk as fast
+        self.translate, self.bleu_score = _nltk_modules()
+        self.fast = fast
+        smoothing = self.bleu_score.SmoothingFunction
+        self.smoothing_class = smoothing
+        self.methods = {getattr(smoothing, f"method{i}"): f"method{i}" for i in range(8)}
+        self._mapped = {}
+
+    def smoothing(self, function):
+        """nltk's SmoothingFunction().methodN -> cybleu's, with the same parameters (read at
+        each call, as nltk reads them); anything else unchanged."""
+        if type(function) is not MethodType or type(function.__self__) is not self.smoothing_class:
+            return function
+        name = self.methods.get(function.__func__)
+        if name is None:
+            return function
+        owner = function.__self__
+        key = (name, owner.epsilon, owner.alpha, owner.k)
+        try:
+            return self._mapped[key]
+        except KeyError:
+            pass
+        except TypeError:   # unhashable parameters: no caching
+            return getattr(self.fast.SmoothingFunction(owner.epsilon, owner.alpha, owner.k), name)
+        if len(self._mapped) > 64:
+            self._mapped.clear()
+        # one object per parameter set, so cybleu.nltk's per-function cache sees the same one
+        mapped = self._mapped[key] = getattr(
+            self.fast.SmoothingFunction(owner.epsilon, owner.alpha, owner.k), name)
+        return mapped
+
+    def replacements(self):
+        patch, fast, default = self, self.fast, self.bleu_score.sentence_bleu.__defaults__[0]
+
+        def corpus_bleu(list_of_references, hypotheses, weights=default,
+                        smoothing_function=None, auto_reweigh=False):
+            return fast.corpus_bleu(list_of_references, hypotheses, weights,
+                                    patch.smoothing(smoothing_function), auto_reweigh)
+
+        def sentence_bleu(references, hypothesis, weights=default, smoothing_function=None,
+                          auto_reweigh=False):
+            return fast.sentence_bleu(references, hypothesis, weights,
+                                      patch.smoothing(smoothing_function), auto_reweigh)
+
+        for new, old in ((corpus_bleu, self.bleu_score.corpus_bleu),
+                         (sentence_bleu, self.bleu_score.sentence_bleu)):
+            new.__doc__, new.__wrapped__ = old.__doc__, old
+            new.__module__ = old.__module__
+        out = [(self.bleu_score, "corpus_bleu", corpus_bleu),
+               (self.bleu_score, "sentence_bleu", sentence_bleu)]
+        if getattr(self.translate, "bleu", None) is self.bleu_score.sentence_bleu:
+            out.append((self.translate, "bleu", sentence_bleu))
+        return out
+
+
+def patch_nltk():
+    """Route nltk.translate.bleu_score's corpus_bleu and sentence_bleu through cybleu.nltk, in
+    this process, until unpatch_nltk()."""
+    with _lock:
+        if "nltk" not in _active:
+            _install("nltk", _NltkPatch().replacements())
+
+
+def unpatch_nltk():
+    """Give nltk its own functions back."""
+    _uninstall("nltk")
+
+
+# -- both -----------------------------------------------------------------------------------------
+
+_PATCHERS = {"sacrebleu": (patch_sacrebleu, unpatch_sacrebleu), "nltk": (patch_nltk, unpatch_nltk)}
+
+
+@contextlib.contextmanager
+def patched(*libraries):
+    """`with cybleu.patched():` (sacreBLEU) or `with cybleu.patched("sacrebleu", "nltk"):`; what
+    was patched on entry stays patched on exit."""
+    libraries = libraries or ("sacrebleu",)
+    for name in libraries:
+        if name not in _PATCHERS:
+            raise ValueError(f"cannot patch {name!r}; choose from {', '.join(_PATCHERS)}")
+    done = []
+    try:
+        for name in libraries:
+            if not is_patched(name):
+                _PATCHERS[name][0]()
+                done.append(name)
+        yield
+    finally:
+        for name in reversed(done):
+            _PATCHERS[name][1]()
