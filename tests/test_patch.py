@@ -245,6 +245,9 @@ def test_sacrebleu_errors_stay_sacrebleus(core):
         lambda: sacrebleu.corpus_bleu([], [["a"]]),
         lambda: SacreBLEU().corpus_score(["a"], None),                   # no cache
         lambda: SacreBLEU(references=[["a b", "c"]]).corpus_score(["a b"], None),
+        lambda: sacrebleu.corpus_bleu(["a", "b"], [["x", "y"], []]),     # zip: no segment
+        lambda: SacreBLEU()._extract_corpus_statistics(["a", b"b ."], [["a", "b"]]),
+        lambda: SacreBLEU(tokenize="ja-mecab")._extract_corpus_statistics(["a", 3], [["a", "b"]]),
     ]
     for call in cases:
         both(call)

@@ -187,7 +187,7 @@ class _BleuPatch:
             new.__doc__ = original.__doc__
         return out
 
-    # -- the two replaced methods --
+    # -- the replaced methods --
 
     def cache_references(self, metric, references):
         route = self.route(metric)
@@ -224,20 +224,23 @@ class _BleuPatch:
         # tokenizes every reference: missing hypotheses are scored as '' and their rows dropped
         rest = iter(hypotheses)
         hyps = list(itertools.islice(rest, n_segments))
-        lines = route.lines(hyps) + [""] * (n_segments - len(hyps))
         try:
+            # sacreBLEU's check for tokenized input, on the hypotheses it scores
+            tokenized = 0 if metric._force else sum(1 for hyp in hyps if hyp.endswith(" ."))
+            lines = route.lines(hyps) + [""] * (n_segments - len(hyps))
             if refset is None:
                 rows = core.segment_stats(lines, route.segments(segments), route.tokenize,
                                           route.lowercase, route.max_order)
             else:
                 rows = refset.segment_stats(lines)
         except (TypeError, ValueError, AttributeError):
+            # sacreBLEU's own code decides what this input gives (usually its error)
             again = hypotheses if isinstance(hypotheses, Sequence) else itertools.chain(hyps, rest)
             return self.extract(metric, again, references)
         del rows[len(hyps):]
         if refset is None:
             metric.num_refs = num_refs
-        if not metric._force and sum(map(str.endswith, hyps, itertools.repeat(" ."))) >= 100:
+        if tokenized >= 100:
             # sacreBLEU's messages, through its logger
             self.logger.warning("That's 100 lines that end in a tokenized period ('.')")
             self.logger.warning("It looks like you forgot to detokenize your test data, which "
@@ -247,7 +250,7 @@ class _BleuPatch:
         return _SegmentRows(rows)
 
     def aggregate_and_compute(self, metric, stats):
-        if type(stats) is _SegmentRows and len(stats) == stats.size:
+        if type(stats) is _SegmentRows and len(stats) == stats.size > 0:
             return metric._compute_score_from_stats(stats.total())
         return self.aggregate(metric, stats)
 
