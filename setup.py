@@ -5,6 +5,7 @@ pure-Python install. CYBLEU_DEBUG=1 turns bounds checks and line tracing back on
 """
 import os
 import sys
+from pathlib import Path
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
@@ -22,9 +23,10 @@ def extensions():
     # fp-contract=off: no fused multiply-add, so float results equal CPython's operation by operation
     args = ["-O3", "-ffp-contract=off"] if sys.platform != "win32" else []
     macros = [("CYTHON_TRACE_NOGIL", "1")] if DEBUG else []
-    exts = [Extension(name, [source], extra_compile_args=args, define_macros=macros)
-            for name, source in [("cybleu._core", "src/cybleu/_core.pyx"),
-                                 ("cybleu._nltk_core", "src/cybleu/_nltk_core.pyx")]]
+    # one extension per .pyx: the compiled modules cimport each other through their .pxd files
+    exts = [Extension(f"cybleu.{path.stem}", [str(path)], extra_compile_args=args,
+                      define_macros=macros)
+            for path in sorted(Path("src/cybleu").glob("*.pyx"))]
     return cythonize(exts, compiler_directives=directives)
 
 

@@ -10,7 +10,8 @@ memory, machine.
 Ratio column: the baseline's median / this row's median, within the group (the row marked as
 baseline: sacrebleu `corpus_bleu` for corpus-13a, one reused `BLEU(effective_order=True)` for
 sentence-batch, an nltk `sentence_bleu` loop for ids-sentence-*, a sacrebleu `sentence_score` loop for
-ids-pairwise, sacrebleu `corpus_bleu` with the same tokenizer for tok-*, nltk for nltk-corpus and nltk-sentence, bleuscore for hf-corpus). Above 1 means faster
+ids-pairwise, sacrebleu `corpus_bleu` with the same tokenizer for tok-*, nltk for nltk-corpus and nltk-sentence, bleuscore for hf-corpus; sacrebleu `corpus_chrf`, a reused
+`CHRF().sentence_score` loop and a `sentence_score` loop on a slice for the chrf-* groups). Above 1 means faster
 than the baseline. A row timed on a slice of the workload (fast-bleu) is scaled to the
 full workload and marked "extrapolated". pytest's output goes to stderr, the markdown to stdout.
 """
@@ -28,7 +29,9 @@ from _common import REPO, machine, versions  # noqa: E402
 GROUP_ORDER = ["corpus-13a", "sentence-batch", "tok-none", "tok-zh", "tok-intl", "tok-char", "tok-ja-mecab",
                "ids-sentence-256x1024", "ids-sentence-1024x128",
                "ids-pairwise-128x128", "ids-lists-256x1024", "nltk-corpus", "nltk-sentence", "hf-corpus",
-               "patched-evaluate-sacrebleu", "sentence-batch-threads"]
+               "patched-evaluate-sacrebleu", "sentence-batch-threads",
+               "chrf-corpus", "chrfpp-corpus", "chrf-sentence", "chrfpp-sentence",
+               "chrf-pairwise-128x128", "chrfpp-pairwise-128x128"]
 GROUP_TITLES = {
     "corpus-13a": "Corpus BLEU, WMT22 en-de, all 8 systems vs reference A (16,296 segments per round)",
     "sentence-batch": "Sentence BLEU of every segment, 2 WMT22 en-de systems vs reference A (4,074 pairs per round)",
@@ -46,6 +49,12 @@ GROUP_TITLES = {
     "ids-lists-256x1024": "Token-ID sentence BLEU from Python lists: 256 x ~1,024 Zipf-distributed IDs, one reference each",
     "patched-evaluate-sacrebleu": "evaluate.load('sacrebleu').compute, 8 WMT22 en-de systems vs reference A, patched vs unpatched (16,296 segments per round)",
     "sentence-batch-threads": "batch_sentence_bleu threads, 2 WMT22 en-de systems vs reference A (4,074 pairs per round)",
+    "chrf-corpus": "Corpus chrF, one WMT17 en-de system (sacreBLEU's fixture, 3,004 segments)",
+    "chrfpp-corpus": "Corpus chrF++, one WMT17 en-de system (3,004 segments)",
+    "chrf-sentence": "Sentence chrF of every segment, one WMT17 en-de system (3,004 pairs)",
+    "chrfpp-sentence": "Sentence chrF++ of every segment, one WMT17 en-de system (3,004 pairs)",
+    "chrf-pairwise-128x128": "Pairwise chrF for MBR, 128 x 128 WMT17 en-de sentences (16,384 pairs)",
+    "chrfpp-pairwise-128x128": "Pairwise chrF++ for MBR, 128 x 128 WMT17 en-de sentences (16,384 pairs)",
 }
 UNIT = {"corpus-13a": ("segments", "segments"), "sentence-batch": ("pairs", "pairs"),
         "ids-sentence-256x1024": ("pairs", "pairs"), "ids-sentence-1024x128": ("pairs", "pairs"),
@@ -54,7 +63,10 @@ UNIT = {"corpus-13a": ("segments", "segments"), "sentence-batch": ("pairs", "pai
         "tok-char": ("segments", "segments"), "tok-ja-mecab": ("segments", "segments"),
         "nltk-corpus": ("segments", "segments"), "nltk-sentence": ("pairs", "pairs"),
         "hf-corpus": ("segments", "segments"), "ids-lists-256x1024": ("pairs", "pairs"),
-        "patched-evaluate-sacrebleu": ("segments", "segments"), "sentence-batch-threads": ("pairs", "pairs")}
+        "patched-evaluate-sacrebleu": ("segments", "segments"), "sentence-batch-threads": ("pairs", "pairs"),
+        "chrf-corpus": ("segments", "segments"), "chrfpp-corpus": ("segments", "segments"),
+        "chrf-sentence": ("pairs", "pairs"), "chrfpp-sentence": ("pairs", "pairs"),
+        "chrf-pairwise-128x128": ("pairs", "pairs"), "chrfpp-pairwise-128x128": ("pairs", "pairs")}
 
 
 def run_pytest(json_path, extra_args):
@@ -212,6 +224,8 @@ def markdown(bench, mem=None, pytest_rc=0, memory_rc=0):
         "per row) as a training loop holds them, and the same rows as uint32 arrays; nltk timed on 64 rows.",
         "- patched-evaluate-sacrebleu: Hugging Face evaluate's own `sacrebleu` metric script (a copy in "
         "tests/fixtures/evaluate) unchanged; the patched results are asserted identical to the unpatched.",
+        "- chrf-* groups: cybleu checked bit for bit against sacrebleu's corpus and sentence chrF; fastchrf "
+        "(chrF only, timed when installed) within 1e-9 of sacrebleu on sample pairs.",
     ]
     if headline:
         lines.insert(2, "cybleu vs the baselines: " + "; ".join(headline) + ".\n")

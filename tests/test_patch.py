@@ -11,25 +11,28 @@ import sacrebleu
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
+from sacrebleu.metrics import CHRF as SacreCHRF
 from sacrebleu.metrics.bleu import BLEUScore
+from sacrebleu.metrics.chrf import CHRFScore
 
 import cybleu
 import cybleu.patch as patch_module
 from cybleu import _core_py
-from conftest import _core_c, data_path, read_lines
+from conftest import _chrf_c, _chrf_py, _core_c, data_path, read_lines
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
-CORES = [pytest.param(_core_py, id="python")] + (
-    [pytest.param(_core_c, id="cython")] if _core_c is not None else [])
+CORES = [pytest.param((_core_py, _chrf_py), id="python")] + (
+    [pytest.param((_core_c, _chrf_c), id="cython")] if _core_c is not None else [])
 
 
 @pytest.fixture(params=CORES)
 def core(request, monkeypatch):
     """The patch running on one backend; never left patched after a test."""
-    monkeypatch.setattr(patch_module, "core", request.param)
-    yield request.param
+    monkeypatch.setattr(patch_module, "core", request.param[0])
+    monkeypatch.setattr(patch_module, "_chrf", request.param[1])
+    yield request.param[0]
     cybleu.unpatch_sacrebleu()
     cybleu.unpatch_nltk()
 
@@ -54,10 +57,16 @@ def fields(score):
             score.format(is_json=True, signature="x:1"), bits(score._mean), bits(score._ci))
 
 
+def chrf_fields(score):
+    return (score.name, bits(score.score), score.format(), bits(score._mean), bits(score._ci))
+
+
 def outcome(call):
     """call()'s result, or its exception's type and message."""
     try:
         result = call()
+        if isinstance(result, CHRFScore):
+            return "ok", chrf_fields(result)
         return "ok", fields(result) if isinstance(result, BLEUScore) else result
     except Exception as err:  # noqa: BLE001 - the comparison is the point
         return "error", (type(err), str(err))
@@ -263,7 +272,7 @@ def test_generic_route_custom_tokenizer(core):
 
     def record(metric):
         if cybleu.is_patched():
-            route = patch_module._bleu_patch.route(metric)
+            route = patch_module._patches["bleu"].route(metric)
             calls.append(None if route is None else route.segmenter is None)
         return fields(metric.corpus_score(_hyps, _refs))
 
@@ -292,8 +301,9 @@ def test_overridden_counting_runs_sacrebleus_code(core):
 
 
 def test_unpatch_restores_sacrebleu(core):
-    before = {name: SacreBLEU.__dict__.get(name) for name in
-              ("_extract_corpus_statistics", "_cache_references", "_aggregate_and_compute")}
+    names = ("_extract_corpus_statistics", "_cache_references", "_aggregate_and_compute")
+    before = {(cls, name): cls.__dict__.get(name) for cls in (SacreBLEU, SacreCHRF)
+              for name in names}
     cybleu.patch_sacrebleu()
     cybleu.patch_sacrebleu()        # twice is once
     assert cybleu.is_patched("sacrebleu")
@@ -302,7 +312,7 @@ def test_unpatch_restores_sacrebleu(core):
     want = fields(metric.corpus_score(_hyps, None))
     cybleu.unpatch_sacrebleu()
     assert not cybleu.is_patched("sacrebleu")
-    assert {name: SacreBLEU.__dict__.get(name) for name in before} == before
+    assert {(cls, name): cls.__dict__.get(name) for cls, name in before} == before
     # a cache made while patched still serves sacreBLEU's own code, and pickles as sacreBLEU's
     assert fields(metric.corpus_score(_hyps, None)) == want
     copy = pickle.loads(pickle.dumps(metric))
@@ -359,6 +369,150 @@ def test_wmt22_system_patched_equal_unpatched(core):
     hyps = read_lines(system)[:400]
     both(score_of(lambda: sacrebleu.corpus_bleu(hyps, [refs, refs_b])))
     both(score_of(lambda: sacrebleu.corpus_bleu(hyps, [refs], tokenize="intl", lowercase=True)))
+
+
+# -- chrF and chrF++ (sacreBLEU's test_chrf.py cases, recreated; the expected values are theirs) --
+
+CHRF_EPSILON = 1e-4
+CHRF_SENTENCES = [
+    ('Co nás nejvíc trápí, protože lékaři si vybírají, kdo bude žít a kdo zemře.',
+     ['Nejvíce smutní jsme z toho, že musíme rozhodovat o tom, kdo bude žít a kdo zemře.'],
+     39.14078509),
+    ('Nebo prostě nemají vybavení, které by jim pomohlo, uvedli lékaři.',
+     ['A někdy nemáme ani potřebný materiál, abychom jim pomohli, popsali lékaři.'], 31.22557079),
+    ('Lapali po dechu, jejich životy skončily dřív, než skutečně začaly.',
+     ['Lapali po dechu a pak jejich život skončil - dřív, než skutečně mohl začít, připomněli.'],
+     57.15704367),
+]
+CHRF_EPS_CASES = [
+    (["abcdefg"], ["hijklmnop"], 0.0), (["a"], ["b"], 0.0), ([""], ["b"], 0.0),
+    ([""], ["ref"], 0.0), ([""], ["reference"], 0.0), (["aa"], ["ab"], 8.3333),
+    (["a", "b"], ["a", "c"], 8.3333), (["a"], ["a"], 16.6667), (["a b c"], ["a b c"], 50.0),
+    (["a b c"], ["abc"], 50.0),
+    ([" risk assessment must be made of those who are qualified and expertise in the sector - "
+      "these are the scientists ."],
+     ["risk assessment has to be undertaken by those who are qualified and expert in that area - "
+      "that is the scientists ."], 63.361730),
+    ([" Die    Beziehung zwischen  Obama und Netanjahu ist nicht gerade  freundlich. "],
+     ["Das Verhältnis zwischen Obama und Netanyahu ist nicht gerade freundschaftlich."],
+     64.1302698),
+    (["Niemand hat die Absicht, eine Mauer zu errichten"],
+     ["Niemand hat die Absicht, eine Mauer zu errichten"], 100.0),
+]
+CHRF_EFFECTIVE_CASES = [(["a"], ["a"], 100.0), ([""], ["reference"], 0.0),
+                        (["a b c"], ["a b c"], 100.0), (["a b c"], ["abc"], 100.0),
+                        ([""], ["c"], 0.0), (["a", "b"], ["a", "c"], 50.0),
+                        (["aa"], ["ab"], 25.0)]
+CHRF_WHITESPACE_CASES = [
+    (["Die Beziehung zwischen Obama und Netanjahu ist nicht gerade freundlich."],
+     ["Das Verhältnis zwischen Obama und Netanyahu ist nicht gerade freundschaftlich."],
+     67.3481606),
+    (["risk assessment must be made of those who are qualified and expertise in the sector - "
+      "these are the scientists ."],
+     ["risk assessment has to be undertaken by those who are qualified and expert in that area - "
+      "that is the scientists ."], 65.2414427),
+]
+
+
+@pytest.mark.parametrize("hyps, refs, expected", CHRF_EPS_CASES)
+def test_sacrebleu_chrf_cases(core, hyps, refs, expected):
+    def call():
+        return sacrebleu.corpus_chrf(hyps, [refs], char_order=6, word_order=0, beta=3,
+                                     eps_smoothing=True)
+
+    both(call)
+    with cybleu.patched():
+        assert abs(call().score - expected) < CHRF_EPSILON
+
+
+@pytest.mark.parametrize("hyps, refs, expected", CHRF_EFFECTIVE_CASES)
+def test_sacrebleu_chrf_effective_order_cases(core, hyps, refs, expected):
+    def call():
+        return sacrebleu.corpus_chrf(hyps, [refs], char_order=6, word_order=0, beta=3,
+                                     eps_smoothing=False)
+
+    both(call)
+    with cybleu.patched():
+        assert abs(call().score - expected) < CHRF_EPSILON
+
+
+@pytest.mark.parametrize("hyps, refs, expected", CHRF_WHITESPACE_CASES)
+def test_sacrebleu_chrf_whitespace_cases(core, hyps, refs, expected):
+    def call():
+        return sacrebleu.corpus_chrf(hyps, [refs], char_order=6, word_order=0, beta=3,
+                                     remove_whitespace=False)
+
+    both(call)
+    with cybleu.patched():
+        assert abs(call().score - expected) < CHRF_EPSILON
+
+
+@pytest.mark.parametrize("hyp, refs, expected", CHRF_SENTENCES)
+def test_sacrebleu_chrf_sentence_cases(core, hyp, refs, expected):
+    both(lambda: sacrebleu.sentence_chrf(hyp, refs, eps_smoothing=True))
+    with cybleu.patched():
+        assert abs(sacrebleu.sentence_chrf(hyp, refs, eps_smoothing=True).score - expected) \
+            < CHRF_EPSILON
+
+
+CHRF_OPTIONS = st.fixed_dictionaries({
+    "char_order": st.integers(0, 6), "word_order": st.integers(0, 2),
+    "beta": st.sampled_from([1, 2, 3, 0.5]), "lowercase": st.booleans(),
+    "whitespace": st.booleans(), "eps_smoothing": st.booleans(),
+})
+
+
+@SETTINGS
+@given(corpus=corpora(), options=CHRF_OPTIONS)
+def test_random_corpora_chrf_patched_equal_unpatched(core, corpus, options):
+    hyps, streams = corpus
+    if options["char_order"] + options["word_order"] == 0:
+        options["char_order"] = 1
+    both(lambda: SacreCHRF(**options).corpus_score(hyps, streams))
+    both(lambda: SacreCHRF(**options)._extract_corpus_statistics(hyps, streams))
+
+    def cached():
+        metric = SacreCHRF(**options, references=streams)
+        return chrf_fields(metric.corpus_score(hyps, None)), str(metric.get_signature())
+
+    both(cached)
+    both(lambda: SacreCHRF(**options).sentence_score(hyps[0], [s[0] for s in streams]))
+    both(lambda: SacreCHRF(**options).corpus_score(hyps, streams, n_bootstrap=10))
+
+
+def test_chrf_routes_and_errors(core):
+    import numpy as np
+    calls = []
+    kernel = patch_module._chrf
+
+    class Spy:
+        def __getattr__(self, name):
+            calls.append(name)
+            return getattr(kernel, name)
+
+    patch_module._chrf = Spy()
+    try:
+        hyps, refs = ["a b c", "x"], [["a b d", "y"], ["a c", None]]
+        both(lambda: SacreCHRF(word_order=2).corpus_score(hyps, refs))
+        assert calls == ["segment_stats"]          # patched: the kernel
+        calls.clear()
+        both(lambda: SacreCHRF(beta=np.float32(2)).corpus_score(hyps, refs))
+        assert calls == []                          # numpy beta: sacreBLEU's own code
+
+        class Custom(SacreCHRF):
+            def _remove_punctuation(self, sent):
+                return sent.split()
+
+        both(lambda: Custom(word_order=2).corpus_score(hyps, refs))
+        assert calls == []
+    finally:
+        patch_module._chrf = kernel
+    for call in (lambda: sacrebleu.corpus_chrf(["a", 3], [["a", "b"]]),
+                 lambda: sacrebleu.corpus_chrf(["a b"], [[None]]),
+                 lambda: sacrebleu.corpus_chrf(["a"], [["a", b"b"]]),
+                 lambda: SacreCHRF(references=[["a", None]]).corpus_score(["a", "b"], None),
+                 lambda: SacreCHRF().corpus_score(["a"], None)):
+        both(call)
 
 
 # -- evaluate's metric scripts ------------------------------------------------------------------

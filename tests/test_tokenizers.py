@@ -12,10 +12,11 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.metrics import bleu as sacre_bleu_module
 
 import cybleu
+from cybleu.tokenizers import registry
 from cybleu.metrics import bleu as bleu_module
 from conftest import parity
 
-CORE_TOKENIZERS = ["none", "13a", "intl", "zh", "char"]
+CORE_TOKENIZERS = list(registry.CORE_NAMES)
 
 
 def bits(x):

@@ -20,6 +20,9 @@ __all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "tokeni
            "ids_self_stats"]
 
 _SMOOTHERS = ("none", "floor", "add-k", "exp")
+# the compiled core's bound on max_order (_types.pxd: CORE_MAX_ORDER), for memory safety; the API
+# checks its own, tighter limit first
+CORE_MAX_ORDER = 1 << 16
 
 # mteval-v13a's language-dependent rules, applied in this order as non-overlapping passes.
 _RULES_13A = [
@@ -32,6 +35,8 @@ _RULES_13A = [
 
 def tokenize_13a(line):
     """sacrebleu's Tokenizer13a()(line): the tokens joined by single spaces."""
+    if not isinstance(line, str):
+        raise TypeError(f"the line to tokenize is {type(line).__name__}, not str")
     line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
     if "&" in line:
         line = line.replace("&quot;", '"').replace("&amp;", "&")
@@ -97,6 +102,8 @@ _TOKENIZERS = {"none": lambda line: line, "13a": tokenize_13a, "intl": tokenize_
 def tokenize(line, tokenize="13a"):
     """sacrebleu's tokenizer `tokenize` (none, 13a, intl, zh, char) applied to line: the tokens
     joined by single spaces."""
+    if not isinstance(line, str):
+        raise TypeError(f"the line to tokenize is {type(line).__name__}, not str")
     if tokenize not in _TOKENIZERS:
         raise ValueError(f"the core has no tokenizer {tokenize!r}")
     return " ".join(_TOKENIZERS[tokenize](line).split())
@@ -127,8 +134,10 @@ class RefSet:
     def __init__(self, refs, tokenize="13a", lowercase=False, max_order=4):
         if tokenize not in _TOKENIZERS:
             raise ValueError(f"the core has no tokenizer {tokenize!r}")
-        if max_order < 1:
-            raise ValueError("max_order must be at least 1")
+        if isinstance(max_order, bool) or not isinstance(max_order, int) \
+                or not 1 <= max_order <= CORE_MAX_ORDER:
+            raise ValueError(f"max_order must be an int in 1..{CORE_MAX_ORDER}, "
+                             f"not {max_order!r}")
         self.tokenize = tokenize
         self.lowercase = lowercase
         self.max_order = max_order
@@ -213,6 +222,8 @@ def bleu_scores_from_stats(stats, max_order, smooth_method, smooth_value, effect
     [hyp_len, ref_len, correct_1..N, total_1..N]), as BLEU.compute_bleu(...).score would give."""
     if max_order < 1 or max_order > 256:
         raise ValueError("max_order must be in 1..256 for batch scoring")
+    if smooth_method not in _SMOOTHERS:
+        raise ValueError(f"unknown smooth_method {smooth_method!r}")
     if smooth_method in ("floor", "add-k") and smooth_value is not None:
         if not (math.isfinite(smooth_value) and 0.0 < smooth_value <= 1e300):
             raise ValueError("smooth_value must be finite and in (0, 1e300] for batch scoring")
@@ -242,13 +253,13 @@ def ids_segment_stats(hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offs
     hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets, max_order, n_threads = \
         check_layout(hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets, max_order,
                      n_threads)
-    hyp_flat, ref_flat = hyp_flat.tolist(), ref_flat.tolist()
     ref_offsets = ref_offsets.tolist()
     nseg = hyp_offsets.size - 1
     out = np.zeros((nseg, 2 + 2 * max_order), dtype=np.int64)
     for s in range(nseg):
-        hyp = hyp_flat[hyp_offsets[s]:hyp_offsets[s + 1]]
-        refs = [ref_flat[ref_offsets[r]:ref_offsets[r + 1]]
+        # converted a segment at a time: one tolist() of a whole batch would hold off Ctrl-C
+        hyp = hyp_flat[hyp_offsets[s]:hyp_offsets[s + 1]].tolist()
+        refs = [ref_flat[ref_offsets[r]:ref_offsets[r + 1]].tolist()
                 for r in range(seg_ref_offsets[s], seg_ref_offsets[s + 1])]
         if hyp and not refs:
             raise no_reference_error(s)

@@ -19,7 +19,8 @@ cdef extern from "Python.h":
     # a dict with room for n keys: no resizing while a sentence's tokens go in
     dict _PyDict_NewPresized(Py_ssize_t n)
 
-from ._core cimport NgramTable, OOV_ID, count_segment
+from ._ngrams cimport count_segment
+from ._types cimport NgramTable, OOV_ID
 from ._nltk_math import EMPTY_MIN_MESSAGE
 
 __all__ = ["corpus_counts", "hf_counts", "sentence_score"]

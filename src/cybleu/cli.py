@@ -17,14 +17,14 @@ import logging
 import os
 import sys
 
+from .tokenizers import registry
 from .version import SACREBLEU_VERSION, __version__
 
 logger = logging.getLogger("cybleu.cli")
 
 OUTPUT_FORMATS = ("json", "text", "latex")
 SMOOTH_METHODS = ("none", "floor", "add-k", "exp")  # sacreBLEU's order (BLEU.SMOOTH_DEFAULTS)
-TOKENIZERS = ("none", "zh", "13a", "intl", "char", "ja-mecab", "ko-mecab", "spm", "flores101",
-              "flores200", "spBLEU-1K")  # sacreBLEU's order
+TOKENIZERS = registry.NAMES  # sacreBLEU's order
 
 DEMO_PREFIX = "wmt17-en-de."
 DEMO_REF = DEMO_PREFIX + "ref.txt"

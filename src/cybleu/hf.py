@@ -13,12 +13,10 @@ operation by operation (its builtin `sum`, so Python 3.12's summation applies as
 """
 import math
 
-from ._backend import BACKEND, core
+from . import _backend
+from ._backend import core
 
-if BACKEND == "cython":
-    from . import _nltk_core as _counts
-else:
-    from . import _nltk_core_py as _counts
+_counts = _backend.module("_nltk_core")
 
 __all__ = ["Bleu", "bleu", "compute_bleu", "tokenizer_13a", "make_compute_metrics", "Seq2SeqBleu"]
 
@@ -224,7 +222,7 @@ class Seq2SeqBleu:
                                                skip_special_tokens=self.skip_special_tokens)
             if self.strip:
                 hyps, refs = [h.strip() for h in hyps], [r.strip() for r in refs]
-            stats = self.metric._run_core("corpus_stats", hyps, [refs]) if hyps else None
+            stats = self.metric._core_call("corpus_stats", hyps, [refs]) if hyps else None
         else:
             from . import ids
             stats = ids.corpus_stats(predictions, labels, pad_id=self.pad_id,

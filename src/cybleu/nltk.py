@@ -19,13 +19,10 @@ from fractions import Fraction as _Fraction
 
 from types import MethodType
 
-from ._backend import BACKEND
+from . import _backend
 from ._nltk_math import ADD_ONE, EPSILON, LOG_LENGTH, NIST, NO_SMOOTHING, smoothed_precisions
 
-if BACKEND == "cython":
-    from . import _nltk_core as _core
-else:
-    from . import _nltk_core_py as _core
+_core = _backend.module("_nltk_core")
 
 __all__ = ["Fraction", "SmoothingFunction", "brevity_penalty", "closest_ref_length", "corpus_bleu",
            "modified_precision", "sentence_bleu"]

@@ -11,11 +11,12 @@
 The pattern of scikit-learn-intelex's `patch_sklearn`: the installed library keeps its classes and
 functions, and the patch swaps the hot step for cybleu's, in this process only.
 
-sacreBLEU: `BLEU._extract_corpus_statistics` and `BLEU._cache_references` (the tokenizing and
-n-gram counting behind `corpus_score`, `sentence_score`, `corpus_bleu`, `sentence_bleu`,
-significance tests and the command line) get their integer statistics from cybleu's core;
-everything else stays sacreBLEU's own code: its argument checks, its float arithmetic
-(`compute_bleu`), its scores, signatures, warnings and logger. So the numbers are sacreBLEU's bit
+sacreBLEU: `BLEU` and `CHRF` get their integer statistics from cybleu's kernels
+(`_extract_corpus_statistics` and `_cache_references`, the tokenizing and n-gram counting behind
+`corpus_score`, `sentence_score`, `corpus_bleu`, `sentence_bleu`, `corpus_chrf`, significance
+tests and the command line; and the column sum of `_aggregate_and_compute`); everything else
+stays sacreBLEU's own code: its argument checks, its float arithmetic (`compute_bleu`, chrF's
+f-score), its scores, signatures, warnings and logger. So the numbers are sacreBLEU's bit
 for bit by construction, and sacreBLEU's quirks stay (streams of different lengths truncated,
 `None` references dropped). sacreBLEU's tokenizers 'none', '13a', 'intl', 'zh' and 'char' run in
 the core; any other tokenizer (MeCab, sentencepiece, a custom one) runs as sacreBLEU calls it
@@ -36,8 +37,10 @@ import itertools
 import logging
 import threading
 from collections.abc import Sequence
+from importlib import import_module
 from types import MethodType
 
+from . import _backend
 from ._backend import core
 
 __all__ = ["patch_sacrebleu", "unpatch_sacrebleu", "patch_nltk", "unpatch_nltk", "patched",
@@ -88,84 +91,47 @@ class _SacrebleuLevel(logging.Filter):
 _level_filter = _SacrebleuLevel()
 
 
-# -- sacreBLEU's BLEU -----------------------------------------------------------------------------
+# -- sacreBLEU's metrics ------------------------------------------------------------------------
 
-# sacreBLEU's methods that the fast path reproduces: a subclass that overrides one of them gets
-# sacreBLEU's own code
-_BLEU_KERNEL = ("_extract_reference_info", "_compute_segment_statistics", "_get_closest_ref_len")
-
-
-def _sacrebleu_bleu():
-    try:
-        from sacrebleu.metrics.bleu import BLEU
-    except ImportError:
-        raise ImportError("patch_sacrebleu() needs sacreBLEU installed: pip install sacrebleu"
-                          ) from None
-    return BLEU
+def _raw(cls, name):
+    """The attribute `name` as the first class in cls's MRO defines it (staticmethods unwrapped
+    not), or None."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            return klass.__dict__[name]
+    return None
 
 
-def _core_tokenizer_names():
-    """sacreBLEU's tokenizer classes that cybleu's core reproduces -> the core's name for them."""
-    from sacrebleu.tokenizers import (tokenizer_13a, tokenizer_char, tokenizer_intl,
-                                      tokenizer_none, tokenizer_zh)
-    return {tokenizer_none.NoneTokenizer: "none", tokenizer_13a.Tokenizer13a: "13a",
-            tokenizer_intl.TokenizerV14International: "intl", tokenizer_zh.TokenizerZh: "zh",
-            tokenizer_char.TokenizerChar: "char"}
+class _MetricPatch:
+    """The replacements for one sacreBLEU metric class: its statistics come from cybleu's kernel,
+    everything else is sacreBLEU's. Subclasses name the class and the hooks the kernel reproduces,
+    and give a route (how a metric object's text reaches the kernel, or None for sacreBLEU's own
+    code)."""
 
-
-class _BleuRoute:
-    """How a sacreBLEU BLEU object's text reaches the core."""
-
-    __slots__ = ("tokenize", "lowercase", "max_order", "segmenter")
-
-    def __init__(self, tokenize, lowercase, max_order, segmenter):
-        self.tokenize, self.lowercase, self.max_order = tokenize, lowercase, max_order
-        # None: the core tokenizes; else sacreBLEU's _preprocess_segment of this metric, whose
-        # output the core splits on whitespace ('none')
-        self.segmenter = segmenter
-
-    @property
-    def key(self):
-        return self.tokenize, self.lowercase, self.max_order, self.segmenter is None
-
-    def lines(self, lines):
-        seg = self.segmenter
-        return lines if seg is None else [seg(line) for line in lines]
-
-    def segments(self, segments):
-        seg = self.segmenter
-        return segments if seg is None else [[seg(line) for line in refs] for refs in segments]
-
-
-class _BleuPatch:
-    """The replacements for sacreBLEU's BLEU and the originals they fall back to."""
+    module = name = None
+    hooks = ()          # sacreBLEU's methods the kernel stands in for
 
     def __init__(self):
-        self.BLEU = BLEU = _sacrebleu_bleu()
-        self.tokenizers = _core_tokenizer_names()
+        try:
+            cls = getattr(import_module(self.module), self.name)
+        except ImportError:
+            raise ImportError("patch_sacrebleu() needs sacreBLEU installed: pip install sacrebleu"
+                              ) from None
+        self.cls = cls
         self.logger = logging.getLogger("sacrebleu")
-        self.kernel = {name: BLEU.__dict__[name] for name in _BLEU_KERNEL}
-        self.preprocess = BLEU.__dict__["_preprocess_segment"]
-        # the unpatched methods: Metric's, as BLEU inherits them
-        self.extract = BLEU._extract_corpus_statistics
-        self.cache = BLEU._cache_references
-        self.aggregate = BLEU.__dict__["_aggregate_and_compute"]
+        self.originals = {name: _raw(cls, name) for name in self.hooks}
+        # the unpatched methods (Metric's, for the ones the class inherits)
+        self.extract = cls._extract_corpus_statistics
+        self.cache = cls._cache_references
+        self.aggregate = cls._aggregate_and_compute
+
+    def own_hooks(self, metric):
+        cls, own = type(metric), metric.__dict__
+        return all(_raw(cls, name) is func and name not in own
+                   for name, func in self.originals.items())
 
     def route(self, metric):
-        """The fast path for this metric, or None when sacreBLEU's own code must run."""
-        cls, own = type(metric), metric.__dict__
-        for name, func in self.kernel.items():
-            if getattr(cls, name, None) is not func or name in own:
-                return None
-        order = getattr(metric, "max_ngram_order", None)
-        if type(order) is not int or order < 1:
-            return None
-        if getattr(cls, "_preprocess_segment", None) is self.preprocess \
-                and "_preprocess_segment" not in own:
-            name = self.tokenizers.get(type(getattr(metric, "tokenizer", None)))
-            if name is not None:
-                return _BleuRoute(name, bool(metric.lowercase), order, None)
-        return _BleuRoute("none", False, order, metric._preprocess_segment)
+        raise NotImplementedError
 
     def replacements(self):
         patch = self
@@ -179,12 +145,13 @@ class _BleuPatch:
         def _aggregate_and_compute(self, stats):
             return patch.aggregate_and_compute(self, stats)
 
-        out = [(self.BLEU, "_extract_corpus_statistics", _extract_corpus_statistics),
-               (self.BLEU, "_cache_references", _cache_references),
-               (self.BLEU, "_aggregate_and_compute", _aggregate_and_compute)]
+        out = [(self.cls, "_extract_corpus_statistics", _extract_corpus_statistics),
+               (self.cls, "_cache_references", _cache_references),
+               (self.cls, "_aggregate_and_compute", _aggregate_and_compute)]
         for _, _, new in out:
-            new.__wrapped__ = original = getattr(self.BLEU, new.__name__)
+            new.__wrapped__ = original = getattr(self.cls, new.__name__)
             new.__doc__ = original.__doc__
+            new.__qualname__ = f"{self.name}.{new.__name__}"
         return out
 
     # -- the replaced methods --
@@ -196,12 +163,12 @@ class _BleuPatch:
         references = tuple(references)
         try:
             segments, num_refs = _segments(references)
-            refset = core.RefSet(route.segments(segments), route.tokenize, route.lowercase,
-                                 route.max_order)
+            payload = route.prepare(segments)
         except (TypeError, ValueError, AttributeError):
             return self.cache(metric, references)
         metric.num_refs = num_refs
-        return _CachedReferences(refset, route.key, metric, references, self.cache)
+        return _CachedReferences(payload, len(segments), route.key, metric, references,
+                                 self.cache)
 
     def extract_corpus_statistics(self, metric, hypotheses, references):
         route = self.route(metric)
@@ -213,32 +180,30 @@ class _BleuPatch:
                 segments, num_refs = _segments(references)
             except (TypeError, ValueError, AttributeError):
                 return self.extract(metric, hypotheses, references)
-            refset = None
+            cache, n_segments = None, len(segments)
         else:
             cache = metric._ref_cache
             if not (isinstance(cache, _CachedReferences) and cache.key == route.key):
                 return self.extract(metric, hypotheses, references)
-            refset, segments = cache.refset, None
-        n_segments = refset.num_segments if refset is not None else len(segments)
+            n_segments = cache.size
         # sacreBLEU zips the hypotheses with the references, so the shorter one decides, but it
-        # tokenizes every reference: missing hypotheses are scored as '' and their rows dropped
+        # reads every reference: missing hypotheses are scored as '' and their rows dropped
         rest = iter(hypotheses)
         hyps = list(itertools.islice(rest, n_segments))
         try:
-            # sacreBLEU's check for tokenized input, on the hypotheses it scores
+            # sacreBLEU's check for tokenized input (BLEU's; other metrics set _force)
             tokenized = 0 if metric._force else sum(1 for hyp in hyps if hyp.endswith(" ."))
             lines = route.lines(hyps) + [""] * (n_segments - len(hyps))
-            if refset is None:
-                rows = core.segment_stats(lines, route.segments(segments), route.tokenize,
-                                          route.lowercase, route.max_order)
+            if cache is None:
+                rows = route.stats(lines, segments)
             else:
-                rows = refset.segment_stats(lines)
+                rows = route.cached_stats(cache.payload, lines)
         except (TypeError, ValueError, AttributeError):
             # sacreBLEU's own code decides what this input gives (usually its error)
             again = hypotheses if isinstance(hypotheses, Sequence) else itertools.chain(hyps, rest)
             return self.extract(metric, again, references)
         del rows[len(hyps):]
-        if refset is None:
+        if cache is None:
             metric.num_refs = num_refs
         if tokenized >= 100:
             # sacreBLEU's messages, through its logger
@@ -250,7 +215,9 @@ class _BleuPatch:
         return _SegmentRows(rows)
 
     def aggregate_and_compute(self, metric, stats):
-        if type(stats) is _SegmentRows and len(stats) == stats.size > 0:
+        if type(stats) is _SegmentRows and len(stats) == stats.size > 0 \
+                and _raw(type(metric), "_aggregate_and_compute") is _raw(
+                    self.cls, "_aggregate_and_compute"):
             return metric._compute_score_from_stats(stats.total())
         return self.aggregate(metric, stats)
 
@@ -287,14 +254,14 @@ def _segments(references):
 
 
 class _CachedReferences:
-    """A patched BLEU's reference cache: cybleu's RefSet. sacreBLEU's unpatched code (after
-    unpatch_sacrebleu(), or a subclass) sees sacreBLEU's own cache, built on first use; pickling
-    stores sacreBLEU's cache."""
+    """A patched metric's reference cache: what cybleu's kernel needs (`payload`). sacreBLEU's
+    unpatched code (after unpatch_sacrebleu(), or a subclass) sees sacreBLEU's own cache, built
+    on first use; pickling stores sacreBLEU's cache."""
 
-    __slots__ = ("refset", "key", "_metric", "_references", "_build", "_built")
+    __slots__ = ("payload", "size", "key", "_metric", "_references", "_build", "_built")
 
-    def __init__(self, refset, key, metric, references, build):
-        self.refset, self.key = refset, key
+    def __init__(self, payload, size, key, metric, references, build):
+        self.payload, self.size, self.key = payload, size, key
         self._metric, self._references, self._build, self._built = metric, references, build, None
 
     def _sacrebleu(self):
@@ -303,7 +270,7 @@ class _CachedReferences:
         return self._built
 
     def __len__(self):
-        return self.refset.num_segments
+        return self.size
 
     def __iter__(self):
         return iter(self._sacrebleu())
@@ -315,23 +282,160 @@ class _CachedReferences:
         return list, (self._sacrebleu(),)
 
 
-_bleu_patch = None
+# BLEU
+
+def _core_tokenizer_names():
+    """sacreBLEU's tokenizer classes that cybleu's core reproduces -> the core's name for them."""
+    from sacrebleu.tokenizers import (tokenizer_13a, tokenizer_char, tokenizer_intl,
+                                      tokenizer_none, tokenizer_zh)
+    return {tokenizer_none.NoneTokenizer: "none", tokenizer_13a.Tokenizer13a: "13a",
+            tokenizer_intl.TokenizerV14International: "intl", tokenizer_zh.TokenizerZh: "zh",
+            tokenizer_char.TokenizerChar: "char"}
+
+
+class _BleuRoute:
+    """How a sacreBLEU BLEU object's text reaches the core."""
+
+    __slots__ = ("tokenize", "lowercase", "max_order", "segmenter")
+
+    def __init__(self, tokenize, lowercase, max_order, segmenter):
+        self.tokenize, self.lowercase, self.max_order = tokenize, lowercase, max_order
+        # None: the core tokenizes; else sacreBLEU's _preprocess_segment of this metric, whose
+        # output the core splits on whitespace ('none')
+        self.segmenter = segmenter
+
+    @property
+    def key(self):
+        return "bleu", self.tokenize, self.lowercase, self.max_order, self.segmenter is None
+
+    def lines(self, lines):
+        seg = self.segmenter
+        return lines if seg is None else [seg(line) for line in lines]
+
+    def segments(self, segments):
+        seg = self.segmenter
+        return segments if seg is None else [[seg(line) for line in refs] for refs in segments]
+
+    def stats(self, lines, segments):
+        return core.segment_stats(lines, self.segments(segments), self.tokenize, self.lowercase,
+                                  self.max_order)
+
+    def prepare(self, segments):
+        return core.RefSet(self.segments(segments), self.tokenize, self.lowercase,
+                           self.max_order)
+
+    def cached_stats(self, refset, lines):
+        return refset.segment_stats(lines)
+
+
+class _BleuPatch(_MetricPatch):
+    module, name = "sacrebleu.metrics.bleu", "BLEU"
+    hooks = ("_extract_reference_info", "_compute_segment_statistics", "_get_closest_ref_len")
+
+    def __init__(self):
+        super().__init__()
+        self.tokenizers = _core_tokenizer_names()
+        self.preprocess = self.cls.__dict__["_preprocess_segment"]
+
+    def route(self, metric):
+        if not self.own_hooks(metric):
+            return None
+        order = getattr(metric, "max_ngram_order", None)
+        if type(order) is not int or order < 1:
+            return None
+        if _raw(type(metric), "_preprocess_segment") is self.preprocess \
+                and "_preprocess_segment" not in metric.__dict__:
+            name = self.tokenizers.get(type(getattr(metric, "tokenizer", None)))
+            if name is not None:
+                return _BleuRoute(name, bool(metric.lowercase), order, None)
+        return _BleuRoute("none", False, order, metric._preprocess_segment)
+
+
+# chrF and chrF++
+
+class _ChrfRoute:
+    """A sacreBLEU CHRF object's settings as cybleu's chrF kernel takes them."""
+
+    __slots__ = ("kernel", "char_order", "word_order", "whitespace", "lowercase", "beta", "eps")
+
+    def __init__(self, kernel, metric):
+        self.kernel = kernel
+        self.char_order, self.word_order = metric.char_order, metric.word_order
+        self.whitespace, self.lowercase = bool(metric.whitespace), bool(metric.lowercase)
+        # these two only pick the best of several references: read at scoring time
+        self.beta, self.eps = metric.beta, bool(metric.eps_smoothing)
+
+    @property
+    def key(self):
+        return "chrf", self.char_order, self.word_order, self.whitespace, self.lowercase
+
+    def lines(self, lines):
+        return lines
+
+    def stats(self, lines, segments):
+        return self.kernel.segment_stats(lines, segments, self.char_order, self.word_order,
+                                         self.whitespace, self.lowercase, self.beta, self.eps)
+
+    def prepare(self, segments):
+        # the kernel counts the reference lines again at scoring time (about as fast as reading
+        # stored n-grams); check them now, as sacreBLEU reads them now
+        for refs in segments:
+            for ref in refs:
+                if not isinstance(ref, str):
+                    raise TypeError("not a string")
+        return [list(refs) for refs in segments]
+
+    def cached_stats(self, segments, lines):
+        return self.stats(lines, segments)
+
+
+class _ChrfPatch(_MetricPatch):
+    module, name = "sacrebleu.metrics.chrf", "CHRF"
+    hooks = ("_preprocess_segment", "_extract_reference_info", "_compute_segment_statistics",
+             "_remove_punctuation", "_get_match_statistics", "_compute_f_score")
+
+    def __init__(self):
+        super().__init__()
+        self.puncts = set(self.cls._PUNCTS)
+
+    def route(self, metric):
+        if not self.own_hooks(metric):
+            return None
+        c, w, beta = metric.char_order, metric.word_order, metric.beta
+        if not (type(c) is int and type(w) is int and c >= 0 and w >= 0
+                and metric.order == c + w >= 1 and type(beta) in (int, float)
+                and metric._PUNCTS == self.puncts):
+            return None      # e.g. a numpy beta makes sacreBLEU's arithmetic numpy's
+        return _ChrfRoute(_chrf_kernel(), metric)
+
+
+_chrf = None
+
+
+def _chrf_kernel():
+    """cybleu's chrF kernel of the live backend (compiled, or its twin)."""
+    global _chrf
+    if _chrf is None:
+        _chrf = _backend.module("_chrf")
+    return _chrf
+
+
+_patches = {}
+# sacreBLEU's metrics cybleu routes, by name. TER hooks in here once cybleu has its kernel: a
+# _TerPatch with a route to the kernel and the hooks it reproduces, like _ChrfPatch.
+_PATCH_TYPES = {"bleu": _BleuPatch, "chrf": _ChrfPatch}
 
 
 def _metric_patches():
-    """Every sacreBLEU metric cybleu can route, with its replacements.
-
-    BLEU now. chrF and TER hook in here once cybleu has their kernels (a `_ChrfPatch` /
-    `_TerPatch` with the same shape as `_BleuPatch`: a route check, the replaced statistics
-    methods, sacreBLEU's own methods as the fallback)."""
-    global _bleu_patch
-    if _bleu_patch is None:
-        _bleu_patch = _BleuPatch()
-    return {"bleu": _bleu_patch.replacements()}
+    """Every sacreBLEU metric cybleu can route, with its replacements."""
+    for name, kind in _PATCH_TYPES.items():
+        if name not in _patches:
+            _patches[name] = kind()
+    return {name: patch.replacements() for name, patch in _patches.items()}
 
 
 def patch_sacrebleu():
-    """Route the installed sacreBLEU's BLEU through cybleu's core, in this process, until
+    """Route the installed sacreBLEU's BLEU and chrF through cybleu's kernels, in this process, until
     unpatch_sacrebleu(). Scores, signatures, warnings and errors stay sacreBLEU's."""
     with _lock:
         if "sacrebleu" in _active:

@@ -32,7 +32,7 @@ except ImportError as err:  # pragma: no cover - depends on the environment
                       "with: pip install 'cybleu[torchmetrics]'") from err
 
 from ._backend import core
-from .metrics.bleu import BLEU, _TOKENIZERS
+from .metrics.bleu import BLEU, _TOKENIZERS, _plan, _segment, _segment_refs
 
 __all__ = ["BLEUScore", "SacreBLEUScore"]
 
@@ -90,9 +90,12 @@ class BLEUScore(Metric):
         if not preds:
             return [0] * (2 + 2 * self.n_gram)
         bleu = self._bleu
+        mode, segmenter = _plan(bleu.tokenizer)
+        lower = bleu.lowercase
         try:
-            return core.corpus_stats(bleu._segment(preds), bleu._segment_refs(segments),
-                                     bleu._tokenize, bleu._core_lowercase, self.n_gram)
+            return core.corpus_stats(_segment(preds, segmenter, lower),
+                                     _segment_refs(segments, segmenter, lower), mode,
+                                     lower and segmenter is None, self.n_gram)
         except TypeError:
             prefix = type(self).__name__
             for i, pred in enumerate(preds):

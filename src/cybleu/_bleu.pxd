@@ -1,0 +1,8 @@
+# BLEU's float path (floor 2): a score from one row of integer statistics.
+from libc.stdint cimport int64_t
+
+
+# Valid for finite smooth values in (0, 1e300] and max_order <= 256 (the callers check); `logs`
+# is scratch space of max_order doubles.
+cdef double bleu_from_stats(const int64_t* st, int max_order, int method, double smooth_value,
+                            bint effective_order, double* logs) noexcept nogil

@@ -1,0 +1,134 @@
+"""N-gram tables (floor 1): a segment's hypothesis n-grams counted and clipped against its references
+(count_segment, sacreBLEU's segment statistics), and every distinct n-gram of a batch interned once
+for pairwise scoring (NgramIndex). Keys are the exact ID sequences; hashes only choose the slot."""
+from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc, PyMem_RawRealloc
+from libc.stdint cimport uint32_t, int32_t, int64_t
+from libc.string cimport memset
+
+from ._hashing cimport slot_of, slot_shift, same_u32, ngram_step
+from ._types cimport hash_t, OOV_ID, ERR_NOMEM, ERR_NO_REFS, NgramEntry, NgramTable
+from ._workspace cimport raise_for
+
+
+cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil:
+    """Empty the table and make room for max_entries n-grams."""
+    cdef Py_ssize_t nslots, e
+    cdef void* p
+    if max_entries >= (<Py_ssize_t>1 << 31):
+        return ERR_NOMEM        # entry indices must fit the slots' low 32 bits
+    if max_entries > t.ecap:
+        p = PyMem_RawRealloc(t.entries, <size_t>max_entries * sizeof(NgramEntry))
+        if p == NULL:
+            return ERR_NOMEM
+        t.entries = <NgramEntry*>p
+        p = PyMem_RawRealloc(t.touched, <size_t>max_entries * sizeof(Py_ssize_t))
+        if p == NULL:
+            return ERR_NOMEM
+        t.touched = <Py_ssize_t*>p
+        t.ecap = max_entries
+    nslots = 16
+    while nslots < 2 * max_entries:
+        nslots *= 2
+    if nslots > t.mask + 1:
+        p = PyMem_RawRealloc(t.slots, <size_t>nslots * sizeof(Py_ssize_t))
+        if p == NULL:
+            return ERR_NOMEM
+        t.slots = <Py_ssize_t*>p
+        t.mask = nslots - 1
+        t.shift = slot_shift(nslots)
+        memset(t.slots, 0xff, <size_t>nslots * sizeof(Py_ssize_t))
+    elif t.n * 16 > t.mask:
+        # a well-filled table (long rows): one sequential pass beats a random write per entry
+        memset(t.slots, 0xff, <size_t>(t.mask + 1) * sizeof(Py_ssize_t))
+    else:
+        for e in range(t.n):
+            t.slots[t.entries[e].slot] = -1
+    t.n = 0
+    t.ntouched = 0
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# every distinct n-gram of a set of sentences interned once
+
+cdef class NgramIndex:
+    """Every distinct n-gram of a set of sentences gets an ID once (its entry in an NgramTable
+    keyed on the sentences' IDs back to back), and each sentence becomes its list of distinct
+    (n-gram ID, count, order): a pair of sentences then costs one array lookup per n-gram."""
+
+    def __dealloc__(self):
+        PyMem_RawFree(self.table.slots)
+        PyMem_RawFree(self.table.entries)
+        PyMem_RawFree(self.table.touched)
+        PyMem_RawFree(self.gid)
+        PyMem_RawFree(self.gcnt)
+        PyMem_RawFree(self.gord)
+        PyMem_RawFree(self.goff)
+
+    cdef int build(self, const uint32_t* ids, const int64_t* off, Py_ssize_t nsent,
+                   int max_order) noexcept nogil:
+        cdef Py_ssize_t s, i, k = 0, slot, e, length, total = 0
+        cdef int n
+        cdef hash_t h
+        cdef const uint32_t* seq
+        cdef NgramEntry* en
+        for s in range(nsent):
+            length = off[s + 1] - off[s]
+            for n in range(1, max_order + 1):
+                if length >= n:
+                    total += length - n + 1
+        self.nsent = nsent
+        self.gid = <uint32_t*>PyMem_RawMalloc(<size_t>(total + 1) * sizeof(uint32_t))
+        self.gcnt = <int32_t*>PyMem_RawMalloc(<size_t>(total + 1) * sizeof(int32_t))
+        self.gord = <int32_t*>PyMem_RawMalloc(<size_t>(total + 1) * sizeof(int32_t))
+        self.goff = <int64_t*>PyMem_RawMalloc(<size_t>(nsent + 1) * sizeof(int64_t))
+        if self.gid == NULL or self.gcnt == NULL or self.gord == NULL or self.goff == NULL:
+            return ERR_NOMEM
+        if table_prepare(&self.table, total + 1) < 0:
+            return ERR_NOMEM
+        self.goff[0] = 0
+        for s in range(nsent):
+            seq = ids + off[s]
+            length = off[s + 1] - off[s]
+            for i in range(length):
+                h = 0
+                for n in range(1, max_order + 1):
+                    if i + n > length:
+                        break
+                    h = ngram_step(h, seq[i + n - 1])
+                    slot = table_probe(&self.table, ids, seq + i, n, h)
+                    e = slot_entry(self.table.slots[slot])
+                    if e < 0:
+                        e = self.table.n
+                        self.table.n += 1
+                        en = &self.table.entries[e]
+                        en.h = h
+                        en.pos = off[s] + i
+                        en.slot = slot
+                        en.order = n
+                        en.hyp_count = -1     # the last sentence that had it
+                        self.table.slots[slot] = slot_value(e, h)
+                    en = &self.table.entries[e]
+                    if en.hyp_count != s:
+                        en.hyp_count = s
+                        en.ref_max = k        # where its pair for sentence s is
+                        self.gid[k] = <uint32_t>e
+                        self.gcnt[k] = 1
+                        self.gord[k] = n - 1
+                        k += 1
+                    else:
+                        self.gcnt[en.ref_max] += 1
+            self.goff[s + 1] = k
+        self.nids = self.table.n
+        return 0
+
+
+cdef NgramIndex index_sentences(flat, const int64_t[::1] off, int max_order):
+    cdef const uint32_t[::1] ids = flat
+    cdef NgramIndex ix = NgramIndex()
+    cdef const uint32_t* p = &ids[0] if ids.shape[0] else NULL
+    cdef int rc
+    with nogil:
+        rc = ix.build(p, &off[0], off.shape[0] - 1, max_order)
+    raise_for(rc)
+    return ix

@@ -1,0 +1,97 @@
+# Shared declarations of the compiled modules (the bottom floor: everything cimports it, it cimports
+# nothing of ours). The data's path: text (code points) -> tokens -> interned IDs -> n-gram table
+# -> integer statistics (hyp_len, ref_len, correct_1..N, total_1..N).
+from libc.stdint cimport uint32_t, uint64_t, int32_t, int64_t
+
+ctypedef uint32_t token_id_t
+ctypedef uint64_t hash_t
+
+cdef enum:
+    # A hypothesis token that no reference contains gets this ID: it can never match, so the
+    # hypothesis side only looks tokens up and the vocabulary stays bounded by the references.
+    OOV_ID = 0xFFFFFFFF
+
+# Error codes returned from nogil code; turned into exceptions once the GIL is back
+# (_workspace.raise_for and the callers that know what a failed segment means).
+cdef enum:
+    ERR_NOMEM = -1
+    ERR_NO_REFS = -2
+
+# The tokenizers the compiled core runs itself (_tokenize.TOKENIZER_MODES maps names to these).
+cdef enum:
+    TOK_NONE = 0
+    TOK_13A = 1
+    TOK_INTL = 2
+    TOK_ZH = 3
+    TOK_CHAR = 4
+
+# sacreBLEU's smoothing methods (_bleu.SMOOTH_MODES maps names to these).
+cdef enum:
+    SMOOTH_NONE = 0
+    SMOOTH_FLOOR = 1
+    SMOOTH_ADDK = 2
+    SMOOTH_EXP = 3
+
+# The largest max_order the core accepts: statistics rows are 2 + 2 * max_order wide, and a
+# bound keeps every size computed from it far from overflow (the API's own, lower limit is
+# checked before the core is called).
+cdef enum:
+    CORE_MAX_ORDER = 1 << 16
+
+# Growable arrays owned by whoever embeds them (freed with PyMem_RawFree); the raw allocator is
+# usable without the GIL and still seen by tracemalloc.
+cdef struct U32Buf:
+    uint32_t* data
+    Py_ssize_t size
+    Py_ssize_t cap
+
+cdef struct I64Buf:
+    int64_t* data
+    Py_ssize_t size
+    Py_ssize_t cap
+
+# Token interning (_intern), one segment at a time: the segment's reference tokens get IDs 0, 1,
+# ...; a hypothesis token is looked up (OOV_ID when absent). The table stays small enough for L1
+# cache, whatever the corpus. A slot holds an entry index and 32 bits of the hash, so most probes
+# never touch the entries; keys are the exact code point sequences, compared in full on every
+# hash match.
+cdef struct VocabSlot:
+    uint32_t tag
+    int32_t entry
+
+cdef struct VocabEntry:
+    hash_t h
+    const uint32_t* chars
+    Py_ssize_t length
+    Py_ssize_t slot
+
+cdef struct Vocab:
+    VocabSlot* slots
+    Py_ssize_t mask
+    int shift                 # 64 - log2(number of slots)
+    VocabEntry* entries
+    Py_ssize_t n
+    Py_ssize_t ecap
+
+# One distinct hypothesis n-gram (_ngrams): where it first occurs in the hypothesis IDs (the exact
+# key) and its counts.
+cdef struct NgramEntry:
+    hash_t h
+    Py_ssize_t pos
+    Py_ssize_t slot
+    int32_t order
+    int64_t hyp_count
+    int64_t ref_max
+    int64_t ref_count
+
+# Per-segment table of hypothesis n-grams, cleared (not freed) between segments. Also interns every
+# n-gram of a batch for pairwise scoring (_ngrams.NgramIndex), keyed on the batch's IDs back to back.
+cdef struct NgramTable:
+    Py_ssize_t* slots         # -1, or entry index (low 32 bits) | 31 hash bits (slot_value)
+    Py_ssize_t mask
+    int shift                 # 64 - log2(number of slots)
+    NgramEntry* entries
+    Py_ssize_t n
+    Py_ssize_t ecap
+    Py_ssize_t* touched
+    Py_ssize_t ntouched

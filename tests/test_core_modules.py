@@ -1,0 +1,114 @@
+"""The compiled core as separate modules: one registry of tokenizer names, one chooser, the core's
+own bounds, RefSet pickling, and the Unicode tables built once under concurrent first use."""
+import copy
+import pickle
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import cybleu
+from cybleu import _backend, _core_py
+from cybleu.tokenizers import registry
+from conftest import both_cores, parity
+
+HYPS = ["The cat sat on the mat.", "", "中文 句子 。", "a a a b"]
+SEGMENTS = [["The cat is on the mat.", "A cat sat there."], [""], ["中文 的 句子 。"], ["a b", "a a"]]
+
+
+def test_one_registry_of_tokenizer_names():
+    from cybleu.metrics import bleu
+    assert tuple(bleu._TOKENIZERS) == registry.NAMES
+    assert set(_core_py._TOKENIZERS) == set(registry.CORE_NAMES)
+    compiled, _ = both_cores()
+    from cybleu import _tokenize
+    assert set(_tokenize.TOKENIZER_MODES) == set(registry.CORE_NAMES)
+    for name in registry.NAMES:
+        assert bleu._get_tokenizer(name).__name__ == registry.class_path(name).split(".")[1]
+
+
+def test_chooser_gives_one_backend_for_every_module():
+    nltk_core = _backend.module("_nltk_core")
+    if cybleu.BACKEND == "python":
+        assert nltk_core.__name__ == "cybleu._nltk_core_py"
+        assert _backend.core is _core_py
+    else:
+        assert nltk_core.__name__ == "cybleu._nltk_core"
+        assert _backend.core.__name__ == "cybleu._core"
+
+
+@pytest.mark.parametrize("order", [0, -1, 2**16 + 1, 2**30, 2**31, 2**64, 1.0, True, "4"])
+def test_core_bounds_max_order(order):
+    # 2**30 used to wrap the row width negative and crash in memset
+    with pytest.raises(ValueError, match="max_order must be an int in 1..65536"):
+        parity(lambda core: core.corpus_stats(["a"], [["a"]], "13a", False, order))
+    with pytest.raises(ValueError, match="max_order must be an int in 1..65536"):
+        parity(lambda core: core.RefSet([["a"]], "13a", False, order))
+
+
+def test_order_far_above_the_default_still_counts():
+    rows = parity(lambda core: core.segment_stats(["a b c"], [["a b c"]], "13a", False, 300))
+    assert rows == [[3, 3] + [3, 2, 1] + [0] * 297 + [3, 2, 1] + [0] * 297]
+
+
+@pytest.mark.parametrize("tokenize", registry.CORE_NAMES)
+def test_refset_pickles_and_deepcopies(tokenize):
+    def roundtrip(core):
+        refs = core.RefSet(SEGMENTS, tokenize, True, 4)
+        expected = refs.segment_stats(HYPS)
+        for other in (pickle.loads(pickle.dumps(refs)), copy.deepcopy(refs)):
+            assert (other.tokenize, other.lowercase, other.max_order) == (tokenize, True, 4)
+            assert other.num_segments == len(SEGMENTS)
+            assert other.segment_stats(HYPS) == expected
+        return expected
+    parity(roundtrip)
+
+
+def test_damaged_refset_pickle_is_refused():
+    compiled, _ = both_cores()
+    from cybleu import _corpus
+    func, args = compiled.RefSet(SEGMENTS).__reduce__()
+    assert func is _corpus._restore_refset
+    damaged = list(args)
+    damaged[7] = damaged[7][:-8]          # ref_tok loses its last offset
+    with pytest.raises(ValueError, match="inconsistent"):
+        func(*damaged)
+    damaged = list(args)
+    damaged[4] = damaged[4][:-8] + (10**9).to_bytes(8, sys.byteorder)   # a token ends past the text
+    with pytest.raises(ValueError, match="inconsistent"):
+        func(*damaged)
+
+
+def test_none_is_not_a_line():
+    for call in (lambda core: core.tokenize_13a(None), lambda core: core.tokenize(None, "zh")):
+        with pytest.raises(TypeError, match="the line to tokenize is NoneType, not str"):
+            parity(call)
+
+
+def test_unicode_tables_built_once_when_threads_start_together():
+    # a fresh interpreter: the tables must not exist yet when the threads start
+    both_cores()
+    code = textwrap.dedent("""
+        import threading
+        from cybleu import _tokenize
+        calls = []
+        build = _tokenize._class_blocks
+        def counting(*args):
+            calls.append(1)
+            return build(*args)
+        _tokenize._class_blocks = counting
+        barrier = threading.Barrier(8)
+        out = []
+        def work(name):
+            barrier.wait()
+            for _ in range(50):
+                out.append(_tokenize.tokenize("中文，1.5€ «test»", name))
+        threads = [threading.Thread(target=work, args=("zh" if i % 2 else "intl",)) for i in range(8)]
+        for t in threads: t.start()
+        for t in threads: t.join()
+        print(len(calls), len(set(out)), len(out))
+    """)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["1", "2", "400"]

@@ -1,0 +1,61 @@
+"""Ctrl-C lands promptly in long calls (the compiled core checks for signals between bounded steps,
+on every thread), and the process stays usable afterwards."""
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+import sacrebleu
+
+CHILD = textwrap.dedent("""
+    import sys
+    import numpy as np
+    import cybleu
+    from cybleu import ids
+    case = sys.argv[1]
+    line = "The quick brown fox jumps over the lazy dog , again and again , 1.5 times ."
+    if case in ("corpus", "batch"):
+        hyps = [line] * 1_500_000
+    else:
+        rng = np.random.default_rng(0)
+        rows = rng.integers(0, 30000, size=(20_000 if case == "ids" else 3_000,
+                                            1024 if case == "ids" else 64), dtype=np.uint32)
+    calls = {
+        "corpus": lambda: cybleu.corpus_bleu(hyps, [hyps]),
+        "batch": lambda: cybleu.batch_sentence_bleu(hyps, [hyps]),
+        "ids": lambda: ids.sentence_bleu(rows, rows[::-1], n_threads=2),
+        "pairwise": lambda: ids.pairwise_bleu(rows, n_threads=2),
+    }
+    print("ready", flush=True)
+    try:
+        calls[case]()
+        print("completed", flush=True)
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+    print(repr(cybleu.corpus_bleu(["a b c d"], [["a b c d"]]).score), flush=True)
+""")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
+@pytest.mark.parametrize("case", ["corpus", "batch", "ids", "pairwise"])
+def test_ctrl_c_lands_within_a_second(case):
+    with subprocess.Popen([sys.executable, "-c", CHILD, case], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as proc:
+        try:
+            assert proc.stdout.readline().strip() == "ready", proc.stderr.read()
+            time.sleep(0.5)          # well inside the call: each takes seconds uninterrupted
+            sent = time.perf_counter()
+            proc.send_signal(signal.SIGINT)
+            outcome = proc.stdout.readline().strip()
+            landed = time.perf_counter() - sent
+            assert outcome == "interrupted", (outcome, proc.stderr.read())
+            assert landed < 1.0, f"Ctrl-C took {landed:.2f} s to land in {case}"
+            # the process still scores, as sacreBLEU does
+            expected = sacrebleu.corpus_bleu(["a b c d"], [["a b c d"]]).score
+            assert proc.stdout.readline().strip() == repr(expected)
+            assert proc.wait(timeout=30) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
