@@ -18,6 +18,8 @@ from ._backend import core
 
 _counts = _backend.module("_nltk_core")
 
+from typing import Any, Callable, Dict, List, Optional, Tuple  # noqa: E402 - for the batch API below
+
 __all__ = ["Bleu", "bleu", "compute_bleu", "tokenizer_13a", "make_compute_metrics", "Seq2SeqBleu"]
 
 
@@ -88,21 +90,23 @@ class Bleu:
     everything added (the buffer is emptied, as evaluate does). The lines are kept until
     compute(), as in evaluate, since the tokenizer and max order are only known then."""
 
-    def __init__(self):
-        self._predictions, self._references = [], []
+    def __init__(self) -> None:
+        self._predictions: List[str] = []
+        self._references: List[List[str]] = []
 
-    def add_batch(self, *, predictions=None, references=None):
+    def add_batch(self, *, predictions: Any = None, references: Any = None) -> None:
         """Add a batch: prediction strings, and per prediction one reference string or a list."""
         predictions, references = _batch_lines(predictions, references)
         self._predictions.extend(predictions)
         self._references.extend(references)
 
-    def add(self, *, prediction=None, reference=None):
+    def add(self, *, prediction: Any = None, reference: Any = None) -> None:
         """Add one prediction and its reference (a string) or references (a list of strings)."""
         self.add_batch(predictions=[prediction], references=[reference])
 
-    def compute(self, *, predictions=None, references=None, tokenizer=tokenizer_13a, max_order=4,
-                smooth=False):
+    def compute(self, *, predictions: Any = None, references: Any = None,
+                tokenizer: Callable[[str], List[str]] = tokenizer_13a, max_order: int = 4,
+                smooth: bool = False) -> Dict[str, Any]:
         if predictions is not None or references is not None:
             self.add_batch(predictions=predictions, references=references)
         predictions, references = self._predictions, self._references
@@ -114,9 +118,10 @@ class Bleu:
                     smooth=smooth)
 
 
-def _batch_lines(predictions, references):
+def _batch_lines(predictions: Any, references: Any) -> Tuple[List[str], List[List[str]]]:
     """A batch as evaluate's features accept it, references as one list per prediction."""
     from collections.abc import Sequence
+    out: List[List[str]] = []
     for name, value in (("predictions", predictions), ("references", references)):
         if value is None:
             raise ValueError(f"hf.Bleu.add_batch: {name} is missing")
@@ -142,9 +147,10 @@ def _batch_lines(predictions, references):
 
 # -- transformers' Seq2SeqTrainer -----------------------------------------------------------------
 
-def make_compute_metrics(tokenizer, *, tokenize="13a", lowercase=False, smooth_method="exp",
-                         smooth_value=None, use_effective_order=False, decode=True,
-                         skip_special_tokens=True, strip=True):
+def make_compute_metrics(tokenizer: Any, *, tokenize: str = "13a", lowercase: bool = False,
+                         smooth_method: str = "exp", smooth_value: Optional[float] = None,
+                         use_effective_order: bool = False, decode: bool = True,
+                         skip_special_tokens: bool = True, strip: bool = True) -> "Seq2SeqBleu":
     """A `compute_metrics` for transformers' `Seq2SeqTrainer` (with `predict_with_generate=True`):
 
         trainer = Seq2SeqTrainer(..., compute_metrics=hf.make_compute_metrics(tokenizer))
@@ -167,7 +173,7 @@ def make_compute_metrics(tokenizer, *, tokenize="13a", lowercase=False, smooth_m
                        skip_special_tokens=skip_special_tokens, strip=strip)
 
 
-def _host_array(x):
+def _host_array(x: Any) -> Any:
     """A numpy view of predictions or labels (numpy arrays, or torch tensors on any device)."""
     import numpy as np
     if hasattr(x, "detach"):
@@ -179,9 +185,10 @@ class Seq2SeqBleu:
     """The callable `make_compute_metrics` returns; `statistics` holds what a batched evaluation
     has added up so far."""
 
-    def __init__(self, tokenizer, *, tokenize="13a", lowercase=False, smooth_method="exp",
-                 smooth_value=None, use_effective_order=False, decode=True,
-                 skip_special_tokens=True, strip=True):
+    def __init__(self, tokenizer: Any, *, tokenize: str = "13a", lowercase: bool = False,
+                 smooth_method: str = "exp", smooth_value: Optional[float] = None,
+                 use_effective_order: bool = False, decode: bool = True,
+                 skip_special_tokens: bool = True, strip: bool = True) -> None:
         from .metrics.bleu import BLEU
         if decode and not hasattr(tokenizer, "batch_decode"):
             raise TypeError("make_compute_metrics: the tokenizer needs a batch_decode method "
@@ -197,11 +204,11 @@ class Seq2SeqBleu:
         self.eos_id = None if eos is None else int(eos)
         self.reset()
 
-    def reset(self):
+    def reset(self) -> None:
         width = 2 + 2 * self.metric.max_ngram_order
         self.statistics, self.generated, self.count = [0] * width, 0, 0
 
-    def _batch_statistics(self, eval_pred):
+    def _batch_statistics(self, eval_pred: Any) -> Tuple[Any, int, int]:
         import numpy as np
         predictions, labels = eval_pred[0], eval_pred[1]
         if isinstance(predictions, tuple):   # (logits, other model outputs...)
@@ -229,11 +236,11 @@ class Seq2SeqBleu:
                                      eos_id=self.eos_id).vector.tolist()
         return stats, generated, predictions.shape[0]
 
-    def _result(self, statistics, generated, count):
+    def _result(self, statistics: List[int], generated: int, count: int) -> Dict[str, float]:
         score = self.metric._compute_score_from_stats(list(statistics))
         return {"bleu": score.score, "gen_len": generated / count if count else 0.0}
 
-    def __call__(self, eval_pred, compute_result=None):
+    def __call__(self, eval_pred: Any, compute_result: Optional[bool] = None) -> Dict[str, float]:
         stats, generated, count = self._batch_statistics(eval_pred)
         if compute_result is None:           # the whole evaluation set at once
             if stats is None:

@@ -39,6 +39,7 @@ import threading
 from collections.abc import Sequence
 from importlib import import_module
 from types import MethodType
+from typing import Any, Iterator
 
 from . import _backend
 from ._backend import core
@@ -52,7 +53,7 @@ _active = {}
 _INHERITED = object()   # the attribute came from a base class: unpatching deletes ours
 
 
-def _install(library, replacements):
+def _install(library: Any, replacements: Any) -> Any:
     """Replace each owner.attribute, remembering the original (idempotent per library)."""
     with _lock:
         if library in _active:
@@ -64,7 +65,7 @@ def _install(library, replacements):
         _active[library] = saved
 
 
-def _uninstall(library):
+def _uninstall(library: Any) -> Any:
     with _lock:
         for owner, name, original in reversed(_active.pop(library, ())):
             if original is _INHERITED:
@@ -73,7 +74,7 @@ def _uninstall(library):
                 setattr(owner, name, original)
 
 
-def is_patched(library="sacrebleu"):
+def is_patched(library: str = "sacrebleu") -> bool:
     """True while `library` ('sacrebleu' or 'nltk') is routed through cybleu."""
     return library in _active
 
@@ -84,7 +85,7 @@ class _SacrebleuLevel(logging.Filter):
     """While sacreBLEU is patched, cybleu's own messages obey the `sacrebleu` logger's level, so
     code that quiets sacreBLEU quiets cybleu too."""
 
-    def filter(self, record):
+    def filter(self, record: Any) -> Any:
         return logging.getLogger("sacrebleu").isEnabledFor(record.levelno)
 
 
@@ -93,7 +94,7 @@ _level_filter = _SacrebleuLevel()
 
 # -- sacreBLEU's metrics ------------------------------------------------------------------------
 
-def _raw(cls, name):
+def _raw(cls, name: Any) -> Any:
     """The attribute `name` as the first class in cls's MRO defines it (staticmethods unwrapped
     not), or None."""
     for klass in cls.__mro__:
@@ -111,7 +112,7 @@ class _MetricPatch:
     module = name = None
     hooks = ()          # sacreBLEU's methods the kernel stands in for
 
-    def __init__(self):
+    def __init__(self) -> None:
         try:
             cls = getattr(import_module(self.module), self.name)
         except ImportError:
@@ -125,24 +126,24 @@ class _MetricPatch:
         self.cache = cls._cache_references
         self.aggregate = cls._aggregate_and_compute
 
-    def own_hooks(self, metric):
+    def own_hooks(self, metric: Any) -> Any:
         cls, own = type(metric), metric.__dict__
         return all(_raw(cls, name) is func and name not in own
                    for name, func in self.originals.items())
 
-    def route(self, metric):
+    def route(self, metric: Any) -> Any:
         raise NotImplementedError
 
-    def replacements(self):
+    def replacements(self) -> Any:
         patch = self
 
-        def _extract_corpus_statistics(self, hypotheses, references):
+        def _extract_corpus_statistics(self, hypotheses: Any, references: Any) -> Any:
             return patch.extract_corpus_statistics(self, hypotheses, references)
 
-        def _cache_references(self, references):
+        def _cache_references(self, references: Any) -> Any:
             return patch.cache_references(self, references)
 
-        def _aggregate_and_compute(self, stats):
+        def _aggregate_and_compute(self, stats: Any) -> Any:
             return patch.aggregate_and_compute(self, stats)
 
         out = [(self.cls, "_extract_corpus_statistics", _extract_corpus_statistics),
@@ -156,7 +157,7 @@ class _MetricPatch:
 
     # -- the replaced methods --
 
-    def cache_references(self, metric, references):
+    def cache_references(self, metric: Any, references: Any) -> Any:
         route = self.route(metric)
         if route is None:
             return self.cache(metric, references)
@@ -170,7 +171,7 @@ class _MetricPatch:
         return _CachedReferences(payload, len(segments), route.key, metric, references,
                                  self.cache)
 
-    def extract_corpus_statistics(self, metric, hypotheses, references):
+    def extract_corpus_statistics(self, metric: Any, hypotheses: Any, references: Any) -> Any:
         route = self.route(metric)
         if route is None:
             return self.extract(metric, hypotheses, references)
@@ -214,7 +215,7 @@ class _MetricPatch:
                                 "suppress this message with the `force` parameter.")
         return _SegmentRows(rows)
 
-    def aggregate_and_compute(self, metric, stats):
+    def aggregate_and_compute(self, metric: Any, stats: Any) -> Any:
         if type(stats) is _SegmentRows and len(stats) == stats.size > 0 \
                 and _raw(type(metric), "_aggregate_and_compute") is _raw(
                     self.cls, "_aggregate_and_compute"):
@@ -228,18 +229,18 @@ class _SegmentRows(list):
 
     __slots__ = ("size",)
 
-    def __init__(self, rows):
+    def __init__(self, rows: Any) -> None:
         super().__init__(rows)
         self.size = len(rows)
 
-    def total(self):
+    def total(self) -> Any:
         if self.size == 1:
             return self[0]      # sum_of_lists returns a single row itself
         import numpy as np
         return np.asarray(self, dtype=np.int64).sum(axis=0).tolist()
 
 
-def _segments(references):
+def _segments(references: Any) -> Any:
     """sacreBLEU's view of reference streams: zip(*streams) (the shortest stream decides), None
     references dropped; and the number of references (-1 when it varies)."""
     if not any(None in stream for stream in references):
@@ -260,31 +261,32 @@ class _CachedReferences:
 
     __slots__ = ("payload", "size", "key", "_metric", "_references", "_build", "_built")
 
-    def __init__(self, payload, size, key, metric, references, build):
+    def __init__(self, payload: Any, size: Any, key: Any, metric: Any, references: Any,
+                 build: Any) -> None:
         self.payload, self.size, self.key = payload, size, key
         self._metric, self._references, self._build, self._built = metric, references, build, None
 
-    def _sacrebleu(self):
+    def _sacrebleu(self) -> Any:
         if self._built is None:
             self._built = self._build(self._metric, self._references)
         return self._built
 
-    def __len__(self):
+    def __len__(self) -> Any:
         return self.size
 
-    def __iter__(self):
+    def __iter__(self) -> Any:
         return iter(self._sacrebleu())
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> Any:
         return self._sacrebleu()[index]
 
-    def __reduce__(self):
+    def __reduce__(self) -> Any:
         return list, (self._sacrebleu(),)
 
 
 # BLEU
 
-def _core_tokenizer_names():
+def _core_tokenizer_names() -> Any:
     """sacreBLEU's tokenizer classes that cybleu's core reproduces -> the core's name for them."""
     from sacrebleu.tokenizers import (tokenizer_13a, tokenizer_char, tokenizer_intl,
                                       tokenizer_none, tokenizer_zh)
@@ -298,33 +300,33 @@ class _BleuRoute:
 
     __slots__ = ("tokenize", "lowercase", "max_order", "segmenter")
 
-    def __init__(self, tokenize, lowercase, max_order, segmenter):
+    def __init__(self, tokenize: Any, lowercase: Any, max_order: Any, segmenter: Any) -> None:
         self.tokenize, self.lowercase, self.max_order = tokenize, lowercase, max_order
         # None: the core tokenizes; else sacreBLEU's _preprocess_segment of this metric, whose
         # output the core splits on whitespace ('none')
         self.segmenter = segmenter
 
     @property
-    def key(self):
+    def key(self) -> Any:
         return "bleu", self.tokenize, self.lowercase, self.max_order, self.segmenter is None
 
-    def lines(self, lines):
+    def lines(self, lines: Any) -> Any:
         seg = self.segmenter
         return lines if seg is None else [seg(line) for line in lines]
 
-    def segments(self, segments):
+    def segments(self, segments: Any) -> Any:
         seg = self.segmenter
         return segments if seg is None else [[seg(line) for line in refs] for refs in segments]
 
-    def stats(self, lines, segments):
+    def stats(self, lines: Any, segments: Any) -> Any:
         return core.segment_stats(lines, self.segments(segments), self.tokenize, self.lowercase,
                                   self.max_order)
 
-    def prepare(self, segments):
+    def prepare(self, segments: Any) -> Any:
         return core.RefSet(self.segments(segments), self.tokenize, self.lowercase,
                            self.max_order)
 
-    def cached_stats(self, refset, lines):
+    def cached_stats(self, refset: Any, lines: Any) -> Any:
         return refset.segment_stats(lines)
 
 
@@ -332,12 +334,12 @@ class _BleuPatch(_MetricPatch):
     module, name = "sacrebleu.metrics.bleu", "BLEU"
     hooks = ("_extract_reference_info", "_compute_segment_statistics", "_get_closest_ref_len")
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.tokenizers = _core_tokenizer_names()
         self.preprocess = self.cls.__dict__["_preprocess_segment"]
 
-    def route(self, metric):
+    def route(self, metric: Any) -> Any:
         if not self.own_hooks(metric):
             return None
         order = getattr(metric, "max_ngram_order", None)
@@ -358,7 +360,7 @@ class _ChrfRoute:
 
     __slots__ = ("kernel", "char_order", "word_order", "whitespace", "lowercase", "beta", "eps")
 
-    def __init__(self, kernel, metric):
+    def __init__(self, kernel: Any, metric: Any) -> None:
         self.kernel = kernel
         self.char_order, self.word_order = metric.char_order, metric.word_order
         self.whitespace, self.lowercase = bool(metric.whitespace), bool(metric.lowercase)
@@ -366,17 +368,17 @@ class _ChrfRoute:
         self.beta, self.eps = metric.beta, bool(metric.eps_smoothing)
 
     @property
-    def key(self):
+    def key(self) -> Any:
         return "chrf", self.char_order, self.word_order, self.whitespace, self.lowercase
 
-    def lines(self, lines):
+    def lines(self, lines: Any) -> Any:
         return lines
 
-    def stats(self, lines, segments):
+    def stats(self, lines: Any, segments: Any) -> Any:
         return self.kernel.segment_stats(lines, segments, self.char_order, self.word_order,
                                          self.whitespace, self.lowercase, self.beta, self.eps)
 
-    def prepare(self, segments):
+    def prepare(self, segments: Any) -> Any:
         # the kernel counts the reference lines again at scoring time (about as fast as reading
         # stored n-grams); check them now, as sacreBLEU reads them now
         for refs in segments:
@@ -385,7 +387,7 @@ class _ChrfRoute:
                     raise TypeError("not a string")
         return [list(refs) for refs in segments]
 
-    def cached_stats(self, segments, lines):
+    def cached_stats(self, segments: Any, lines: Any) -> Any:
         return self.stats(lines, segments)
 
 
@@ -394,11 +396,11 @@ class _ChrfPatch(_MetricPatch):
     hooks = ("_preprocess_segment", "_extract_reference_info", "_compute_segment_statistics",
              "_remove_punctuation", "_get_match_statistics", "_compute_f_score")
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.puncts = set(self.cls._PUNCTS)
 
-    def route(self, metric):
+    def route(self, metric: Any) -> Any:
         if not self.own_hooks(metric):
             return None
         c, w, beta = metric.char_order, metric.word_order, metric.beta
@@ -412,7 +414,7 @@ class _ChrfPatch(_MetricPatch):
 _chrf = None
 
 
-def _chrf_kernel():
+def _chrf_kernel() -> Any:
     """cybleu's chrF kernel of the live backend (compiled, or its twin)."""
     global _chrf
     if _chrf is None:
@@ -426,7 +428,7 @@ _patches = {}
 _PATCH_TYPES = {"bleu": _BleuPatch, "chrf": _ChrfPatch}
 
 
-def _metric_patches():
+def _metric_patches() -> Any:
     """Every sacreBLEU metric cybleu can route, with its replacements."""
     for name, kind in _PATCH_TYPES.items():
         if name not in _patches:
@@ -434,7 +436,7 @@ def _metric_patches():
     return {name: patch.replacements() for name, patch in _patches.items()}
 
 
-def patch_sacrebleu():
+def patch_sacrebleu() -> None:
     """Route the installed sacreBLEU's BLEU and chrF through cybleu's kernels, in this process, until
     unpatch_sacrebleu(). Scores, signatures, warnings and errors stay sacreBLEU's."""
     with _lock:
@@ -445,7 +447,7 @@ def patch_sacrebleu():
         logging.getLogger("cybleu").addFilter(_level_filter)
 
 
-def unpatch_sacrebleu():
+def unpatch_sacrebleu() -> None:
     """Give sacreBLEU its own methods back."""
     with _lock:
         _uninstall("sacrebleu")
@@ -454,7 +456,7 @@ def unpatch_sacrebleu():
 
 # -- nltk -----------------------------------------------------------------------------------------
 
-def _nltk_modules():
+def _nltk_modules() -> Any:
     try:
         import nltk.translate
         from nltk.translate import bleu_score
@@ -464,7 +466,7 @@ def _nltk_modules():
 
 
 class _NltkPatch:
-    def __init__(self):
+    def __init__(self) -> None:
         from . import nltk as fast
         self.translate, self.bleu_score = _nltk_modules()
         self.fast = fast
@@ -473,7 +475,7 @@ class _NltkPatch:
         self.methods = {getattr(smoothing, f"method{i}"): f"method{i}" for i in range(8)}
         self._mapped = {}
 
-    def smoothing(self, function):
+    def smoothing(self, function: Any) -> Any:
         """nltk's SmoothingFunction().methodN -> cybleu's, with the same parameters (read at
         each call, as nltk reads them); anything else unchanged."""
         if type(function) is not MethodType or type(function.__self__) is not self.smoothing_class:
@@ -496,16 +498,16 @@ class _NltkPatch:
             self.fast.SmoothingFunction(owner.epsilon, owner.alpha, owner.k), name)
         return mapped
 
-    def replacements(self):
+    def replacements(self) -> Any:
         patch, fast, default = self, self.fast, self.bleu_score.sentence_bleu.__defaults__[0]
 
-        def corpus_bleu(list_of_references, hypotheses, weights=default,
-                        smoothing_function=None, auto_reweigh=False):
+        def corpus_bleu(list_of_references: Any, hypotheses: Any, weights: Any = default,
+                        smoothing_function: Any = None, auto_reweigh: Any = False) -> Any:
             return fast.corpus_bleu(list_of_references, hypotheses, weights,
                                     patch.smoothing(smoothing_function), auto_reweigh)
 
-        def sentence_bleu(references, hypothesis, weights=default, smoothing_function=None,
-                          auto_reweigh=False):
+        def sentence_bleu(references: Any, hypothesis: Any, weights: Any = default,
+                          smoothing_function: Any = None, auto_reweigh: Any = False) -> Any:
             return fast.sentence_bleu(references, hypothesis, weights,
                                       patch.smoothing(smoothing_function), auto_reweigh)
 
@@ -520,7 +522,7 @@ class _NltkPatch:
         return out
 
 
-def patch_nltk():
+def patch_nltk() -> None:
     """Route nltk.translate.bleu_score's corpus_bleu and sentence_bleu through cybleu.nltk, in
     this process, until unpatch_nltk()."""
     with _lock:
@@ -528,7 +530,7 @@ def patch_nltk():
             _install("nltk", _NltkPatch().replacements())
 
 
-def unpatch_nltk():
+def unpatch_nltk() -> None:
     """Give nltk its own functions back."""
     _uninstall("nltk")
 
@@ -539,7 +541,7 @@ _PATCHERS = {"sacrebleu": (patch_sacrebleu, unpatch_sacrebleu), "nltk": (patch_n
 
 
 @contextlib.contextmanager
-def patched(*libraries):
+def patched(*libraries: str) -> Iterator[None]:
     """`with cybleu.patched():` (sacreBLEU) or `with cybleu.patched("sacrebleu", "nltk"):`; what
     was patched on entry stays patched on exit."""
     libraries = libraries or ("sacrebleu",)

@@ -11,6 +11,7 @@ compiled core. TRL itself is not imported.
 """
 import math
 from collections.abc import Sequence
+from typing import Any, Callable, List, Optional
 
 __all__ = ["bleu_reward", "make_bleu_reward"]
 
@@ -56,9 +57,12 @@ def _reference_rows(references, n, column, is_ids):
     return rows
 
 
-def make_bleu_reward(column="reference", *, tokenize="13a", lowercase=False, smooth_method="exp",
-                     smooth_value=None, use_effective_order=True, scale=1.0, ids=False,
-                     pad_id=None, eos_id=None, max_order=4, n_threads=1, name=None):
+def make_bleu_reward(column: str = "reference", *, tokenize: str = "13a", lowercase: bool = False,
+                     smooth_method: str = "exp", smooth_value: Optional[float] = None,
+                     use_effective_order: bool = True, scale: float = 1.0, ids: bool = False,
+                     pad_id: Optional[int] = None, eos_id: Optional[int] = None,
+                     max_order: int = 4, n_threads: int = 1, name: Optional[str] = None
+                     ) -> Callable[..., List[Optional[float]]]:
     """A GRPO reward function: sentence BLEU of each completion against the dataset column
     `column` (a reference string or a list of them per row; a row whose reference is None gets
     None, which TRL reads as "no reward from this function").
@@ -82,7 +86,8 @@ def make_bleu_reward(column="reference", *, tokenize="13a", lowercase=False, smo
                       smooth_method=smooth_method, smooth_value=smooth_value,
                       max_ngram_order=max_order, effective_order=use_effective_order)
 
-    def reward(completions=None, completion_ids=None, **kwargs):
+    def reward(completions: Any = None, completion_ids: Any = None,
+               **kwargs: Any) -> List[Optional[float]]:
         source = completion_ids if ids else completions
         if source is None:
             raise TypeError(f"bleu reward: no {'completion_ids' if ids else 'completions'} "

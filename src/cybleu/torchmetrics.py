@@ -23,6 +23,8 @@ What differs, on purpose (each case is in README.md and tests/test_torchmetrics.
   (torchmetrics truncates or fails later).
 """
 import math
+from collections.abc import Sequence
+from typing import Any, List, Optional
 
 try:
     import torch
@@ -52,7 +54,9 @@ class BLEUScore(Metric):
 
     _tokenize = "none"
 
-    def __init__(self, n_gram=4, smooth=False, weights=None, *, _lowercase=False, **kwargs):
+    def __init__(self, n_gram: int = 4, smooth: bool = False,
+                 weights: Optional[Sequence[float]] = None, *, _lowercase: bool = False,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if isinstance(n_gram, bool) or not isinstance(n_gram, int) or n_gram < 1:
             raise ValueError(f"n_gram must be a positive int, got {n_gram!r}")
@@ -73,7 +77,7 @@ class BLEUScore(Metric):
         self.add_state("denominator", torch.zeros(n_gram, dtype=torch.int64),
                        dist_reduce_fx="sum")
 
-    def _statistics(self, preds, target):
+    def _statistics(self, preds: Any, target: Any) -> List[int]:
         """[hyp_len, ref_len, correct_1..N, total_1..N] of the batch, as Python ints."""
         if isinstance(preds, str):
             preds = [preds]
@@ -109,7 +113,7 @@ class BLEUScore(Metric):
                                         "not str") from None
             raise
 
-    def update(self, preds, target):
+    def update(self, preds: Any, target: Any) -> None:
         """Add a batch: preds, and per prediction its references."""
         stats = self._statistics(preds, target)
         n = self.n_gram
@@ -119,17 +123,17 @@ class BLEUScore(Metric):
         self.numerator += torch.tensor(stats[2:2 + n], dtype=torch.int64, device=device)
         self.denominator += torch.tensor(stats[2 + n:], dtype=torch.int64, device=device)
 
-    def statistics(self):
+    def statistics(self) -> List[int]:
         """The accumulated statistics [hyp_len, ref_len, correct_1..N, total_1..N], as ints: this
         process's (inside `with metric.sync_context():`, the whole DDP group's)."""
         return [int(self.preds_len), int(self.target_len)] + \
             [int(v) for v in self.numerator.tolist()] + [int(v) for v in self.denominator.tolist()]
 
-    def sacrebleu_score(self):
+    def sacrebleu_score(self) -> Any:
         """The accumulated corpus BLEU as sacreBLEU reports it (a BLEUScore on a 0-100 scale)."""
         return self._bleu._compute_score_from_stats(self.statistics())
 
-    def compute(self):
+    def compute(self) -> "torch.Tensor":
         """BLEU on a 0-1 scale, a float64 tensor."""
         stats = self.statistics()
         score = self._bleu._compute_score_from_stats(list(stats))
@@ -146,7 +150,7 @@ class BLEUScore(Metric):
                                                 for w, p in zip(self.weights, precisions)))
         return torch.tensor(value, dtype=torch.float64, device=self.numerator.device)
 
-    def plot(self, val=None, ax=None):
+    def plot(self, val: Any = None, ax: Any = None) -> Any:
         """torchmetrics' plot of one or several computed values (needs matplotlib)."""
         return self._plot(val, ax)
 
@@ -158,8 +162,9 @@ class SacreBLEUScore(BLEUScore):
     'ko-mecab', 'flores101', 'flores200', 'spm', 'spBLEU-1K'); lowercase: before tokenizing.
     """
 
-    def __init__(self, n_gram=4, smooth=False, tokenize="13a", lowercase=False, weights=None,
-                 **kwargs):
+    def __init__(self, n_gram: int = 4, smooth: bool = False, tokenize: str = "13a",
+                 lowercase: bool = False, weights: Optional[Sequence[float]] = None,
+                 **kwargs: Any) -> None:
         if tokenize not in _TOKENIZERS:
             raise ValueError(f"Unsupported tokenizer selected. Please, choose one of "
                              f"{list(_TOKENIZERS)}")
