@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cybleu import hf
+from conftest import evaluate_metric_script
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 WORDS = ["a", "b", "c", "a.", "b,", "(c)", "1-2", "&amp;", "e.g.", "3.5"]
@@ -54,7 +55,7 @@ def test_add_batch_matches_evaluates_script():
         warnings.simplefilter("ignore")
         evaluate = pytest.importorskip("evaluate", reason="evaluate is not installed (pip install "
                                        "evaluate datasets)")
-        theirs = evaluate.load(str(Path(__file__).parent / "fixtures" / "evaluate" / "bleu"))
+        theirs = evaluate.load(str(evaluate_metric_script("bleu")))
     ours = hf.Bleu()
     batches = [(["the cat sat on the mat", "a b c"], [["the cat is on the mat"], ["a b c d"]]),
                (["hello world", ""], [["hello there world", "hello world !"], ["x"]])]

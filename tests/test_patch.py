@@ -18,7 +18,7 @@ from sacrebleu.metrics.chrf import CHRFScore
 import cybleu
 import cybleu.patch as patch_module
 from cybleu import _core_py
-from conftest import _chrf_c, _chrf_py, _core_c, data_path, read_lines
+from conftest import _chrf_c, _chrf_py, _core_c, data_path, evaluate_metric_script, read_lines
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -528,11 +528,10 @@ def _evaluate():
 
 
 def _load_metric(name):
-    from pathlib import Path
     evaluate = _evaluate()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return evaluate.load(str(Path(__file__).parent / "fixtures" / "evaluate" / name))
+        return evaluate.load(str(evaluate_metric_script(name)))
 
 
 def test_evaluate_sacrebleu_script(core):
