@@ -28,7 +28,8 @@ from _common import REPO, machine, versions  # noqa: E402
 
 GROUP_ORDER = ["corpus-13a", "sentence-batch", "tok-none", "tok-zh", "tok-intl", "tok-char", "tok-ja-mecab",
                "ids-sentence-256x1024", "ids-sentence-1024x128",
-               "ids-pairwise-128x128", "nltk-corpus", "nltk-sentence", "hf-corpus",
+               "ids-pairwise-128x128", "ids-lists-256x1024", "nltk-corpus", "nltk-sentence", "hf-corpus",
+               "patched-evaluate-sacrebleu", "sentence-batch-threads",
                "chrf-corpus", "chrfpp-corpus", "chrf-sentence", "chrfpp-sentence",
                "chrf-pairwise-128x128", "chrfpp-pairwise-128x128"]
 GROUP_TITLES = {
@@ -45,6 +46,9 @@ GROUP_TITLES = {
     "nltk-corpus": "nltk mode: corpus_bleu of each of the 8 WMT22 en-de systems vs reference A (16,296 segments per round, pre-split 13a tokens)",
     "nltk-sentence": "nltk mode: sentence_bleu loop (method1), 2 WMT22 en-de systems vs reference A (4,074 pairs per round, pre-split 13a tokens)",
     "hf-corpus": "Hugging Face evaluate `bleu` mode: 8 WMT22 en-de systems vs reference A (16,296 segments per round, 13a tokenization timed)",
+    "ids-lists-256x1024": "Token-ID sentence BLEU from Python lists: 256 x ~1,024 Zipf-distributed IDs, one reference each",
+    "patched-evaluate-sacrebleu": "evaluate.load('sacrebleu').compute, 8 WMT22 en-de systems vs reference A, patched vs unpatched (16,296 segments per round)",
+    "sentence-batch-threads": "batch_sentence_bleu threads, 2 WMT22 en-de systems vs reference A (4,074 pairs per round)",
     "chrf-corpus": "Corpus chrF, one WMT17 en-de system (sacreBLEU's fixture, 3,004 segments)",
     "chrfpp-corpus": "Corpus chrF++, one WMT17 en-de system (3,004 segments)",
     "chrf-sentence": "Sentence chrF of every segment, one WMT17 en-de system (3,004 pairs)",
@@ -58,7 +62,8 @@ UNIT = {"corpus-13a": ("segments", "segments"), "sentence-batch": ("pairs", "pai
         "tok-none": ("segments", "segments"), "tok-zh": ("segments", "segments"), "tok-intl": ("segments", "segments"),
         "tok-char": ("segments", "segments"), "tok-ja-mecab": ("segments", "segments"),
         "nltk-corpus": ("segments", "segments"), "nltk-sentence": ("pairs", "pairs"),
-        "hf-corpus": ("segments", "segments"),
+        "hf-corpus": ("segments", "segments"), "ids-lists-256x1024": ("pairs", "pairs"),
+        "patched-evaluate-sacrebleu": ("segments", "segments"), "sentence-batch-threads": ("pairs", "pairs"),
         "chrf-corpus": ("segments", "segments"), "chrfpp-corpus": ("segments", "segments"),
         "chrf-sentence": ("pairs", "pairs"), "chrfpp-sentence": ("pairs", "pairs"),
         "chrf-pairwise-128x128": ("pairs", "pairs"), "chrfpp-pairwise-128x128": ("pairs", "pairs")}
@@ -215,6 +220,10 @@ def markdown(bench, mem=None, pytest_rc=0, memory_rc=0):
         "replaced; cybleu checked bit for bit against sacrebleu (`tokenize='none'`) on sample rows; the "
         "TensorBLEU-style torch baseline (unique + bincount, written for this bench) gives cybleu's integer "
         "counts exactly and its scores to 1e-9.",
+        "- ids-lists-256x1024: Python lists of ints (Zipf, exponent 1.1, vocabulary 32,000, 960-1088 IDs "
+        "per row) as a training loop holds them, and the same rows as uint32 arrays; nltk timed on 64 rows.",
+        "- patched-evaluate-sacrebleu: Hugging Face evaluate's own `sacrebleu` metric script (a copy in "
+        "tests/fixtures/evaluate) unchanged; the patched results are asserted identical to the unpatched.",
         "- chrf-* groups: cybleu checked bit for bit against sacrebleu's corpus and sentence chrF; fastchrf "
         "(chrF only, timed when installed) within 1e-9 of sacrebleu on sample pairs.",
     ]

@@ -67,3 +67,18 @@ def parity(call, pair=both_cores):
 
 def pytest_report_header(config):
     return f"cybleu {cybleu.__version__}, backend: {cybleu.BACKEND}, shared data: {SHARED_DATA}"
+
+
+def evaluate_metric_script(name):
+    """The folder of Hugging Face evaluate's metric script `name` ("sacrebleu", "bleu"), or a
+    skip saying why. evaluate.load fetches these scripts from the Hub; they are third-party code,
+    not kept in this repository: point CYBLEU_EVALUATE_METRICS at a folder holding evaluate's
+    `metrics/` scripts (e.g. a checkout of huggingface/evaluate's `metrics` folder)."""
+    folder = os.environ.get("CYBLEU_EVALUATE_METRICS")
+    if not folder:
+        pytest.skip("evaluate's metric scripts are not on this machine: set "
+                    "CYBLEU_EVALUATE_METRICS to a folder holding its metrics/<name>/ scripts")
+    path = Path(folder) / name
+    if not (path / f"{name}.py").exists():
+        pytest.skip(f"{path / (name + '.py')} is absent (CYBLEU_EVALUATE_METRICS={folder})")
+    return path

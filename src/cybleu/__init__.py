@@ -10,9 +10,11 @@ from .compat import (batch_sentence_bleu, batch_sentence_chrf, corpus_bleu, corp
                      pairwise_chrf, raw_corpus_bleu, sentence_bleu, sentence_chrf)
 from .metrics import BLEU, CHRF, BLEUScore, CHRFScore
 from .metrics.helpers import extract_char_ngrams, extract_word_ngrams
+from .patch import is_patched, patch_nltk, patch_sacrebleu, patched, unpatch_nltk, unpatch_sacrebleu
 from .version import __version__
 
 __all__ = ["BLEU", "BLEUScore", "CHRF", "CHRFScore", "corpus_bleu", "raw_corpus_bleu",
            "sentence_bleu", "batch_sentence_bleu", "corpus_chrf", "sentence_chrf",
            "batch_sentence_chrf", "pairwise_chrf", "extract_char_ngrams", "extract_word_ngrams",
-           "BACKEND", "__version__"]
+           "BACKEND", "__version__", "patch_sacrebleu", "unpatch_sacrebleu", "patch_nltk",
+           "unpatch_nltk", "patched", "is_patched"]

@@ -18,7 +18,9 @@ from ._backend import core
 
 _counts = _backend.module("_nltk_core")
 
-__all__ = ["Bleu", "bleu", "compute_bleu", "tokenizer_13a"]
+from typing import Any, Callable, Dict, List, Optional, Tuple  # noqa: E402 - for the batch API below
+
+__all__ = ["Bleu", "bleu", "compute_bleu", "tokenizer_13a", "make_compute_metrics", "Seq2SeqBleu"]
 
 
 def tokenizer_13a(line):
@@ -82,9 +84,174 @@ def bleu(predictions, references, tokenizer=tokenizer_13a, max_order=4, smooth=F
 
 
 class Bleu:
-    """Stands in for `evaluate.load("bleu")`: `Bleu().compute(predictions=..., references=...)`."""
+    """Stands in for `evaluate.load("bleu")`: `compute(predictions=..., references=...)`, or
+    evaluate's batch protocol: `add_batch(predictions=..., references=...)` / `add(prediction=...,
+    reference=...)` during the loop, then `compute(tokenizer=..., max_order=..., smooth=...)` over
+    everything added (the buffer is emptied, as evaluate does). The lines are kept until
+    compute(), as in evaluate, since the tokenizer and max order are only known then."""
 
-    def compute(self, *, predictions, references, tokenizer=tokenizer_13a, max_order=4,
-                smooth=False):
+    def __init__(self) -> None:
+        self._predictions: List[str] = []
+        self._references: List[List[str]] = []
+
+    def add_batch(self, *, predictions: Any = None, references: Any = None) -> None:
+        """Add a batch: prediction strings, and per prediction one reference string or a list."""
+        predictions, references = _batch_lines(predictions, references)
+        self._predictions.extend(predictions)
+        self._references.extend(references)
+
+    def add(self, *, prediction: Any = None, reference: Any = None) -> None:
+        """Add one prediction and its reference (a string) or references (a list of strings)."""
+        self.add_batch(predictions=[prediction], references=[reference])
+
+    def compute(self, *, predictions: Any = None, references: Any = None,
+                tokenizer: Callable[[str], List[str]] = tokenizer_13a, max_order: int = 4,
+                smooth: bool = False) -> Dict[str, Any]:
+        if predictions is not None or references is not None:
+            self.add_batch(predictions=predictions, references=references)
+        predictions, references = self._predictions, self._references
+        self._predictions, self._references = [], []
+        if not predictions:
+            raise ValueError("hf.Bleu.compute: nothing to score: pass predictions and references, "
+                             "or add_batch() them first")
         return bleu(predictions, references, tokenizer=tokenizer, max_order=max_order,
                     smooth=smooth)
+
+
+def _batch_lines(predictions: Any, references: Any) -> Tuple[List[str], List[List[str]]]:
+    """A batch as evaluate's features accept it, references as one list per prediction."""
+    from collections.abc import Sequence
+    out: List[List[str]] = []
+    for name, value in (("predictions", predictions), ("references", references)):
+        if value is None:
+            raise ValueError(f"hf.Bleu.add_batch: {name} is missing")
+        if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+            raise TypeError(f"hf.Bleu.add_batch: {name} must be a list, got "
+                            f"{type(value).__name__}")
+    if len(predictions) != len(references):
+        raise ValueError(f"hf.Bleu.add_batch: mismatch in the number of predictions "
+                         f"({len(predictions)}) and references ({len(references)})")
+    out = []
+    for i, (prediction, refs) in enumerate(zip(predictions, references)):
+        if not isinstance(prediction, str):
+            raise TypeError(f"hf.Bleu.add_batch: predictions[{i}] is "
+                            f"{type(prediction).__name__}, not str")
+        if isinstance(refs, str):
+            refs = [refs]
+        elif not isinstance(refs, Sequence) or not all(isinstance(r, str) for r in refs):
+            raise TypeError(f"hf.Bleu.add_batch: references[{i}] must be a string or a list of "
+                            "strings")
+        out.append(list(refs))
+    return list(predictions), out
+
+
+# -- transformers' Seq2SeqTrainer -----------------------------------------------------------------
+
+def make_compute_metrics(tokenizer: Any, *, tokenize: str = "13a", lowercase: bool = False,
+                         smooth_method: str = "exp", smooth_value: Optional[float] = None,
+                         use_effective_order: bool = False, decode: bool = True,
+                         skip_special_tokens: bool = True, strip: bool = True) -> "Seq2SeqBleu":
+    """A `compute_metrics` for transformers' `Seq2SeqTrainer` (with `predict_with_generate=True`):
+
+        trainer = Seq2SeqTrainer(..., compute_metrics=hf.make_compute_metrics(tokenizer))
+
+    It returns {"bleu": sacreBLEU's corpus BLEU (0-100), "gen_len": mean generated length}: the
+    generated IDs and the labels are decoded with `tokenizer.batch_decode` (-100 and other
+    negative IDs read as the pad token first), stripped, and scored as `sacrebleu.corpus_bleu`
+    would with these arguments. Logits (without predict_with_generate) are reduced by argmax.
+
+    With `batch_eval_metrics=True` the Trainer calls it once per batch with `compute_result`: the
+    integer statistics of each batch are added up, and the last call returns the corpus score
+    of the whole evaluation set (then it starts over for the next evaluation).
+
+    decode=False scores the token IDs themselves (cybleu.ids: pad trimmed, cut at the tokenizer's
+    eos), without decoding: sacreBLEU's numbers for the IDs written as words, `tokenize='none'`.
+    """
+    return Seq2SeqBleu(tokenizer, tokenize=tokenize, lowercase=lowercase,
+                       smooth_method=smooth_method, smooth_value=smooth_value,
+                       use_effective_order=use_effective_order, decode=decode,
+                       skip_special_tokens=skip_special_tokens, strip=strip)
+
+
+def _host_array(x: Any) -> Any:
+    """A numpy view of predictions or labels (numpy arrays, or torch tensors on any device)."""
+    import numpy as np
+    if hasattr(x, "detach"):
+        x = x.detach().cpu().numpy()
+    return np.asarray(x)
+
+
+class Seq2SeqBleu:
+    """The callable `make_compute_metrics` returns; `statistics` holds what a batched evaluation
+    has added up so far."""
+
+    def __init__(self, tokenizer: Any, *, tokenize: str = "13a", lowercase: bool = False,
+                 smooth_method: str = "exp", smooth_value: Optional[float] = None,
+                 use_effective_order: bool = False, decode: bool = True,
+                 skip_special_tokens: bool = True, strip: bool = True) -> None:
+        from .metrics.bleu import BLEU
+        if decode and not hasattr(tokenizer, "batch_decode"):
+            raise TypeError("make_compute_metrics: the tokenizer needs a batch_decode method "
+                            "(a transformers tokenizer)")
+        self.tokenizer = tokenizer
+        self.decode, self.skip_special_tokens, self.strip = decode, skip_special_tokens, strip
+        self.metric = BLEU(tokenize="none" if not decode else tokenize, lowercase=lowercase,
+                           force=True, smooth_method=smooth_method, smooth_value=smooth_value,
+                           effective_order=use_effective_order)
+        pad = getattr(tokenizer, "pad_token_id", None)
+        self.pad_id = 0 if pad is None else int(pad)
+        eos = getattr(tokenizer, "eos_token_id", None)
+        self.eos_id = None if eos is None else int(eos)
+        self.reset()
+
+    def reset(self) -> None:
+        width = 2 + 2 * self.metric.max_ngram_order
+        self.statistics, self.generated, self.count = [0] * width, 0, 0
+
+    def _batch_statistics(self, eval_pred: Any) -> Tuple[Any, int, int]:
+        import numpy as np
+        predictions, labels = eval_pred[0], eval_pred[1]
+        if isinstance(predictions, tuple):   # (logits, other model outputs...)
+            predictions = predictions[0]
+        predictions, labels = _host_array(predictions), _host_array(labels)
+        if predictions.ndim == 3:            # logits
+            predictions = predictions.argmax(-1)
+        if predictions.ndim != 2 or labels.ndim != 2 or predictions.shape[0] != labels.shape[0]:
+            raise ValueError(f"compute_metrics: predictions {predictions.shape} and labels "
+                             f"{labels.shape} must be (batch, length) arrays of token IDs")
+        predictions = np.where(predictions < 0, self.pad_id, predictions)
+        labels = np.where(labels < 0, self.pad_id, labels)
+        generated = int(np.count_nonzero(predictions != self.pad_id))
+        if self.decode:
+            hyps = self.tokenizer.batch_decode(predictions,
+                                               skip_special_tokens=self.skip_special_tokens)
+            refs = self.tokenizer.batch_decode(labels,
+                                               skip_special_tokens=self.skip_special_tokens)
+            if self.strip:
+                hyps, refs = [h.strip() for h in hyps], [r.strip() for r in refs]
+            stats = self.metric._core_call("corpus_stats", hyps, [refs]) if hyps else None
+        else:
+            from . import ids
+            stats = ids.corpus_stats(predictions, labels, pad_id=self.pad_id,
+                                     eos_id=self.eos_id).vector.tolist()
+        return stats, generated, predictions.shape[0]
+
+    def _result(self, statistics: List[int], generated: int, count: int) -> Dict[str, float]:
+        score = self.metric._compute_score_from_stats(list(statistics))
+        return {"bleu": score.score, "gen_len": generated / count if count else 0.0}
+
+    def __call__(self, eval_pred: Any, compute_result: Optional[bool] = None) -> Dict[str, float]:
+        stats, generated, count = self._batch_statistics(eval_pred)
+        if compute_result is None:           # the whole evaluation set at once
+            if stats is None:
+                raise ValueError("compute_metrics: no predictions to score")
+            return self._result(stats, generated, count)
+        if stats is not None:
+            self.statistics = [a + int(b) for a, b in zip(self.statistics, stats)]
+        self.generated += generated
+        self.count += count
+        if not compute_result:
+            return {}
+        result = self._result(self.statistics, self.generated, self.count)
+        self.reset()
+        return result

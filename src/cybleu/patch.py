@@ -1,0 +1,560 @@
+"""Make code that imports sacreBLEU or nltk faster without editing it.
+
+    import cybleu
+    cybleu.patch_sacrebleu()          # before the code that scores: evaluate, LM harnesses, fairseq
+    ...
+    cybleu.unpatch_sacrebleu()
+
+    with cybleu.patched("sacrebleu", "nltk"):
+        ...
+
+The pattern of scikit-learn-intelex's `patch_sklearn`: the installed library keeps its classes and
+functions, and the patch swaps the hot step for cybleu's, in this process only.
+
+sacreBLEU: `BLEU` and `CHRF` get their integer statistics from cybleu's kernels
+(`_extract_corpus_statistics` and `_cache_references`, the tokenizing and n-gram counting behind
+`corpus_score`, `sentence_score`, `corpus_bleu`, `sentence_bleu`, `corpus_chrf`, significance
+tests and the command line; and the column sum of `_aggregate_and_compute`); everything else
+stays sacreBLEU's own code: its argument checks, its float arithmetic (`compute_bleu`, chrF's
+f-score), its scores, signatures, warnings and logger. So the numbers are sacreBLEU's bit
+for bit by construction, and sacreBLEU's quirks stay (streams of different lengths truncated,
+`None` references dropped). sacreBLEU's tokenizers 'none', '13a', 'intl', 'zh' and 'char' run in
+the core; any other tokenizer (MeCab, sentencepiece, a custom one) runs as sacreBLEU calls it
+(`_preprocess_segment`) and the core counts its output. Anything the fast path does not take
+(a subclass that overrides how n-grams are counted, an input the core rejects) runs sacreBLEU's
+unpatched method, so errors are sacreBLEU's own.
+
+nltk: `nltk.translate.bleu_score.corpus_bleu` / `sentence_bleu` (and `nltk.translate.bleu`) become
+cybleu.nltk's, which return nltk's results (see cybleu.nltk); nltk's `SmoothingFunction` methods
+are mapped to cybleu's with the same epsilon, alpha and k.
+
+Functions and classes imported by name before patching (`from sacrebleu import corpus_bleu` is fine:
+it calls the patched class; `from nltk.translate.bleu_score import corpus_bleu` before
+`patch_nltk()` keeps nltk's function) are as they were: patch first, as with patch_sklearn.
+"""
+import contextlib
+import itertools
+import logging
+import threading
+from collections.abc import Sequence
+from importlib import import_module
+from types import MethodType
+from typing import Any, Iterator
+
+from . import _backend
+from ._backend import core
+
+__all__ = ["patch_sacrebleu", "unpatch_sacrebleu", "patch_nltk", "unpatch_nltk", "patched",
+           "is_patched"]
+
+_lock = threading.RLock()
+# library name -> [(owner, attribute, original value)], in the order they were replaced
+_active = {}
+_INHERITED = object()   # the attribute came from a base class: unpatching deletes ours
+
+
+def _install(library: Any, replacements: Any) -> Any:
+    """Replace each owner.attribute, remembering the original (idempotent per library)."""
+    with _lock:
+        if library in _active:
+            return
+        saved = []
+        for owner, name, value in replacements:
+            saved.append((owner, name, owner.__dict__.get(name, _INHERITED)))
+            setattr(owner, name, value)
+        _active[library] = saved
+
+
+def _uninstall(library: Any) -> Any:
+    with _lock:
+        for owner, name, original in reversed(_active.pop(library, ())):
+            if original is _INHERITED:
+                delattr(owner, name)
+            else:
+                setattr(owner, name, original)
+
+
+def is_patched(library: str = "sacrebleu") -> bool:
+    """True while `library` ('sacrebleu' or 'nltk') is routed through cybleu."""
+    return library in _active
+
+
+# -- logging ------------------------------------------------------------------------------------
+
+class _SacrebleuLevel(logging.Filter):
+    """While sacreBLEU is patched, cybleu's own messages obey the `sacrebleu` logger's level, so
+    code that quiets sacreBLEU quiets cybleu too."""
+
+    def filter(self, record: Any) -> Any:
+        return logging.getLogger("sacrebleu").isEnabledFor(record.levelno)
+
+
+_level_filter = _SacrebleuLevel()
+
+
+# -- sacreBLEU's metrics ------------------------------------------------------------------------
+
+def _raw(cls, name: Any) -> Any:
+    """The attribute `name` as the first class in cls's MRO defines it (staticmethods unwrapped
+    not), or None."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            return klass.__dict__[name]
+    return None
+
+
+class _MetricPatch:
+    """The replacements for one sacreBLEU metric class: its statistics come from cybleu's kernel,
+    everything else is sacreBLEU's. Subclasses name the class and the hooks the kernel reproduces,
+    and give a route (how a metric object's text reaches the kernel, or None for sacreBLEU's own
+    code)."""
+
+    module = name = None
+    hooks = ()          # sacreBLEU's methods the kernel stands in for
+
+    def __init__(self) -> None:
+        try:
+            cls = getattr(import_module(self.module), self.name)
+        except ImportError:
+            raise ImportError("patch_sacrebleu() needs sacreBLEU installed: pip install sacrebleu"
+                              ) from None
+        self.cls = cls
+        self.logger = logging.getLogger("sacrebleu")
+        self.originals = {name: _raw(cls, name) for name in self.hooks}
+        # the unpatched methods (Metric's, for the ones the class inherits)
+        self.extract = cls._extract_corpus_statistics
+        self.cache = cls._cache_references
+        self.aggregate = cls._aggregate_and_compute
+
+    def own_hooks(self, metric: Any) -> Any:
+        cls, own = type(metric), metric.__dict__
+        return all(_raw(cls, name) is func and name not in own
+                   for name, func in self.originals.items())
+
+    def route(self, metric: Any) -> Any:
+        raise NotImplementedError
+
+    def replacements(self) -> Any:
+        patch = self
+
+        def _extract_corpus_statistics(self, hypotheses: Any, references: Any) -> Any:
+            return patch.extract_corpus_statistics(self, hypotheses, references)
+
+        def _cache_references(self, references: Any) -> Any:
+            return patch.cache_references(self, references)
+
+        def _aggregate_and_compute(self, stats: Any) -> Any:
+            return patch.aggregate_and_compute(self, stats)
+
+        out = [(self.cls, "_extract_corpus_statistics", _extract_corpus_statistics),
+               (self.cls, "_cache_references", _cache_references),
+               (self.cls, "_aggregate_and_compute", _aggregate_and_compute)]
+        for _, _, new in out:
+            new.__wrapped__ = original = getattr(self.cls, new.__name__)
+            new.__doc__ = original.__doc__
+            new.__qualname__ = f"{self.name}.{new.__name__}"
+        return out
+
+    # -- the replaced methods --
+
+    def cache_references(self, metric: Any, references: Any) -> Any:
+        route = self.route(metric)
+        if route is None:
+            return self.cache(metric, references)
+        references = tuple(references)
+        try:
+            segments, num_refs = _segments(references)
+            payload = route.prepare(segments)
+        except (TypeError, ValueError, AttributeError):
+            return self.cache(metric, references)
+        metric.num_refs = num_refs
+        return _CachedReferences(payload, len(segments), route.key, metric, references,
+                                 self.cache)
+
+    def extract_corpus_statistics(self, metric: Any, hypotheses: Any, references: Any) -> Any:
+        route = self.route(metric)
+        if route is None:
+            return self.extract(metric, hypotheses, references)
+        if references:                  # sacreBLEU's test, with its errors for odd objects
+            references = tuple(references)
+            try:
+                segments, num_refs = _segments(references)
+            except (TypeError, ValueError, AttributeError):
+                return self.extract(metric, hypotheses, references)
+            cache, n_segments = None, len(segments)
+        else:
+            cache = metric._ref_cache
+            if not (isinstance(cache, _CachedReferences) and cache.key == route.key):
+                return self.extract(metric, hypotheses, references)
+            n_segments = cache.size
+        # sacreBLEU zips the hypotheses with the references, so the shorter one decides, but it
+        # reads every reference: missing hypotheses are scored as '' and their rows dropped
+        rest = iter(hypotheses)
+        hyps = list(itertools.islice(rest, n_segments))
+        try:
+            # sacreBLEU's check for tokenized input (BLEU's; other metrics set _force)
+            tokenized = 0 if metric._force else sum(1 for hyp in hyps if hyp.endswith(" ."))
+            lines = route.lines(hyps) + [""] * (n_segments - len(hyps))
+            if cache is None:
+                rows = route.stats(lines, segments)
+            else:
+                rows = route.cached_stats(cache.payload, lines)
+        except (TypeError, ValueError, AttributeError):
+            # sacreBLEU's own code decides what this input gives (usually its error)
+            again = hypotheses if isinstance(hypotheses, Sequence) else itertools.chain(hyps, rest)
+            return self.extract(metric, again, references)
+        del rows[len(hyps):]
+        if cache is None:
+            metric.num_refs = num_refs
+        if tokenized >= 100:
+            # sacreBLEU's messages, through its logger
+            self.logger.warning("That's 100 lines that end in a tokenized period ('.')")
+            self.logger.warning("It looks like you forgot to detokenize your test data, which "
+                                "may hurt your score.")
+            self.logger.warning("If you insist your data is detokenized, or don't care, you can "
+                                "suppress this message with the `force` parameter.")
+        return _SegmentRows(rows)
+
+    def aggregate_and_compute(self, metric: Any, stats: Any) -> Any:
+        if type(stats) is _SegmentRows and len(stats) == stats.size > 0 \
+                and _raw(type(metric), "_aggregate_and_compute") is _raw(
+                    self.cls, "_aggregate_and_compute"):
+            return metric._compute_score_from_stats(stats.total())
+        return self.aggregate(metric, stats)
+
+
+class _SegmentRows(list):
+    """The per-segment statistics (a list of lists of ints, as sacreBLEU returns them) that also
+    sum their columns in C: sacreBLEU's sum_of_lists is a Python loop over every number."""
+
+    __slots__ = ("size",)
+
+    def __init__(self, rows: Any) -> None:
+        super().__init__(rows)
+        self.size = len(rows)
+
+    def total(self) -> Any:
+        if self.size == 1:
+            return self[0]      # sum_of_lists returns a single row itself
+        import numpy as np
+        return np.asarray(self, dtype=np.int64).sum(axis=0).tolist()
+
+
+def _segments(references: Any) -> Any:
+    """sacreBLEU's view of reference streams: zip(*streams) (the shortest stream decides), None
+    references dropped; and the number of references (-1 when it varies)."""
+    if not any(None in stream for stream in references):
+        segments = list(zip(*references))
+        return segments, (len(references) if segments else -1)
+    segments, counts = [], set()
+    for refs in zip(*references):
+        lines = [ref for ref in refs if ref is not None]
+        counts.add(len(lines))
+        segments.append(lines)
+    return segments, (counts.pop() if len(counts) == 1 else -1)
+
+
+class _CachedReferences:
+    """A patched metric's reference cache: what cybleu's kernel needs (`payload`). sacreBLEU's
+    unpatched code (after unpatch_sacrebleu(), or a subclass) sees sacreBLEU's own cache, built
+    on first use; pickling stores sacreBLEU's cache."""
+
+    __slots__ = ("payload", "size", "key", "_metric", "_references", "_build", "_built")
+
+    def __init__(self, payload: Any, size: Any, key: Any, metric: Any, references: Any,
+                 build: Any) -> None:
+        self.payload, self.size, self.key = payload, size, key
+        self._metric, self._references, self._build, self._built = metric, references, build, None
+
+    def _sacrebleu(self) -> Any:
+        if self._built is None:
+            self._built = self._build(self._metric, self._references)
+        return self._built
+
+    def __len__(self) -> Any:
+        return self.size
+
+    def __iter__(self) -> Any:
+        return iter(self._sacrebleu())
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._sacrebleu()[index]
+
+    def __reduce__(self) -> Any:
+        return list, (self._sacrebleu(),)
+
+
+# BLEU
+
+def _core_tokenizer_names() -> Any:
+    """sacreBLEU's tokenizer classes that cybleu's core reproduces -> the core's name for them."""
+    from sacrebleu.tokenizers import (tokenizer_13a, tokenizer_char, tokenizer_intl,
+                                      tokenizer_none, tokenizer_zh)
+    return {tokenizer_none.NoneTokenizer: "none", tokenizer_13a.Tokenizer13a: "13a",
+            tokenizer_intl.TokenizerV14International: "intl", tokenizer_zh.TokenizerZh: "zh",
+            tokenizer_char.TokenizerChar: "char"}
+
+
+class _BleuRoute:
+    """How a sacreBLEU BLEU object's text reaches the core."""
+
+    __slots__ = ("tokenize", "lowercase", "max_order", "segmenter")
+
+    def __init__(self, tokenize: Any, lowercase: Any, max_order: Any, segmenter: Any) -> None:
+        self.tokenize, self.lowercase, self.max_order = tokenize, lowercase, max_order
+        # None: the core tokenizes; else sacreBLEU's _preprocess_segment of this metric, whose
+        # output the core splits on whitespace ('none')
+        self.segmenter = segmenter
+
+    @property
+    def key(self) -> Any:
+        return "bleu", self.tokenize, self.lowercase, self.max_order, self.segmenter is None
+
+    def lines(self, lines: Any) -> Any:
+        seg = self.segmenter
+        return lines if seg is None else [seg(line) for line in lines]
+
+    def segments(self, segments: Any) -> Any:
+        seg = self.segmenter
+        return segments if seg is None else [[seg(line) for line in refs] for refs in segments]
+
+    def stats(self, lines: Any, segments: Any) -> Any:
+        return core.segment_stats(lines, self.segments(segments), self.tokenize, self.lowercase,
+                                  self.max_order)
+
+    def prepare(self, segments: Any) -> Any:
+        return core.RefSet(self.segments(segments), self.tokenize, self.lowercase,
+                           self.max_order)
+
+    def cached_stats(self, refset: Any, lines: Any) -> Any:
+        return refset.segment_stats(lines)
+
+
+class _BleuPatch(_MetricPatch):
+    module, name = "sacrebleu.metrics.bleu", "BLEU"
+    hooks = ("_extract_reference_info", "_compute_segment_statistics", "_get_closest_ref_len")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tokenizers = _core_tokenizer_names()
+        self.preprocess = self.cls.__dict__["_preprocess_segment"]
+
+    def route(self, metric: Any) -> Any:
+        if not self.own_hooks(metric):
+            return None
+        order = getattr(metric, "max_ngram_order", None)
+        if type(order) is not int or order < 1:
+            return None
+        if _raw(type(metric), "_preprocess_segment") is self.preprocess \
+                and "_preprocess_segment" not in metric.__dict__:
+            name = self.tokenizers.get(type(getattr(metric, "tokenizer", None)))
+            if name is not None:
+                return _BleuRoute(name, bool(metric.lowercase), order, None)
+        return _BleuRoute("none", False, order, metric._preprocess_segment)
+
+
+# chrF and chrF++
+
+class _ChrfRoute:
+    """A sacreBLEU CHRF object's settings as cybleu's chrF kernel takes them."""
+
+    __slots__ = ("kernel", "char_order", "word_order", "whitespace", "lowercase", "beta", "eps")
+
+    def __init__(self, kernel: Any, metric: Any) -> None:
+        self.kernel = kernel
+        self.char_order, self.word_order = metric.char_order, metric.word_order
+        self.whitespace, self.lowercase = bool(metric.whitespace), bool(metric.lowercase)
+        # these two only pick the best of several references: read at scoring time
+        self.beta, self.eps = metric.beta, bool(metric.eps_smoothing)
+
+    @property
+    def key(self) -> Any:
+        return "chrf", self.char_order, self.word_order, self.whitespace, self.lowercase
+
+    def lines(self, lines: Any) -> Any:
+        return lines
+
+    def stats(self, lines: Any, segments: Any) -> Any:
+        return self.kernel.segment_stats(lines, segments, self.char_order, self.word_order,
+                                         self.whitespace, self.lowercase, self.beta, self.eps)
+
+    def prepare(self, segments: Any) -> Any:
+        # the kernel counts the reference lines again at scoring time (about as fast as reading
+        # stored n-grams); check them now, as sacreBLEU reads them now
+        for refs in segments:
+            for ref in refs:
+                if not isinstance(ref, str):
+                    raise TypeError("not a string")
+        return [list(refs) for refs in segments]
+
+    def cached_stats(self, segments: Any, lines: Any) -> Any:
+        return self.stats(lines, segments)
+
+
+class _ChrfPatch(_MetricPatch):
+    module, name = "sacrebleu.metrics.chrf", "CHRF"
+    hooks = ("_preprocess_segment", "_extract_reference_info", "_compute_segment_statistics",
+             "_remove_punctuation", "_get_match_statistics", "_compute_f_score")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.puncts = set(self.cls._PUNCTS)
+
+    def route(self, metric: Any) -> Any:
+        if not self.own_hooks(metric):
+            return None
+        c, w, beta = metric.char_order, metric.word_order, metric.beta
+        if not (type(c) is int and type(w) is int and c >= 0 and w >= 0
+                and metric.order == c + w >= 1 and type(beta) in (int, float)
+                and metric._PUNCTS == self.puncts):
+            return None      # e.g. a numpy beta makes sacreBLEU's arithmetic numpy's
+        return _ChrfRoute(_chrf_kernel(), metric)
+
+
+_chrf = None
+
+
+def _chrf_kernel() -> Any:
+    """cybleu's chrF kernel of the live backend (compiled, or its twin)."""
+    global _chrf
+    if _chrf is None:
+        _chrf = _backend.module("_chrf")
+    return _chrf
+
+
+_patches = {}
+# sacreBLEU's metrics cybleu routes, by name. TER hooks in here once cybleu has its kernel: a
+# _TerPatch with a route to the kernel and the hooks it reproduces, like _ChrfPatch.
+_PATCH_TYPES = {"bleu": _BleuPatch, "chrf": _ChrfPatch}
+
+
+def _metric_patches() -> Any:
+    """Every sacreBLEU metric cybleu can route, with its replacements."""
+    for name, kind in _PATCH_TYPES.items():
+        if name not in _patches:
+            _patches[name] = kind()
+    return {name: patch.replacements() for name, patch in _patches.items()}
+
+
+def patch_sacrebleu() -> None:
+    """Route the installed sacreBLEU's BLEU and chrF through cybleu's kernels, in this process, until
+    unpatch_sacrebleu(). Scores, signatures, warnings and errors stay sacreBLEU's."""
+    with _lock:
+        if "sacrebleu" in _active:
+            return
+        replacements = [r for patches in _metric_patches().values() for r in patches]
+        _install("sacrebleu", replacements)
+        logging.getLogger("cybleu").addFilter(_level_filter)
+
+
+def unpatch_sacrebleu() -> None:
+    """Give sacreBLEU its own methods back."""
+    with _lock:
+        _uninstall("sacrebleu")
+        logging.getLogger("cybleu").removeFilter(_level_filter)
+
+
+# -- nltk -----------------------------------------------------------------------------------------
+
+def _nltk_modules() -> Any:
+    try:
+        import nltk.translate
+        from nltk.translate import bleu_score
+    except ImportError:
+        raise ImportError("patch_nltk() needs nltk installed: pip install nltk") from None
+    return nltk.translate, bleu_score
+
+
+class _NltkPatch:
+    def __init__(self) -> None:
+        from . import nltk as fast
+        self.translate, self.bleu_score = _nltk_modules()
+        self.fast = fast
+        smoothing = self.bleu_score.SmoothingFunction
+        self.smoothing_class = smoothing
+        self.methods = {getattr(smoothing, f"method{i}"): f"method{i}" for i in range(8)}
+        self._mapped = {}
+
+    def smoothing(self, function: Any) -> Any:
+        """nltk's SmoothingFunction().methodN -> cybleu's, with the same parameters (read at
+        each call, as nltk reads them); anything else unchanged."""
+        if type(function) is not MethodType or type(function.__self__) is not self.smoothing_class:
+            return function
+        name = self.methods.get(function.__func__)
+        if name is None:
+            return function
+        owner = function.__self__
+        key = (name, owner.epsilon, owner.alpha, owner.k)
+        try:
+            return self._mapped[key]
+        except KeyError:
+            pass
+        except TypeError:   # unhashable parameters: no caching
+            return getattr(self.fast.SmoothingFunction(owner.epsilon, owner.alpha, owner.k), name)
+        if len(self._mapped) > 64:
+            self._mapped.clear()
+        # one object per parameter set, so cybleu.nltk's per-function cache sees the same one
+        mapped = self._mapped[key] = getattr(
+            self.fast.SmoothingFunction(owner.epsilon, owner.alpha, owner.k), name)
+        return mapped
+
+    def replacements(self) -> Any:
+        patch, fast, default = self, self.fast, self.bleu_score.sentence_bleu.__defaults__[0]
+
+        def corpus_bleu(list_of_references: Any, hypotheses: Any, weights: Any = default,
+                        smoothing_function: Any = None, auto_reweigh: Any = False) -> Any:
+            return fast.corpus_bleu(list_of_references, hypotheses, weights,
+                                    patch.smoothing(smoothing_function), auto_reweigh)
+
+        def sentence_bleu(references: Any, hypothesis: Any, weights: Any = default,
+                          smoothing_function: Any = None, auto_reweigh: Any = False) -> Any:
+            return fast.sentence_bleu(references, hypothesis, weights,
+                                      patch.smoothing(smoothing_function), auto_reweigh)
+
+        for new, old in ((corpus_bleu, self.bleu_score.corpus_bleu),
+                         (sentence_bleu, self.bleu_score.sentence_bleu)):
+            new.__doc__, new.__wrapped__ = old.__doc__, old
+            new.__module__ = old.__module__
+        out = [(self.bleu_score, "corpus_bleu", corpus_bleu),
+               (self.bleu_score, "sentence_bleu", sentence_bleu)]
+        if getattr(self.translate, "bleu", None) is self.bleu_score.sentence_bleu:
+            out.append((self.translate, "bleu", sentence_bleu))
+        return out
+
+
+def patch_nltk() -> None:
+    """Route nltk.translate.bleu_score's corpus_bleu and sentence_bleu through cybleu.nltk, in
+    this process, until unpatch_nltk()."""
+    with _lock:
+        if "nltk" not in _active:
+            _install("nltk", _NltkPatch().replacements())
+
+
+def unpatch_nltk() -> None:
+    """Give nltk its own functions back."""
+    _uninstall("nltk")
+
+
+# -- both -----------------------------------------------------------------------------------------
+
+_PATCHERS = {"sacrebleu": (patch_sacrebleu, unpatch_sacrebleu), "nltk": (patch_nltk, unpatch_nltk)}
+
+
+@contextlib.contextmanager
+def patched(*libraries: str) -> Iterator[None]:
+    """`with cybleu.patched():` (sacreBLEU) or `with cybleu.patched("sacrebleu", "nltk"):`; what
+    was patched on entry stays patched on exit."""
+    libraries = libraries or ("sacrebleu",)
+    for name in libraries:
+        if name not in _PATCHERS:
+            raise ValueError(f"cannot patch {name!r}; choose from {', '.join(_PATCHERS)}")
+    done = []
+    try:
+        for name in libraries:
+            if not is_patched(name):
+                _PATCHERS[name][0]()
+                done.append(name)
+        yield
+    finally:
+        for name in reversed(done):
+            _PATCHERS[name][1]()

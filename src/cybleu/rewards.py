@@ -1,0 +1,126 @@
+"""Sentence BLEU as a reward function for TRL's GRPOTrainer (and anything with its signature).
+
+    from cybleu.rewards import bleu_reward
+    trainer = GRPOTrainer(..., reward_funcs=bleu_reward, train_dataset=ds)   # ds has "reference"
+
+TRL calls a reward function as `f(prompts=..., completions=..., completion_ids=..., <every other
+dataset column>=..., trainer_state=..., ...)` and wants one float (or None) per completion. These
+return sacreBLEU's sentence BLEU (`sacrebleu.sentence_bleu(completion, refs).score`, 0-100, bit for
+bit) of every completion against its row's reference(s), for the whole batch in one call to the
+compiled core. TRL itself is not imported.
+"""
+import math
+from collections.abc import Sequence
+from typing import Any, Callable, List, Optional
+
+__all__ = ["bleu_reward", "make_bleu_reward"]
+
+
+def _completion_text(completion, index):
+    """A standard completion is a string; a conversational one a list of messages, whose last
+    message's content is the text."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, Sequence) and completion and isinstance(completion[-1], dict) \
+            and isinstance(completion[-1].get("content"), str):
+        return completion[-1]["content"]
+    raise TypeError(f"bleu reward: completions[{index}] is neither a string nor a list of chat "
+                    f"messages with a 'content' string (got {type(completion).__name__})")
+
+
+def _reference_rows(references, n, column, is_ids):
+    """Per completion: its references (a list), or None when the row has none (reward None)."""
+    if references is None:
+        raise TypeError(f"bleu reward: no {column!r} column was passed; TRL passes every dataset "
+                        f"column by name, so the dataset needs a {column!r} column (or choose "
+                        "the column with make_bleu_reward(column=...))")
+    if isinstance(references, (str, bytes)) or not isinstance(references, Sequence) \
+            or len(references) != n:
+        raise ValueError(f"bleu reward: {column!r} must hold one entry per completion "
+                         f"({n}), got {type(references).__name__}"
+                         f"{'' if not isinstance(references, Sequence) else f' of {len(references)}'}")
+    rows = []
+    for i, ref in enumerate(references):
+        if ref is None:
+            rows.append(None)
+        elif is_ids:
+            # one ID sequence, or a list of them
+            nested = isinstance(ref, Sequence) and len(ref) > 0 and not isinstance(ref[0], int) \
+                and hasattr(ref[0], "__len__")
+            rows.append(list(ref) if nested else [ref])
+        elif isinstance(ref, str):
+            rows.append([ref])
+        elif isinstance(ref, Sequence) and ref and all(isinstance(r, str) for r in ref):
+            rows.append(list(ref))
+        else:
+            raise TypeError(f"bleu reward: {column}[{i}] must be a string or a list of strings")
+    return rows
+
+
+def make_bleu_reward(column: str = "reference", *, tokenize: str = "13a", lowercase: bool = False,
+                     smooth_method: str = "exp", smooth_value: Optional[float] = None,
+                     use_effective_order: bool = True, scale: float = 1.0, ids: bool = False,
+                     pad_id: Optional[int] = None, eos_id: Optional[int] = None,
+                     max_order: int = 4, n_threads: int = 1, name: Optional[str] = None
+                     ) -> Callable[..., List[Optional[float]]]:
+    """A GRPO reward function: sentence BLEU of each completion against the dataset column
+    `column` (a reference string or a list of them per row; a row whose reference is None gets
+    None, which TRL reads as "no reward from this function").
+
+    ids=False: the completion text (`completions`), tokenized by `tokenize` (sacreBLEU's
+    `sentence_bleu` with these arguments). ids=True: the generated token IDs (`completion_ids`)
+    against reference token IDs in `column`, without decoding (cybleu.ids.sentence_bleu: pad_id
+    trimmed, cut at eos_id). `scale` multiplies the reward (0.01 gives 0-1). The function is
+    named `name` (TRL logs rewards under the function's __name__), by default "bleu_<column>".
+    """
+    from .metrics.bleu import BLEU
+    scale = float(scale)
+    if not math.isfinite(scale):
+        raise ValueError(f"scale must be finite, got {scale}")
+    if ids:
+        from . import ids as ids_module
+        ids_module._bleu(max_order, smooth_method, smooth_value, use_effective_order)  # checks
+        metric = None
+    else:
+        metric = BLEU(tokenize=tokenize, lowercase=lowercase, force=True,
+                      smooth_method=smooth_method, smooth_value=smooth_value,
+                      max_ngram_order=max_order, effective_order=use_effective_order)
+
+    def reward(completions: Any = None, completion_ids: Any = None,
+               **kwargs: Any) -> List[Optional[float]]:
+        source = completion_ids if ids else completions
+        if source is None:
+            raise TypeError(f"bleu reward: no {'completion_ids' if ids else 'completions'} "
+                            "given (TRL passes both)")
+        n = len(source)
+        rows = _reference_rows(kwargs.get(column), n, column, ids)
+        scored = [i for i, row in enumerate(rows) if row is not None]
+        out = [None] * n
+        if not scored:
+            return out
+        if ids:
+            values = ids_module.sentence_bleu(
+                [source[i] for i in scored], [rows[i] for i in scored], max_order=max_order,
+                smooth_method=smooth_method, smooth_value=smooth_value,
+                effective_order=use_effective_order, pad_id=pad_id, eos_id=eos_id,
+                n_threads=n_threads)
+        else:
+            hyps = [_completion_text(source[i], i) for i in scored]
+            width = max(len(rows[i]) for i in scored)
+            streams = [[rows[i][k] if k < len(rows[i]) else None for i in scored]
+                       for k in range(width)]
+            values = metric.sentence_scores(hyps, streams)
+        for i, value in zip(scored, values.tolist()):
+            out[i] = value * scale if scale != 1.0 else value
+        return out
+
+    reward.__name__ = reward.__qualname__ = name or f"bleu_{column}"
+    reward.__doc__ = f"Sentence BLEU of each completion against the {column!r} column."
+    return reward
+
+
+bleu_reward = make_bleu_reward("reference", name="bleu_reward")
+bleu_reward.__doc__ = """GRPO reward: sacreBLEU's sentence BLEU (0-100) of each completion (text,
+or the last message of a conversational completion) against the dataset's "reference" column (a
+string or a list of strings per row). `make_bleu_reward` chooses the column, the tokenizer and
+smoothing, a scale, or token IDs (`completion_ids`) instead of text."""
