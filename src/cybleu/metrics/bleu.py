@@ -165,6 +165,7 @@ class BLEU:
         if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, int) \
                 or max_ngram_order < 1:
             raise ValueError(f"max_ngram_order must be a positive int, not {max_ngram_order!r}.")
+        _math.check_max_order(max_ngram_order, "max_ngram_order")   # the shared upper bound
         self._ref_cache = None
         self._force = force
         self.n_bootstrap = None
