@@ -35,9 +35,9 @@ def tokenizer_13a(line):
 def _check_max_order(max_order):
     """An int up to MAX_ORDER_LIMIT; 0 and below go on to nmt's own error (min() of nothing)."""
     if isinstance(max_order, bool) or not isinstance(max_order, int):
-        raise ValueError(f"max_order must be an int, got {max_order!r}")
+        raise ValueError(f"hf: max_order must be an int, got {max_order!r}")
     if max_order > MAX_ORDER_LIMIT:
-        raise ValueError(f"max_order must be at most {MAX_ORDER_LIMIT}, got {max_order}")
+        raise ValueError(f"hf: max_order must be at most {MAX_ORDER_LIMIT}, got {max_order}")
 
 
 def _check_lines(predictions, references):

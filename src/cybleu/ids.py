@@ -126,11 +126,11 @@ def _check_int_dtype(arr, what):
         return
     if arr.dtype.kind == "O":
         for k, v in enumerate(arr.reshape(-1).tolist()):
-            if isinstance(v, int) and not isinstance(v, bool):
-                raise ValueError(f"{what} holds a token ID outside 0..2**32-1 ({v})")
-            if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
                 raise TypeError(f"{what} must hold integer token IDs; element {k} is "
                                 f"{_describe(v)}")
+            if not 0 <= v <= UINT32_MAX:   # numpy keeps ints beyond 64 bits as objects
+                raise ValueError(f"{what} holds a token ID outside 0..2**32-1 ({v})")
     raise TypeError(f"{what} must hold integer token IDs, got dtype {arr.dtype}")
 
 
@@ -139,9 +139,14 @@ def _row_array(row, what):
     if row is None or isinstance(row, (str, bytes)) or np.isscalar(row) \
             or isinstance(row, Iterator):
         hint = " (one sequence? wrap it: [ids])" if np.isscalar(row) and \
-            not isinstance(row, (str, bytes)) else ""
+            not isinstance(row, (str, bytes)) else " (pass a list)" \
+            if isinstance(row, Iterator) else ""
         raise TypeError(f"{what} must be a sequence of token IDs, got {_describe(row)}{hint}")
-    arr = _as_array(row, what)
+    try:
+        arr = _as_array(row, what)
+    except TypeError:    # sequences of different lengths inside the row
+        raise TypeError(f"{what} must be a flat sequence of token IDs, got {_describe(row)}") \
+            from None
     if arr.ndim != 1:
         raise ValueError(f"{what} must be 1-D, got {arr.ndim} dimensions")
     if arr.size:
@@ -216,15 +221,20 @@ def _check_range(flat, what):
 
 def _ragged_layout(x, what):
     """flat + int64 offsets of an ids.Ragged, checked."""
-    flat = _as_array(x.flat, f"{what}.flat")
+    flat = None if x.flat is None else _as_array(x.flat, f"{what}.flat")
+    if flat is None or flat.ndim == 0:
+        raise TypeError(f"{what}.flat must be a 1-D sequence of token IDs, got "
+                        f"{_describe(x.flat)}")
     if flat.ndim != 1:
         raise ValueError(f"{what}.flat must be 1-D, got {flat.ndim} dimensions")
     if flat.size:
         _check_int_dtype(flat, f"{what}.flat")
-    offsets = np.asarray(x.offsets)
-    if offsets.ndim != 1 or offsets.size == 0 or offsets.dtype.kind not in "iu":
+    offsets = None if x.offsets is None else np.asarray(x.offsets)
+    if offsets is None or offsets.ndim != 1 or offsets.size == 0:
         raise ValueError(f"{what}.offsets must be a 1-D integer sequence with at least "
                          f"one entry, got {_describe(x.offsets)}")
+    if offsets.dtype.kind not in "iu":
+        raise TypeError(f"{what}.offsets must hold integers, got dtype {offsets.dtype}")
     if offsets.dtype == np.uint64 and int(offsets.max()) > flat.size:
         raise ValueError(f"{what}.offsets must rise from 0 to len(flat) ({flat.size})")
     offsets = offsets.astype(np.int64)
@@ -485,6 +495,9 @@ def _stats_vector(vector):
     length alone may be negative: sacreBLEU counts -1 for a segment with neither a reference nor
     a hypothesis token, and corpus statistics are sums of segment ones."""
     vec = np.asarray(vector)
+    if vec.ndim == 0:
+        raise TypeError("BLEU statistics are a 1-D vector of 2 + 2 * max_order integers, got "
+                        f"{_describe(vector)}")
     if vec.ndim != 1 or vec.size < 4 or vec.size % 2:
         raise ValueError("BLEU statistics are a 1-D vector of 2 + 2 * max_order integers, "
                          f"got shape {vec.shape}")
