@@ -100,7 +100,9 @@ def test_bad_layout_raises_the_same_error_in_both_cores(args, error, message):
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"max_order": 0}, "max_order must be an integer of at least 1"),
+    ({"max_order": 0}, "max_order must be an integer from 1 to 256, got 0"),
+    ({"max_order": 2**30}, "max_order must be an integer from 1 to 256, got 1073741824"),
+    ({"max_order": 2**31}, "max_order must be an integer from 1 to 256"),
     ({"n_threads": 0}, "n_threads must be an integer of at least 1"),
     ({"n_threads": True}, "n_threads must be an integer of at least 1"),
 ])
@@ -148,7 +150,7 @@ def test_self_stats_of_one_sentence():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"max_order": 257}, "max_order must be in 1..256"),
+    ({"max_order": 257}, "max_order must be an integer from 1 to 256, got 257"),
     ({"smooth_method": "bogus"}, "unknown smooth_method 'bogus'"),
     ({"smooth_method": "floor", "smooth_value": float("inf")}, "smooth_value must be finite"),
     ({"n_threads": 0}, "n_threads must be an integer of at least 1"),

@@ -43,7 +43,8 @@ CHILD = textwrap.dedent("""
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
-@pytest.mark.parametrize("case", ["corpus", "batch", "ids", "pairwise", "chrf", "chrf-pairwise"])
+# token-ID batches: tests/test_ids_interrupt.py
+@pytest.mark.parametrize("case", ["corpus", "batch", "chrf", "chrf-pairwise"])
 def test_ctrl_c_lands_within_a_second(case):
     with subprocess.Popen([sys.executable, "-c", CHILD, case], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True) as proc:

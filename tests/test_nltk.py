@@ -308,3 +308,69 @@ def test_unusual_arguments_equal_nltk(references, hypothesis, kwargs):
     smoothing = kwargs.pop("smoothing", None)
     assert_same_as_nltk("sentence_bleu", references, hypothesis, smoothing=smoothing, **kwargs)
     assert_same_as_nltk("corpus_bleu", [references], [hypothesis], smoothing=smoothing, **kwargs)
+
+
+class _Grower:
+    """A token whose __hash__ appends to the list that holds it, the first time it is hashed:
+    the core sized its buffer from len() before reading (a heap buffer overflow, issue 10)."""
+
+    def __init__(self, target, extra):
+        self.target, self.extra = target, extra
+
+    def __hash__(self):
+        if self.extra:
+            self.target.extend(["x"] * self.extra)
+            self.extra = 0
+        return 1
+
+    def __eq__(self, other):
+        return self is other
+
+
+def _growing(tokens, extra=200_000):
+    seq = list(tokens)
+    seq.insert(0, _Grower(seq, extra))
+    return seq
+
+
+@pytest.mark.parametrize("where", ["hypothesis", "reference"])
+def test_a_token_growing_its_list_while_interned_reads_the_tokens_it_had(where):
+    def inputs(first):
+        hyp, ref = [first, "a", "b", "c"], [first, "a", "b", "d"]
+        if where == "hypothesis":
+            ref = ref[1:]
+        else:
+            hyp = hyp[1:]
+        return hyp, ref
+
+    def grown():
+        hyp, ref = inputs(None)
+        seq = hyp if where == "hypothesis" else ref
+        seq[0] = _Grower(seq, 200_000)
+        return hyp, ref
+
+    for core in (c for c in (_nltk_core_c, _nltk_core_py) if c is not None):
+        # the same counts as with an ordinary token there: the twin reads a tuple of the list
+        # first, the compiled core stops at the length it sized its buffer for
+        hyp, ref = inputs(object())
+        want = (core.corpus_counts([[ref]], [hyp], 4), core.hf_counts([[ref]], [hyp], 4),
+                core.sentence_score([ref], hyp, (0.5, 0.5), 1, 0.1, False))
+        hyp, ref = grown()
+        got = [core.corpus_counts([[ref]], [hyp], 4)]
+        hyp, ref = grown()
+        got.append(core.hf_counts([[ref]], [hyp], 4))
+        hyp, ref = grown()
+        got.append(core.sentence_score([ref], hyp, (0.5, 0.5), 1, 0.1, False))
+        assert tuple(got) == want, core.__name__
+        assert want[0][:2] == ((4, 3) if where == "hypothesis" else (3, 4))
+
+
+def test_more_weights_than_the_order_limit_are_refused():
+    with pytest.raises(ValueError, match="up to order 256; a weight vector has 257 weights"):
+        cy_nltk.corpus_bleu([[["a"]]], [["a"]], weights=(1 / 257,) * 257)
+    # a range has a length without the memory: 2**30 used to overflow the core's int sizes
+    with pytest.raises(ValueError, match="a weight vector has 1073741824 weights"):
+        cy_nltk.sentence_bleu([["a"]], ["a"], weights=range(2**30))
+    for core in (c for c in (_nltk_core_c, _nltk_core_py) if c is not None):
+        with pytest.raises(ValueError, match="the n-gram order must be at most 256, got 257"):
+            core.corpus_counts([[["a"]]], [["a"]], 257)

@@ -4,10 +4,42 @@ Operation for operation what sacreBLEU 2.6.0's `BLEU.compute_bleu` does, so scor
 bit; in particular the builtin `sum` (whose float result changed in Python 3.12) and `(100 * c) / t`.
 """
 import math
+import numbers
 from typing import Any, List, Tuple
 
 MAX_NGRAM_ORDER = 4
+#: the largest n-gram order any cybleu function takes (BLEU's max_ngram_order, ids' max_order,
+#: hf's max_order, the length of an nltk weight vector). Far below anything a size computation
+#: could overflow, and far above any order in use; sacreBLEU itself has no limit but hangs long
+#: before orders like 2**30.
+MAX_ORDER_LIMIT = 256
 SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+
+
+def check_max_order(order, name="max_order"):
+    """`order` as an int in 1..MAX_ORDER_LIMIT, or a ValueError naming the argument."""
+    if isinstance(order, bool) or not isinstance(order, numbers.Integral):
+        raise ValueError(f"{name} must be an integer from 1 to {MAX_ORDER_LIMIT}, "
+                         f"got {order!r}")
+    order = int(order)
+    if not 1 <= order <= MAX_ORDER_LIMIT:
+        raise ValueError(f"{name} must be an integer from 1 to {MAX_ORDER_LIMIT}, got {order}")
+    return order
+
+
+def check_smoothing(smooth_method, smooth_value):
+    """A ValueError for a smoothing method sacreBLEU does not have, or a smooth_value that would
+    make floor/add-k fail obscurely or return nan/inf (sacreBLEU takes any value there); a value
+    the method ignores (none, exp) is not looked at, as in sacreBLEU."""
+    if smooth_method not in SMOOTH_DEFAULTS:
+        raise ValueError(f"Unknown smooth_method {smooth_method!r}; choose one of "
+                         f"{', '.join(SMOOTH_DEFAULTS)}.")
+    if smooth_value is None or SMOOTH_DEFAULTS[smooth_method] is None:
+        return
+    if isinstance(smooth_value, bool) or not isinstance(smooth_value, numbers.Real) \
+            or not (math.isfinite(smooth_value) and smooth_value >= 0):
+        raise ValueError(f"smooth_value for {smooth_method!r} must be a finite number >= 0 "
+                         f"(or None for {SMOOTH_DEFAULTS[smooth_method]}), got {smooth_value!r}")
 
 
 def my_log(num: float) -> float:

@@ -21,6 +21,7 @@ cdef extern from "Python.h":
 
 from ._ngrams cimport count_segment
 from ._types cimport NgramTable, OOV_ID
+from ._math import MAX_ORDER_LIMIT
 from ._nltk_math import EMPTY_MIN_MESSAGE
 
 __all__ = ["corpus_counts", "hf_counts", "sentence_score"]
@@ -94,7 +95,7 @@ cdef void _release(_Scratch ws):
 
 cdef int _intern_refs(_Scratch ws, dict vocab, references, Py_ssize_t* nrefs) except -1:
     """Reference tokens -> ws.ref (new tokens get the next ID), offsets -> ws.ref_off."""
-    cdef Py_ssize_t r = 0, k = 0, n
+    cdef Py_ssize_t r = 0, k = 0, n, end
     cdef object seq, tok, value
     cdef PyObject* got
     ws.ref_off = <int64_t*>_grow(ws.ref_off, &ws.off_cap, len(references) + 1, sizeof(int64_t))
@@ -103,7 +104,11 @@ cdef int _intern_refs(_Scratch ws, dict vocab, references, Py_ssize_t* nrefs) ex
         seq = ref if (type(ref) is list or type(ref) is tuple) else tuple(ref)
         n = len(seq)
         ws.ref = <uint32_t*>_grow(ws.ref, &ws.ref_cap, k + n, sizeof(uint32_t))
+        end = k + n
         for tok in seq:
+            # a token's __hash__ or __eq__ may grow the list being read: the buffer holds n
+            if k == end:
+                break
             got = PyDict_SetDefault(vocab, tok, ws.next_id)
             if got == NULL:
                 raise MemoryError()
@@ -120,24 +125,29 @@ cdef int _intern_refs(_Scratch ws, dict vocab, references, Py_ssize_t* nrefs) ex
 
 
 cdef Py_ssize_t _intern_hyp(_Scratch ws, dict vocab, hypothesis) except -1:
-    """Hypothesis tokens -> ws.hyp (looked up only; OOV_ID when no reference has them)."""
+    """Hypothesis tokens -> ws.hyp (looked up only; OOV_ID when no reference has them); returns
+    how many were read."""
     cdef object seq = hypothesis if (type(hypothesis) is list or type(hypothesis) is tuple) \
         else tuple(hypothesis)
     cdef Py_ssize_t n = len(seq), i = 0
     cdef PyObject* got
     ws.hyp = <uint32_t*>_grow(ws.hyp, &ws.hyp_cap, n, sizeof(uint32_t))
     for tok in seq:
+        # a token's __hash__ or __eq__ may grow the list being read (or shrink it: then fewer
+        # than n are read): the buffer holds n
+        if i == n:
+            break
         got = PyDict_GetItemWithError(vocab, tok)
         if got == NULL:
             ws.hyp[i] = OOV_ID
         else:
             ws.hyp[i] = <uint32_t>PyLong_AsSsize_t(<object>got)
         i += 1
-    return n
+    return i
 
 
 cdef int _count(_Scratch ws, Py_ssize_t hyp_len, Py_ssize_t nrefs, int max_order) except -1:
-    ws.row = <int64_t*>_grow(ws.row, &ws.row_cap, 2 + 2 * max_order, sizeof(int64_t))
+    ws.row = <int64_t*>_grow(ws.row, &ws.row_cap, 2 + 2 * <Py_ssize_t>max_order, sizeof(int64_t))
     if count_segment(&ws.table, ws.hyp, hyp_len, ws.ref, ws.ref_off, 0, nrefs, max_order, True,
                      ws.row) < 0:
         raise MemoryError()
@@ -169,15 +179,18 @@ def hf_counts(reference_corpus, translation_corpus, max_order):
     return _sums(reference_corpus, translation_corpus, max_order, False)
 
 
-cdef tuple _sums(list_of_references, hypotheses, int order, bint nltk):
+cdef tuple _sums(list_of_references, hypotheses, Py_ssize_t order, bint nltk):
     """The corpus sums of nltk (closest reference length, per-sentence denominators of at least
     1) or, nltk False, of nmt (shortest reference length, n-gram counts as they are)."""
-    cdef int k, n = order if order > 0 else 1     # order 0 still needs the reference lengths
+    cdef Py_ssize_t k, n = order if order > 0 else 1     # order 0 still needs the reference lengths
     cdef Py_ssize_t hyp_len, nrefs, r, ref_len
     cdef int64_t hyp_lengths = 0, ref_lengths = 0, total
     cdef int64_t* sums = NULL
     cdef Py_ssize_t sums_cap = 0
-    cdef _Scratch ws = _acquire()
+    cdef _Scratch ws
+    if order > MAX_ORDER_LIMIT:
+        raise ValueError(f"the n-gram order must be at most {MAX_ORDER_LIMIT}, got {order}")
+    ws = _acquire()
     try:
         sums = <int64_t*>_grow(NULL, &sums_cap, 2 * n, sizeof(int64_t))
         for k in range(2 * n):
@@ -187,7 +200,7 @@ cdef tuple _sums(list_of_references, hypotheses, int order, bint nltk):
                 if nltk and order and len(hypothesis):
                     raise KeyError((tuple(hypothesis)[0],))
                 raise ValueError(EMPTY_MIN_MESSAGE)
-            nrefs = _sentence(ws, references, hypothesis, n)
+            nrefs = _sentence(ws, references, hypothesis, <int>n)
             hyp_len = ws.row[0]
             ref_len = ws.row[1]
             if not nltk:

@@ -6,6 +6,7 @@ Same public names and signatures as the compiled module (a test compares them).
 import math
 from collections import Counter
 
+from ._math import MAX_ORDER_LIMIT
 from ._nltk_math import EMPTY_MIN_MESSAGE, NO_SMOOTHING, smoothed_precisions
 
 __all__ = ["corpus_counts", "hf_counts", "sentence_score"]
@@ -40,6 +41,8 @@ def hf_counts(reference_corpus, translation_corpus, max_order):
 
 
 def _sums(list_of_references, hypotheses, max_order, nltk):
+    if max_order > MAX_ORDER_LIMIT:
+        raise ValueError(f"the n-gram order must be at most {MAX_ORDER_LIMIT}, got {max_order}")
     numerators = [0] * max_order
     denominators = [0] * max_order
     hyp_lengths = ref_lengths = 0

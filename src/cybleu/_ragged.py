@@ -4,10 +4,16 @@ Both `_core.ids_segment_stats` and its twin call `check_layout` first, so they a
 inputs and raise the same errors; the compiled loops then trust the offsets.
 """
 import math
+import numbers
 
 import numpy as np
 
+from ._math import check_max_order
+
 UINT32_MAX = 2**32 - 1
+#: the most threads one call starts: a larger n_threads is capped here (the result does not depend
+#: on the thread count, so capping only bounds the cost of starting threads)
+MAX_THREADS = 256
 
 
 def as_ids(flat, what):
@@ -49,12 +55,8 @@ def as_offsets(offsets, size, what):
 def check_layout(hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets, max_order,
                  n_threads):
     """The five arrays of ids_segment_stats, checked and converted (uint32 IDs, int64 offsets)."""
-    if isinstance(max_order, bool) or not isinstance(max_order, (int, np.integer)) \
-            or max_order < 1:
-        raise ValueError(f"max_order must be an integer of at least 1, got {max_order!r}")
-    if isinstance(n_threads, bool) or not isinstance(n_threads, (int, np.integer)) \
-            or n_threads < 1:
-        raise ValueError(f"n_threads must be an integer of at least 1, got {n_threads!r}")
+    max_order = check_max_order(max_order)
+    n_threads = check_threads(n_threads)
     hyp_flat = as_ids(hyp_flat, "hyp_flat")
     ref_flat = as_ids(ref_flat, "ref_flat")
     hyp_offsets = as_offsets(hyp_offsets, hyp_flat.size, "hyp_offsets")
@@ -63,8 +65,15 @@ def check_layout(hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets, 
     if seg_ref_offsets.size != hyp_offsets.size:
         raise ValueError(f"{hyp_offsets.size - 1} hypotheses but seg_ref_offsets describes "
                          f"{seg_ref_offsets.size - 1} segments")
-    return hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets, int(max_order), \
-        int(n_threads)
+    return hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets, max_order, n_threads
+
+
+def check_threads(n_threads):
+    """n_threads as an int in 1..MAX_THREADS (larger values are capped), or a ValueError."""
+    if isinstance(n_threads, bool) or not isinstance(n_threads, numbers.Integral) \
+            or n_threads < 1:
+        raise ValueError(f"n_threads must be an integer of at least 1, got {n_threads!r}")
+    return min(int(n_threads), MAX_THREADS)
 
 
 def no_reference_error(segment):
@@ -82,7 +91,7 @@ def check_scoring(max_order, smooth_method, smooth_value, n_threads):
     """The smoothing value as a float for the compiled float path, after the checks that keep it
     bit-identical to sacreBLEU's (the same ones as bleu_scores_from_stats)."""
     check_layout([], [0], [], [0], [0], max_order, n_threads)
-    if max_order > 256:
+    if max_order > 256:   # the compiled float path's per-order arrays (MAX_ORDER_LIMIT is 256)
         raise ValueError("max_order must be in 1..256 for batch scoring")
     if smooth_method not in ("none", "floor", "add-k", "exp"):
         raise ValueError(f"unknown smooth_method {smooth_method!r}")

@@ -12,26 +12,66 @@ statistics come from the compiled core (or its twin); the float arithmetic below
 operation by operation (its builtin `sum`, so Python 3.12's summation applies as it would there).
 """
 import math
+from collections.abc import Sequence
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _backend
 from ._backend import core
+from ._math import MAX_ORDER_LIMIT
 
 _counts = _backend.module("_nltk_core")
-
-from typing import Any, Callable, Dict, List, Optional, Tuple  # noqa: E402 - for the batch API below
 
 __all__ = ["Bleu", "bleu", "compute_bleu", "tokenizer_13a", "make_compute_metrics", "Seq2SeqBleu"]
 
 
 def tokenizer_13a(line):
     """evaluate's default tokenizer: sacreBLEU's 13a without the final rstrip, as a token list."""
+    if not isinstance(line, str):
+        raise TypeError(f"tokenizer_13a: a line must be a str, got {type(line).__name__}")
     return core.tokenize_13a(line).split()
+
+
+def _check_max_order(max_order):
+    """An int up to MAX_ORDER_LIMIT; 0 and below go on to nmt's own error (min() of nothing)."""
+    if isinstance(max_order, bool) or not isinstance(max_order, int):
+        raise ValueError(f"hf: max_order must be an int, got {max_order!r}")
+    if max_order > MAX_ORDER_LIMIT:
+        raise ValueError(f"hf: max_order must be at most {MAX_ORDER_LIMIT}, got {max_order}")
+
+
+def _check_lines(predictions, references):
+    """evaluate's input checks (its `datasets` features): string predictions, one string or
+    list of strings of references per prediction, as many of each; references as lists."""
+    for name, value in (("predictions", predictions), ("references", references)):
+        if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+            raise TypeError(f"hf.bleu: {name} must be a list, got {type(value).__name__}")
+    if len(predictions) != len(references):
+        raise ValueError(f"hf.bleu: {len(predictions)} predictions but {len(references)} "
+                         "references; pass one reference (or list of references) per prediction")
+    if not predictions:
+        raise ValueError("hf.bleu: no predictions: the corpus is empty")
+    for i, prediction in enumerate(predictions):
+        if not isinstance(prediction, str):
+            raise TypeError(f"hf.bleu: predictions[{i}] is {type(prediction).__name__}, not "
+                            "str")
+    if isinstance(references[0], str):
+        references = [[ref] for ref in references]
+    for i, refs in enumerate(references):
+        if isinstance(refs, str) or not isinstance(refs, Sequence):
+            raise TypeError(f"hf.bleu: references[{i}] is {type(refs).__name__}; pass a list of "
+                            "reference strings per prediction (or one string per prediction)")
+        for j, ref in enumerate(refs):
+            if not isinstance(ref, str):
+                raise TypeError(f"hf.bleu: references[{i}][{j}] is {type(ref).__name__}, "
+                                "not str")
+    return references
 
 
 def compute_bleu(reference_corpus, translation_corpus, max_order=4, smooth=False):
     """nmt's compute_bleu on token lists: (bleu, precisions, bp, ratio, translation_length,
     reference_length). Segments are paired with zip (extra segments on either side are ignored,
     as in nmt)."""
+    _check_max_order(max_order)
     translation_length, reference_length, matches_by_order, possible_matches_by_order = \
         _counts.hf_counts(reference_corpus, translation_corpus, max_order)
 
@@ -66,8 +106,8 @@ def bleu(predictions, references, tokenizer=tokenizer_13a, max_order=4, smooth=F
     """evaluate.load("bleu").compute(predictions=..., references=..., tokenizer=..., max_order=...,
     smooth=...): references is one list of references per prediction, or one string per
     prediction; tokenizer is any callable from a string to a list of tokens."""
-    if isinstance(references[0], str):
-        references = [[ref] for ref in references]
+    _check_max_order(max_order)
+    references = _check_lines(predictions, references)
     references = [[tokenizer(r) for r in ref] for ref in references]
     predictions = [tokenizer(p) for p in predictions]
     bleu_, precisions, bp, ratio, translation_length, reference_length = compute_bleu(

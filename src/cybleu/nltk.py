@@ -20,6 +20,7 @@ from fractions import Fraction as _Fraction
 from types import MethodType
 
 from . import _backend
+from ._math import MAX_ORDER_LIMIT
 from ._nltk_math import ADD_ONE, EPSILON, LOG_LENGTH, NIST, NO_SMOOTHING, smoothed_precisions
 
 _core = _backend.module("_nltk_core")
@@ -250,6 +251,9 @@ def corpus_bleu(list_of_references, hypotheses, weights=_DEFAULT_WEIGHTS, smooth
     except (TypeError, IndexError):
         weights = [weights]
     max_weight_length = max(len(weight) for weight in weights)
+    if max_weight_length > MAX_ORDER_LIMIT:
+        raise ValueError(f"cybleu.nltk counts n-grams up to order {MAX_ORDER_LIMIT}; a weight "
+                         f"vector has {max_weight_length} weights")
 
     hyp_lengths, ref_lengths, nums, dens = _core.corpus_counts(list_of_references, hypotheses,
                                                                max_weight_length)

@@ -232,12 +232,12 @@ class BLEU(Metric):
                  effective_order: bool = False, trg_lang: str = "",
                  references: Optional[Streams] = None) -> None:
         super().__init__()
-        if smooth_method not in self.SMOOTH_DEFAULTS:
-            raise ValueError(f"Unknown smooth_method {smooth_method!r}; choose one of "
-                             f"{', '.join(self.SMOOTH_DEFAULTS)}.")
+        # an unknown method, or a floor/add-k value that would fail obscurely or score nan/inf
+        _math.check_smoothing(smooth_method, smooth_value)
         if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, int) \
                 or max_ngram_order < 1:
             raise ValueError(f"max_ngram_order must be a positive int, not {max_ngram_order!r}.")
+        _math.check_max_order(max_ngram_order, "max_ngram_order")   # the shared upper bound
         self._force = force
         self.trg_lang = trg_lang
         self.lowercase = lowercase

@@ -37,6 +37,7 @@ class MecabTokenizer(BaseTokenizer):
                             f"    pip install cybleu[{self._extra}]\n")
 
     def __call__(self, line):
+        self._check(line)
         return self._parse(line.strip()).strip()
 
     def signature(self):

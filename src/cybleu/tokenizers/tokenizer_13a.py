@@ -9,4 +9,5 @@ class Tokenizer13a(BaseTokenizer):
         return "13a"
 
     def __call__(self, line):
+        self._check(line)
         return core.tokenize_13a(line)

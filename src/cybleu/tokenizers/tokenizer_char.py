@@ -9,4 +9,5 @@ class TokenizerChar(BaseTokenizer):
         return "char"
 
     def __call__(self, line):
+        self._check(line)
         return " ".join(line)

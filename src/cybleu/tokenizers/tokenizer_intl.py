@@ -11,4 +11,5 @@ class TokenizerV14International(BaseTokenizer):
         return "intl"
 
     def __call__(self, line):
+        self._check(line)
         return core.tokenize(line, "intl")

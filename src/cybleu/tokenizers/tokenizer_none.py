@@ -8,4 +8,5 @@ class NoneTokenizer(BaseTokenizer):
         return "none"
 
     def __call__(self, line):
+        self._check(line)
         return line

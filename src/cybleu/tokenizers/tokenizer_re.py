@@ -12,6 +12,7 @@ class TokenizerRegexp(BaseTokenizer):
         self._re = list(_RULES_13A)
 
     def __call__(self, line):
+        self._check(line)
         for pattern, repl in self._re:
             line = pattern.sub(repl, line)
         return " ".join(line.split())

@@ -79,6 +79,7 @@ class TokenizerSPM(BaseTokenizer):
         self.sp.Load(self.model_file)
 
     def __call__(self, line):
+        self._check(line)
         return " ".join(self.sp.EncodeAsPieces(line))
 
 

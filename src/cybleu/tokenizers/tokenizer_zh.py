@@ -44,4 +44,5 @@ class TokenizerZh(BaseTokenizer):
         return any(start <= uchar <= end for start, end in _UCODE_RANGES)
 
     def __call__(self, line):
+        self._check(line)
         return core.tokenize(line, "zh")
