@@ -16,8 +16,8 @@ from ._math import bleu_from_stats
 from ._unicode_tables import INTL_N, INTL_P, INTL_S, INTL_RUNS, ZH_RUNS
 
 __all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "tokenize_13a",
-           "tokenize", "bleu_scores_from_stats", "ids_segment_stats", "ids_pairwise_scores",
-           "ids_self_stats"]
+           "tokenize", "bleu_scores_from_stats", "read_batch", "read_references",
+           "ids_segment_stats", "ids_batch_stats", "ids_pairwise_scores", "ids_self_stats"]
 
 _SMOOTHERS = ("none", "floor", "add-k", "exp")
 # the compiled core's bound on max_order (_types.pxd: CORE_MAX_ORDER), for memory safety; the API
@@ -273,6 +273,38 @@ def ids_segment_stats(hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offs
             correct[len(gram) - 1] += min(count, ref_ngrams[gram])
         out[s] = [len(hyp), _closest_ref_len(len(hyp), [len(r) for r in refs])] + correct + total
     return out
+
+
+def read_batch(x, what, pad_id=None, eos_id=None):
+    """(flat, offsets) of the batch `x`: `_idrows_py.read_batch` (imported on first use, as numpy
+    is)."""
+    from . import _idrows_py
+    return _idrows_py.read_batch(x, what, pad_id, eos_id)
+
+
+def read_references(refs, n_hyps, pad_id=None, eos_id=None):
+    """(flat, offsets, groups) of the references of n_hyps hypotheses:
+    `_idrows_py.read_references`."""
+    from . import _idrows_py
+    return _idrows_py.read_references(refs, n_hyps, pad_id, eos_id)
+
+
+def ids_batch_stats(hyps, refs, max_order=4, pad_id=None, eos_id=None, n_threads=1):
+    """Per-segment statistics (as ids_segment_stats gives them) of a batch in any form
+    `cybleu.ids` takes: hypotheses as read_batch reads them, references as read_references does,
+    pad_id/eos_id trimmed; the errors are theirs. Lists of rows are read by the threads that count
+    them, a step at a time, so with several threads the reading is split too."""
+    import numpy as np
+    from ._math import check_max_order
+    from ._ragged import check_threads, no_reference_error
+    max_order = check_max_order(max_order)
+    check_threads(n_threads)
+    hyp_flat, hyp_offsets = read_batch(hyps, "hyps", pad_id, eos_id)
+    ref_flat, ref_offsets, groups = read_references(refs, hyp_offsets.size - 1, pad_id, eos_id)
+    missing = np.flatnonzero((np.diff(hyp_offsets) > 0) & (np.diff(groups) == 0))
+    if missing.size:
+        raise no_reference_error(int(missing[0]))
+    return ids_segment_stats(hyp_flat, hyp_offsets, ref_flat, ref_offsets, groups, max_order)
 
 
 def _ids_layout(segments):

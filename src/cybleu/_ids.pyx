@@ -1,19 +1,28 @@
 """Token-ID batches (floor 2): no tokenizer, no interning; the IDs are the keys. Segment statistics
-(several threads), pairwise sentence BLEU through the batch's n-gram index, and each sentence
-against all the others pooled."""
+(several threads; from lists of rows, each thread reads its own rows), pairwise sentence BLEU
+through the batch's n-gram index, and each sentence against all the others pooled."""
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree, PyMem_RawMalloc
 from libc.stdint cimport uint32_t, int32_t, int64_t
 
 from ._bleu cimport bleu_from_stats
+from ._buffers cimport i64_push
+from ._idrows cimport (ROW_OK, Trim, ensure_scalar_types, item_at, read_row, row_length,
+                       set_trim)
 from ._ngrams cimport NgramIndex, count_segment, index_sentences
 from ._types cimport ERR_NOMEM, ERR_NO_REFS
 from ._workspace cimport (Job, Workspace, acquire_workspace, release_workspace, raise_for,
                           run_jobs)
 
 from ._bleu import SMOOTH_MODES
+from ._idrows import read_batch, read_references
 # numpy (and _ragged, which needs it) are imported on first use, so `import cybleu` stays cheap
 
-__all__ = ["ids_segment_stats", "ids_pairwise_scores", "ids_self_stats"]
+cdef extern from "Python.h":
+    bint PyList_CheckExact(object o)
+    bint PyTuple_CheckExact(object o)
+
+__all__ = ["ids_segment_stats", "ids_batch_stats", "ids_pairwise_scores", "ids_self_stats"]
 
 # A step of a thread's share: about this many tokens (statistics) or pairs (pairwise) between two
 # looks at Ctrl-C, a millisecond or so.
@@ -50,6 +59,25 @@ cdef class _RowsJob(Job):
         return self.s >= self.s1
 
 
+cdef list split_work(const int64_t* work, Py_ssize_t nseg, Py_ssize_t nchunks):
+    """[0, b_1, ..., nseg]: contiguous chunks of segments of about equal work, each at least one
+    segment (nchunks <= nseg). The statistics do not depend on how the segments are split."""
+    cdef Py_ssize_t s = 0, k, first
+    cdef int64_t total = 0, acc = 0, share
+    for k in range(nseg):
+        total += work[k]
+    bounds = [0]
+    for k in range(nchunks - 1):
+        share = total * (k + 1) // nchunks
+        first = s
+        while s < nseg - (nchunks - 1 - k) and (s == first or acc < share):
+            acc += work[s]
+            s += 1
+        bounds.append(s)
+    bounds.append(nseg)
+    return bounds
+
+
 def ids_segment_stats(hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets,
                       max_order=4, n_threads=1):
     """Per-segment statistics of token-ID sequences: an int64 array of shape
@@ -63,12 +91,11 @@ def ids_segment_stats(hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offs
     the same for every n_threads (the compiled core splits the segments across that many threads).
     """
     import numpy as np
-    from ._ragged import check_layout, check_scoring, check_sentences, no_reference_error
-    cdef Py_ssize_t nseg, k, s, nchunks
+    from ._ragged import check_layout, no_reference_error
+    cdef Py_ssize_t nseg, k
     cdef const uint32_t[::1] hyp, ref
-    cdef const int64_t[::1] hoff, roff, soff
+    cdef const int64_t[::1] hoff, roff, soff, workv
     cdef int64_t[:, ::1] rows
-    cdef int64_t work, share, acc
     cdef _RowsJob job
     hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets, max_order, n_threads = \
         check_layout(hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offsets, max_order,
@@ -79,26 +106,16 @@ def ids_segment_stats(hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offs
         return out
     hyp, ref, rows = hyp_flat, ref_flat, out
     hoff, roff, soff = hyp_offsets, ref_offsets, seg_ref_offsets
-    # contiguous chunks of about equal work (hypothesis + reference tokens); the rows do not
-    # depend on how the segments are split
-    nchunks = min(n_threads, nseg)
-    work = (hoff[nseg] - hoff[0]) + (roff[soff[nseg]] - roff[soff[0]]) + nseg
+    # a segment's work: its hypothesis and reference IDs, and its row
+    workv = np.diff(hyp_offsets) + np.diff(ref_offsets[seg_ref_offsets]) + 1
+    bounds = split_work(&workv[0], nseg, min(n_threads, nseg))
     jobs = []
-    s = 0
-    acc = 0
     try:
-        for k in range(nchunks):
+        for k in range(len(bounds) - 1):
             job = _RowsJob()
             jobs.append(job)
-            job.s = s
-            if k == nchunks - 1:
-                s = nseg
-            else:
-                share = work * (k + 1) // nchunks
-                while s < nseg - (nchunks - 1 - k) and (s == job.s or acc < share):
-                    acc += (hoff[s + 1] - hoff[s]) + (roff[soff[s + 1]] - roff[soff[s]]) + 1
-                    s += 1
-            job.s1 = s
+            job.s = bounds[k]
+            job.s1 = bounds[k + 1]
             job.ws = acquire_workspace()
             job.hyp = &hyp[0] if hyp.shape[0] else NULL
             job.ref = &ref[0] if ref.shape[0] else NULL
@@ -117,6 +134,189 @@ def ids_segment_stats(hyp_flat, hyp_offsets, ref_flat, ref_offsets, seg_ref_offs
             if job.ws is not None:
                 release_workspace(job.ws)
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# statistics of a batch as the API takes it (lists of rows read by the threads themselves)
+
+cdef enum:
+    # a row, or a segment without references, that the general path must see (it raises the
+    # error, or reads the row the way only numpy does)
+    JOB_DEFERRED = -100
+
+
+cdef class _ListJob(Job):
+    """One thread's share of ids_batch_stats on lists of rows: segments s..s1-1, a step at a time
+    read (with the GIL, for the reading only) into its workspace, then counted into their rows of
+    out without it. So with several threads, one reads while the others count."""
+    cdef Py_ssize_t s, s1
+    cdef object hyps, refs, error
+    cdef bint nested
+    cdef Trim trim
+    cdef Workspace ws
+    cdef int max_order
+    cdef int64_t* out
+
+    cdef Py_ssize_t load(self) except -1:
+        """Read segments s.. (about STEP_WORK IDs, at least one segment): hypothesis IDs into
+        ws.ids (segment s + k at ws.line_off[k]), references into ws.ref_ids (reference r at
+        ws.ref_off[r], segment s + k owning references ws.rseg[k]..ws.rseg[k + 1] - 1). Returns
+        where the segments read end; sets rc to JOB_DEFERRED at a row it leaves to the general
+        path."""
+        cdef Workspace ws = self.ws
+        cdef Py_ssize_t t = self.s, k
+        ws.ids.size = ws.ref_ids.size = 0
+        ws.line_off.size = ws.ref_off.size = ws.rseg.size = 0
+        if i64_push(&ws.line_off, 0) < 0 or i64_push(&ws.ref_off, 0) < 0 \
+                or i64_push(&ws.rseg, 0) < 0:
+            raise MemoryError()
+        while t < self.s1 and (t == self.s or ws.ids.size + ws.ref_ids.size < STEP_WORK):
+            if read_row(item_at(self.hyps, t), &self.trim, &ws.ids) != ROW_OK:
+                self.rc = JOB_DEFERRED
+                return t
+            if i64_push(&ws.line_off, ws.ids.size) < 0:
+                raise MemoryError()
+            seg = item_at(self.refs, t)
+            if self.nested:
+                if not (PyList_CheckExact(seg) or PyTuple_CheckExact(seg)):
+                    self.rc = JOB_DEFERRED
+                    return t
+                for k in range(len(seg)):
+                    if read_row(item_at(seg, k), &self.trim, &ws.ref_ids) != ROW_OK:
+                        self.rc = JOB_DEFERRED
+                        return t
+                    if i64_push(&ws.ref_off, ws.ref_ids.size) < 0:
+                        raise MemoryError()
+            else:
+                if read_row(seg, &self.trim, &ws.ref_ids) != ROW_OK:
+                    self.rc = JOB_DEFERRED
+                    return t
+                if i64_push(&ws.ref_off, ws.ref_ids.size) < 0:
+                    raise MemoryError()
+            if i64_push(&ws.rseg, ws.ref_off.size - 1) < 0:
+                raise MemoryError()
+            t += 1
+        return t
+
+    cdef Py_ssize_t load_guarded(self) noexcept with gil:
+        try:
+            return self.load()
+        except BaseException as err:      # MemoryError; a KeyboardInterrupt raised by code the
+            self.error = err              # reading ran: raised once the threads are back
+            self.rc = ERR_NOMEM
+            return self.s
+
+    cdef bint step(self) noexcept nogil:
+        cdef Py_ssize_t width = 2 + 2 * self.max_order, stop, k
+        cdef int rc
+        stop = self.load_guarded()
+        if self.rc < 0:
+            return True
+        for k in range(stop - self.s):
+            rc = count_segment(&self.ws.table, self.ws.ids.data + self.ws.line_off.data[k],
+                               self.ws.line_off.data[k + 1] - self.ws.line_off.data[k],
+                               self.ws.ref_ids.data, self.ws.ref_off.data, self.ws.rseg.data[k],
+                               self.ws.rseg.data[k + 1], self.max_order, False,
+                               self.out + (self.s + k) * width)
+            if rc < 0:
+                self.rc = JOB_DEFERRED if rc == ERR_NO_REFS else rc
+                return True
+        self.s = stop
+        return self.s >= self.s1
+
+
+cdef object list_stats(hyps, refs, bint nested, int max_order, pad_id, eos_id, int n_threads):
+    """ids_batch_stats of a list of hypothesis rows and a list of reference rows (or of lists of
+    them, `nested`), read and counted by the threads; None for a batch the general path must
+    read (a row of another kind, a bad row, a segment without references)."""
+    import numpy as np
+    from ._ragged import threads_for
+    cdef Py_ssize_t nseg = len(hyps), s, k, n, m
+    cdef int64_t total = 0
+    cdef int64_t[::1] workv
+    cdef int64_t[:, ::1] rows
+    cdef _ListJob job
+    out = np.zeros((nseg, 2 + 2 * max_order), dtype=np.int64)
+    if nseg == 0:
+        return out
+    # each segment's work from its rows' lengths before trimming (only the split depends on it)
+    work = np.empty(nseg, dtype=np.int64)
+    workv = work
+    for s in range(nseg):
+        n = row_length(item_at(hyps, s))
+        seg = item_at(refs, s)
+        if nested:
+            if n < 0 or not (PyList_CheckExact(seg) or PyTuple_CheckExact(seg)):
+                return None
+            for row in seg:
+                m = row_length(row)
+                if m < 0:
+                    return None
+                n += m
+        else:
+            m = row_length(seg)
+            if n < 0 or m < 0:
+                return None
+            n += m
+        workv[s] = n * max_order + 1
+        total += workv[s]
+    bounds = split_work(&workv[0], nseg, min(threads_for(total, n_threads), nseg))
+    ensure_scalar_types()
+    rows = out
+    jobs = []
+    try:
+        for k in range(len(bounds) - 1):
+            job = _ListJob()
+            jobs.append(job)
+            job.s = bounds[k]
+            job.s1 = bounds[k + 1]
+            job.hyps = hyps
+            job.refs = refs
+            job.nested = nested
+            set_trim(&job.trim, pad_id, eos_id)
+            job.ws = acquire_workspace()
+            job.max_order = max_order
+            job.out = &rows[0, 0]
+        run_jobs(jobs)
+        for job in jobs:
+            if job.error is not None:
+                raise job.error
+            if job.rc == JOB_DEFERRED:
+                return None
+            raise_for(job.rc)
+    finally:
+        for job in jobs:
+            if job.ws is not None:
+                release_workspace(job.ws)
+    return out
+
+
+def ids_batch_stats(hyps, refs, max_order=4, pad_id=None, eos_id=None, n_threads=1):
+    """Per-segment statistics (as ids_segment_stats gives them) of a batch in any form
+    `cybleu.ids` takes: hypotheses as read_batch reads them, references as read_references does,
+    pad_id/eos_id trimmed; the errors are theirs. Lists of rows are read by the threads that count
+    them, a step at a time, so with several threads the reading is split too."""
+    import numpy as np
+    from ._idrows_py import is_nested_refs
+    from ._math import check_max_order
+    from ._ragged import check_threads, check_token_arg, no_reference_error, threads_for
+    max_order = check_max_order(max_order)
+    n_threads = check_threads(n_threads)
+    pad_id, eos_id = check_token_arg(pad_id, "pad_id"), check_token_arg(eos_id, "eos_id")
+    if (PyList_CheckExact(hyps) or PyTuple_CheckExact(hyps)) \
+            and (PyList_CheckExact(refs) or PyTuple_CheckExact(refs)) and len(hyps) == len(refs):
+        out = list_stats(hyps, refs, is_nested_refs(refs), max_order, pad_id, eos_id, n_threads)
+        if out is not None:
+            return out
+    hyp_flat, hyp_offsets = read_batch(hyps, "hyps", pad_id, eos_id)
+    ref_flat, ref_offsets, groups = read_references(refs, hyp_offsets.size - 1, pad_id, eos_id)
+    missing = np.flatnonzero((np.diff(hyp_offsets) > 0) & (np.diff(groups) == 0))
+    if missing.size:
+        raise no_reference_error(int(missing[0]))
+    # a segment's work: its n-grams (hypothesis and references) and its row
+    work = int(((np.diff(hyp_offsets) + np.diff(ref_offsets[groups])) * max_order + 1).sum())
+    return ids_segment_stats(hyp_flat, hyp_offsets, ref_flat, ref_offsets, groups, max_order,
+                             threads_for(work, n_threads))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -231,16 +431,79 @@ def ids_pairwise_scores(hyp_flat, hyp_offsets, ref_flat, ref_offsets, max_order=
 # ---------------------------------------------------------------------------------------------
 # each sentence against all the others pooled
 
+cdef Py_ssize_t pool_counts(NgramIndex ix, Py_ssize_t s, Py_ssize_t n, int32_t* top1,
+                            int32_t* top2, int64_t* owner) noexcept nogil:
+    """The two largest counts of every n-gram and the owner of the largest, over sentences s..
+    (about STEP_WORK pairs of them, at least one); returns where it stopped."""
+    cdef Py_ssize_t k, e, first = s
+    cdef int32_t c
+    while s < n and (s == first or ix.goff[s] - ix.goff[first] < STEP_WORK):
+        for k in range(ix.goff[s], ix.goff[s + 1]):
+            e = ix.gid[k]
+            c = ix.gcnt[k]
+            if c > top1[e]:
+                top2[e] = top1[e]
+                top1[e] = c
+                owner[e] = s
+            elif c > top2[e]:
+                top2[e] = c
+        s += 1
+    return s
+
+
+cdef Py_ssize_t pool_rows(NgramIndex ix, const int64_t* off, const int64_t* lens, Py_ssize_t s,
+                          Py_ssize_t n, int order, const int32_t* top1, const int32_t* top2,
+                          const int64_t* owner, int64_t* rows) noexcept nogil:
+    """The statistics rows of sentences s.. against all the others (about STEP_WORK pairs, at
+    least one sentence); returns where it stopped."""
+    cdef Py_ssize_t k, e, p, lo, hi, mid, first = s, width = 2 + 2 * order
+    cdef int64_t h, best, cand
+    cdef int64_t* row
+    cdef int32_t c, m
+    while s < n and (s == first or ix.goff[s] - ix.goff[first] < STEP_WORK):
+        row = rows + s * width
+        h = off[s + 1] - off[s]
+        row[0] = h
+        for k in range(order):
+            row[2 + order + k] = h - k if h > k else 0
+        for k in range(ix.goff[s], ix.goff[s + 1]):
+            e = ix.gid[k]
+            m = top2[e] if owner[e] == s else top1[e]
+            c = ix.gcnt[k]
+            row[2 + ix.gord[k]] += c if c < m else m
+        # closest length among the others, ties to the shorter: drop one copy of h
+        lo = 0
+        hi = n
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if lens[mid] < h:
+                lo = mid + 1
+            else:
+                hi = mid
+        p = lo                      # lens[p] == h is this sentence's own length
+        if p + 1 < n and lens[p + 1] == h:
+            best = h
+        else:
+            best = -1
+            if p > 0:
+                best = lens[p - 1]
+            if p + 1 < n:
+                cand = lens[p + 1]
+                if best == -1 or cand - h < h - best:
+                    best = cand
+        row[1] = best
+        s += 1
+    return s
+
+
 def ids_self_stats(flat, offsets, max_order=4, n_threads=1):
     """int64 array (n, 2 + 2 * max_order): the statistics of each sentence against all the
     others pooled as its references (as ids_segment_stats with every other sentence listed as a
     reference). The maximum count of an n-gram over the others comes from its two largest
     counts and the owner of the largest; the closest length from the sorted lengths."""
     import numpy as np
-    from ._ragged import check_layout, check_scoring, check_sentences, no_reference_error
-    cdef Py_ssize_t n, s, k, e, p, lo, hi, mid
-    cdef int64_t h, best, cand, width
-    cdef int32_t c, m
+    from ._ragged import check_scoring, check_sentences, no_reference_error
+    cdef Py_ssize_t n, s
     cdef const int64_t[::1] off, lens
     cdef int64_t[:, ::1] rows
     cdef int32_t* top1
@@ -265,55 +528,24 @@ def ids_self_stats(flat, offsets, max_order=4, n_threads=1):
     off = offsets
     lens = np.sort(lengths)
     rows = out
-    width = 2 + 2 * max_order
     top1 = <int32_t*>PyMem_RawCalloc(<size_t>(ix.nids + 1), sizeof(int32_t))
     top2 = <int32_t*>PyMem_RawCalloc(<size_t>(ix.nids + 1), sizeof(int32_t))
     owner = <int64_t*>PyMem_RawMalloc(<size_t>(ix.nids + 1) * sizeof(int64_t))
     try:
         if top1 == NULL or top2 == NULL or owner == NULL:
             raise MemoryError()
-        with nogil:
-            for s in range(n):
-                for k in range(ix.goff[s], ix.goff[s + 1]):
-                    e = ix.gid[k]
-                    c = ix.gcnt[k]
-                    if c > top1[e]:
-                        top2[e] = top1[e]
-                        top1[e] = c
-                        owner[e] = s
-                    elif c > top2[e]:
-                        top2[e] = c
-            for s in range(n):
-                h = off[s + 1] - off[s]
-                rows[s, 0] = h
-                for k in range(order):
-                    rows[s, 2 + order + k] = h - k if h > k else 0
-                for k in range(ix.goff[s], ix.goff[s + 1]):
-                    e = ix.gid[k]
-                    m = top2[e] if owner[e] == s else top1[e]
-                    c = ix.gcnt[k]
-                    rows[s, 2 + ix.gord[k]] += c if c < m else m
-                # closest length among the others, ties to the shorter: drop one copy of h
-                lo = 0
-                hi = n
-                while lo < hi:
-                    mid = (lo + hi) // 2
-                    if lens[mid] < h:
-                        lo = mid + 1
-                    else:
-                        hi = mid
-                p = lo                      # lens[p] == h is this sentence's own length
-                if p + 1 < n and lens[p + 1] == h:
-                    best = h
-                else:
-                    best = -1
-                    if p > 0:
-                        best = lens[p - 1]
-                    if p + 1 < n:
-                        cand = lens[p + 1]
-                        if best == -1 or cand - h < h - best:
-                            best = cand
-                rows[s, 1] = best
+        # two passes over the sentences, a step at a time with Ctrl-C checked in between
+        s = 0
+        while s < n:
+            with nogil:
+                s = pool_counts(ix, s, n, top1, top2, owner)
+            PyErr_CheckSignals()
+        s = 0
+        while s < n:
+            with nogil:
+                s = pool_rows(ix, &off[0], &lens[0], s, n, order, top1, top2, owner,
+                              &rows[0, 0])
+            PyErr_CheckSignals()
     finally:
         PyMem_RawFree(top1)
         PyMem_RawFree(top2)

@@ -139,9 +139,11 @@ cdef class NgramIndex:
     cdef int32_t* gord
     cdef int64_t* goff
     cdef Py_ssize_t nsent, nids
+    cdef Py_ssize_t built     # sentences indexed so far (build is resumable: Ctrl-C in between)
 
+    cdef int begin(self, const int64_t* off, Py_ssize_t nsent, int max_order) noexcept nogil
     cdef int build(self, const uint32_t* ids, const int64_t* off, Py_ssize_t nsent,
-                   int max_order) noexcept nogil
+                   int max_order, Py_ssize_t budget) noexcept nogil
 
 
 cdef NgramIndex index_sentences(flat, const int64_t[::1] off, int max_order)

@@ -1,6 +1,7 @@
 """N-gram tables (floor 1): a segment's hypothesis n-grams counted and clipped against its references
 (count_segment, sacreBLEU's segment statistics), and every distinct n-gram of a batch interned once
 for pairwise scoring (NgramIndex). Keys are the exact ID sequences; hashes only choose the slot."""
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc, PyMem_RawRealloc
 from libc.stdint cimport uint32_t, int32_t, int64_t
 from libc.string cimport memset
@@ -65,19 +66,17 @@ cdef class NgramIndex:
         PyMem_RawFree(self.gord)
         PyMem_RawFree(self.goff)
 
-    cdef int build(self, const uint32_t* ids, const int64_t* off, Py_ssize_t nsent,
-                   int max_order) noexcept nogil:
-        cdef Py_ssize_t s, i, k = 0, slot, e, length, total = 0
+    cdef int begin(self, const int64_t* off, Py_ssize_t nsent, int max_order) noexcept nogil:
+        """Allocate for the n-grams of nsent sentences (build then adds them)."""
+        cdef Py_ssize_t s, length, total = 0
         cdef int n
-        cdef hash_t h
-        cdef const uint32_t* seq
-        cdef NgramEntry* en
         for s in range(nsent):
             length = off[s + 1] - off[s]
             for n in range(1, max_order + 1):
                 if length >= n:
                     total += length - n + 1
         self.nsent = nsent
+        self.built = 0
         self.gid = <uint32_t*>PyMem_RawMalloc(<size_t>(total + 1) * sizeof(uint32_t))
         self.gcnt = <int32_t*>PyMem_RawMalloc(<size_t>(total + 1) * sizeof(int32_t))
         self.gord = <int32_t*>PyMem_RawMalloc(<size_t>(total + 1) * sizeof(int32_t))
@@ -87,7 +86,19 @@ cdef class NgramIndex:
         if table_prepare(&self.table, total + 1) < 0:
             return ERR_NOMEM
         self.goff[0] = 0
-        for s in range(nsent):
+        return 0
+
+    cdef int build(self, const uint32_t* ids, const int64_t* off, Py_ssize_t nsent,
+                   int max_order, Py_ssize_t budget) noexcept nogil:
+        """Index the next sentences, about `budget` IDs of them (at least one sentence); 1 when
+        every sentence is in."""
+        cdef Py_ssize_t s, i, k = self.goff[self.built], slot, e, length, done = 0
+        cdef int n
+        cdef hash_t h
+        cdef const uint32_t* seq
+        cdef NgramEntry* en
+        while self.built < nsent and (done == 0 or done < budget):
+            s = self.built
             seq = ids + off[s]
             length = off[s + 1] - off[s]
             for i in range(length):
@@ -119,16 +130,28 @@ cdef class NgramIndex:
                     else:
                         self.gcnt[en.ref_max] += 1
             self.goff[s + 1] = k
+            self.built = s + 1
+            done += length + 1
         self.nids = self.table.n
-        return 0
+        return 1 if self.built >= nsent else 0
+
+
+# Sentences are indexed a step of about this many IDs at a time, with Ctrl-C checked in between.
+cdef Py_ssize_t INDEX_STEP = 1 << 16
 
 
 cdef NgramIndex index_sentences(flat, const int64_t[::1] off, int max_order):
     cdef const uint32_t[::1] ids = flat
     cdef NgramIndex ix = NgramIndex()
     cdef const uint32_t* p = &ids[0] if ids.shape[0] else NULL
+    cdef Py_ssize_t nsent = off.shape[0] - 1
     cdef int rc
     with nogil:
-        rc = ix.build(p, &off[0], off.shape[0] - 1, max_order)
+        rc = ix.begin(&off[0], nsent, max_order)
     raise_for(rc)
+    rc = 0
+    while rc == 0:
+        with nogil:
+            rc = ix.build(p, &off[0], nsent, max_order, INDEX_STEP)
+        PyErr_CheckSignals()
     return ix

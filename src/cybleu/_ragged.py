@@ -1,10 +1,12 @@
 """The ragged layout of token-ID batches (flat IDs + offsets), checked once for both cores.
 
 Both `_core.ids_segment_stats` and its twin call `check_layout` first, so they accept the same
-inputs and raise the same errors; the compiled loops then trust the offsets.
+inputs and raise the same errors; the compiled loops then trust the offsets. The scalar checks
+every ID function shares (pad_id/eos_id, n_threads and its cap) live here too.
 """
 import math
 import numbers
+import operator
 
 import numpy as np
 
@@ -14,6 +16,58 @@ UINT32_MAX = 2**32 - 1
 #: the most threads one call starts: a larger n_threads is capped here (the result does not depend
 #: on the thread count, so capping only bounds the cost of starting threads)
 MAX_THREADS = 256
+#: less work than this per thread (n-grams + rows), and one more thread costs more to start than
+#: it saves
+MIN_THREAD_WORK = 1 << 15
+
+
+class Ragged:
+    """Rows of IDs stored back to back: row i is flat[offsets[i]:offsets[i + 1]].
+
+    For references, `groups` (optional) gives each hypothesis its references: hypothesis i owns
+    rows groups[i]..groups[i + 1] - 1. Without it, row i is hypothesis i's only reference.
+    """
+
+    __slots__ = ("flat", "offsets", "groups")
+
+    def __init__(self, flat, offsets, groups=None):
+        self.flat, self.offsets, self.groups = flat, offsets, groups
+
+    def __repr__(self):
+        return f"Ragged(flat={self.flat!r}, offsets={self.offsets!r}, groups={self.groups!r})"
+
+
+Ragged.__module__ = "cybleu.ids"     # its public home
+
+
+def describe(x):
+    """What was passed, for error messages: the type and a short repr."""
+    if isinstance(x, np.ndarray):
+        return f"a numpy array of shape {x.shape} and dtype {x.dtype}"
+    text = repr(x)
+    return f"{type(x).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
+
+
+def check_token_arg(value, name):
+    """pad_id / eos_id: None or one integer ID (any integer, e.g. -100, is allowed: it is
+    compared with the IDs, never scored)."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be one integer token ID or None, got {value!r}")
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be one integer token ID or None, got "
+                        f"{describe(value)}") from None
+    if not -2**63 <= value <= 2**64 - 1:
+        raise ValueError(f"{name} must fit in 64 bits, got {value}")
+    return value
+
+
+def threads_for(work, n_threads):
+    """n_threads capped at the work available: MIN_THREAD_WORK per thread, at least one."""
+    return max(1, min(n_threads, int(work) // MIN_THREAD_WORK))
 
 
 def as_ids(flat, what):
