@@ -1,25 +1,38 @@
 """The one place that picks the compiled core or its pure-Python twin.
 
-CYBLEU_IMPLEMENTATION=auto (default) | cython | python. `auto` falls back to the twin quietly when
-the extension is not built; a forced `cython` that cannot import raises instead of running slowly.
+CYBLEU_IMPLEMENTATION=auto (default) | cython | python. `python` chooses the twin on purpose (and,
+at install time, skips building the core). `auto` uses the compiled core, and when it is missing or
+cannot load runs the twin with one RuntimeWarning at import saying so; a forced `cython` that cannot
+import raises instead of running slowly.
 """
 import os
+import warnings
+from typing import TYPE_CHECKING
 
 _choice = os.environ.get("CYBLEU_IMPLEMENTATION", "auto").strip().lower() or "auto"
 if _choice not in ("auto", "cython", "python"):
     raise ImportError(f"CYBLEU_IMPLEMENTATION must be auto, cython or python, not {_choice!r}")
 
-if _choice == "python":
+BACKEND: str
+if TYPE_CHECKING:  # both cores have the interface of the compiled one's stub (_core.pyi)
+    from . import _core as core
+elif _choice == "python":
     from . import _core_py as core
     BACKEND = "python"
 else:
     try:
         from . import _core as core
         BACKEND = "cython"
-    except ImportError:
+    except ImportError as err:
         if _choice == "cython":
             raise
         from . import _core_py as core
         BACKEND = "python"
+        warnings.warn(
+            f"cybleu's compiled core is not available ({err}); running the pure-Python backend, "
+            "which gives the same results much more slowly (about 70x). Reinstall cybleu from a "
+            "wheel or with a C compiler, or set CYBLEU_IMPLEMENTATION=python to choose the "
+            "pure-Python backend on purpose (which silences this warning).",
+            RuntimeWarning, stacklevel=3)  # the line that imported cybleu
 
 __all__ = ["core", "BACKEND"]
