@@ -9,7 +9,7 @@ MAX_NGRAM_ORDER = 4
 SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 
 
-def my_log(num):
+def my_log(num: float) -> float:
     """log(num), floored to -9999999999 for 0 (as sacreBLEU's utils.my_log)."""
     if num == 0.0:
         return -9999999999

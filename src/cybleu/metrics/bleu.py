@@ -3,14 +3,26 @@
 Argument checks live here, before the core is called, so both backends raise the same errors. The
 core turns text into integer statistics; `_math.bleu_from_stats` turns statistics into a score.
 """
+from __future__ import annotations
+
 import logging
 import os
 from collections.abc import Sequence
 from importlib import import_module
+from typing import TYPE_CHECKING, Any, Optional
 
 from .. import _math
 from .._backend import core
 from .base import Score, Signature
+
+if TYPE_CHECKING:  # numpy is imported when an array is made, not with cybleu
+    import numpy as np
+    import numpy.typing as npt
+
+    from ..tokenizers.tokenizer_base import BaseTokenizer
+
+# reference streams: [[ref of segment 0, ref of segment 1, ...], ...] (None: no reference there)
+Streams = Sequence[Sequence[Optional[str]]]
 
 logger = logging.getLogger("cybleu")
 
@@ -37,7 +49,7 @@ _CORE_TOKENIZERS = ("none", "13a", "intl", "zh", "char")
 _LANGUAGE_NAMES = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
 
 
-def _get_tokenizer(name):
+def _get_tokenizer(name: str) -> type[BaseTokenizer]:
     """The tokenizer class of sacreBLEU's tokenizer `name`."""
     module_name, class_name = _TOKENIZERS[name].rsplit(".", 1)
     return getattr(import_module(f"..tokenizers.{module_name}", __package__), class_name)
@@ -46,7 +58,7 @@ def _get_tokenizer(name):
 class BLEUSignature(Signature):
     """BLEU's reproducibility signature: sacreBLEU's fields, with cybleu's version."""
 
-    def __init__(self, args):
+    def __init__(self, args: dict[str, Any]) -> None:
         super().__init__(args)
         self._abbr.update({"case": "c", "eff": "e", "tok": "tok", "smooth": "s"})
         smooth = args["smooth_method"]
@@ -65,7 +77,8 @@ class BLEUSignature(Signature):
 class BLEUScore(Score):
     """A BLEU result: score (0-100), counts, totals, precisions (%), bp, sys_len, ref_len, ratio."""
 
-    def __init__(self, score, counts, totals, precisions, bp, sys_len, ref_len):
+    def __init__(self, score: float, counts: list[int], totals: list[int],
+                 precisions: list[float], bp: float, sys_len: int, ref_len: int) -> None:
         super().__init__("BLEU", score)
         self.bp = bp
         self.counts = counts
@@ -74,7 +87,7 @@ class BLEUScore(Score):
         self.ref_len = ref_len
         self.precisions = precisions
         self.prec_str = "/".join(f"{p:.1f}" for p in precisions)
-        self.ratio = sys_len / ref_len if ref_len else 0
+        self.ratio: float = sys_len / ref_len if ref_len else 0
         self._verbose = (f"{self.prec_str} (BP = {bp:.3f} ratio = {self.ratio:.3f} "
                          f"hyp_len = {sys_len:d} ref_len = {ref_len:d})")
 
@@ -150,15 +163,16 @@ class BLEU:
     :param references: Reference streams to tokenize once and reuse across `corpus_score` calls.
     """
 
-    SMOOTH_DEFAULTS = dict(_math.SMOOTH_DEFAULTS)
-    TOKENIZERS = tuple(_TOKENIZERS)
-    TOKENIZER_DEFAULT = "13a"
+    SMOOTH_DEFAULTS: dict[str, Optional[float]] = dict(_math.SMOOTH_DEFAULTS)
+    TOKENIZERS: tuple[str, ...] = tuple(_TOKENIZERS)
+    TOKENIZER_DEFAULT: str = "13a"
     _TOKENIZER_MAP = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
     _SIGNATURE_TYPE = BLEUSignature
 
-    def __init__(self, lowercase=False, force=False, tokenize=None, smooth_method="exp",
-                 smooth_value=None, max_ngram_order=MAX_NGRAM_ORDER, effective_order=False,
-                 trg_lang="", references=None):
+    def __init__(self, lowercase: bool = False, force: bool = False, tokenize: Optional[str] = None,
+                 smooth_method: str = "exp", smooth_value: Optional[float] = None,
+                 max_ngram_order: int = MAX_NGRAM_ORDER, effective_order: bool = False,
+                 trg_lang: str = "", references: Optional[Streams] = None) -> None:
         if smooth_method not in self.SMOOTH_DEFAULTS:
             raise ValueError(f"Unknown smooth_method {smooth_method!r}; choose one of "
                              f"{', '.join(self.SMOOTH_DEFAULTS)}.")
@@ -167,8 +181,9 @@ class BLEU:
             raise ValueError(f"max_ngram_order must be a positive int, not {max_ngram_order!r}.")
         self._ref_cache = None
         self._force = force
-        self.n_bootstrap = None
-        self.seed = None
+        self.n_bootstrap: Optional[int] = None
+        self.seed: Optional[str] = None
+        self.num_refs: int
         self.trg_lang = trg_lang
         self.lowercase = lowercase
         self.smooth_value = smooth_value
@@ -264,11 +279,12 @@ class BLEU:
             logger.warning("If you insist your data is detokenized, or don't care, you can "
                            "suppress this message with the `force` parameter.")
 
-    def _extract_corpus_statistics(self, hypotheses, references):
+    def _extract_corpus_statistics(self, hypotheses: Sequence[str],
+                                   references: Optional[Streams]) -> list[list[int]]:
         """Per-segment statistics [hyp_len, ref_len, correct_1..N, total_1..N]."""
         return self._run_core("segment_stats", hypotheses, references)
 
-    def _compute_score_from_stats(self, stats):
+    def _compute_score_from_stats(self, stats: Sequence[int]) -> BLEUScore:
         N = self.max_ngram_order
         return self.compute_bleu(correct=stats[2:2 + N], total=stats[2 + N:],
                                  sys_len=int(stats[0]), ref_len=int(stats[1]),
@@ -277,8 +293,10 @@ class BLEU:
                                  effective_order=self.effective_order, max_ngram_order=N)
 
     @staticmethod
-    def compute_bleu(correct, total, sys_len, ref_len, smooth_method="none", smooth_value=None,
-                     effective_order=False, max_ngram_order=MAX_NGRAM_ORDER):
+    def compute_bleu(correct: list[int], total: list[int], sys_len: int, ref_len: int,
+                     smooth_method: str = "none", smooth_value: Optional[float] = None,
+                     effective_order: bool = False,
+                     max_ngram_order: int = MAX_NGRAM_ORDER) -> BLEUScore:
         """BLEUScore from sufficient statistics (sacreBLEU's `BLEU.compute_bleu`)."""
         if smooth_method not in BLEU.SMOOTH_DEFAULTS:
             raise ValueError(f"Unknown smooth_method {smooth_method!r}")
@@ -289,7 +307,8 @@ class BLEU:
 
     # -- public ----------------------------------------------------------------------------------
 
-    def corpus_score(self, hypotheses, references, n_bootstrap=1):
+    def corpus_score(self, hypotheses: Sequence[str], references: Optional[Streams],
+                     n_bootstrap: int = 1) -> BLEUScore:
         """Corpus BLEU of `hypotheses` against reference streams (None: the cached references).
 
         :param n_bootstrap: If > 1, adds a 95% confidence interval from bootstrap resampling.
@@ -315,7 +334,7 @@ class BLEU:
         return str(seed).lower(), [self._compute_score_from_stats(s.sum(0))
                                    for s in stats_np[idxs]]
 
-    def sentence_score(self, hypothesis, references):
+    def sentence_score(self, hypothesis: str, references: Sequence[Optional[str]]) -> BLEUScore:
         """BLEU of one hypothesis against its references (a sequence of strings or None)."""
         if not isinstance(hypothesis, str):
             raise TypeError("BLEU: The argument `hyp` should be a string.")
@@ -334,7 +353,8 @@ class BLEU:
             raise TypeError("BLEU: Each element of `refs` should be a string or None.") from None
         return self._compute_score_from_stats(refset.corpus_stats(self._segment([hypothesis])))
 
-    def sentence_scores(self, hypotheses, references=None):
+    def sentence_scores(self, hypotheses: Sequence[str],
+                        references: Optional[Streams] = None) -> npt.NDArray[np.float64]:
         """Sentence BLEU of every hypothesis against its segment's references, in one call.
 
         Returns a float64 numpy array equal, element for element and bit for bit, to
@@ -355,12 +375,12 @@ class BLEU:
         return np.array([self._compute_score_from_stats(row).score for row in rows],
                         dtype=np.float64)
 
-    def get_signature(self):
+    def get_signature(self) -> BLEUSignature:
         """The reproducibility signature (needs a scored corpus for the number of references)."""
         return self._SIGNATURE_TYPE(self.__dict__)
 
 
-def _plain(value):
+def _plain(value: Any) -> bool:
     """A smoothing value the compiled batch path reproduces exactly."""
     try:
         return 0.0 < float(value) <= 1e300
