@@ -7,6 +7,7 @@ import raises instead of running slowly.
 """
 import os
 import warnings
+from importlib import import_module
 from typing import TYPE_CHECKING
 
 _choice = os.environ.get("CYBLEU_IMPLEMENTATION", "auto").strip().lower() or "auto"
@@ -21,7 +22,9 @@ elif _choice == "python":
     BACKEND = "python"
 else:
     try:
-        from . import _core as core
+        # import_module: a missing module says "No module named 'cybleu._core'" (a `from .
+        # import` in a package being initialized blames a circular import instead)
+        core = import_module("._core", __package__)
         BACKEND = "cython"
     except ImportError as err:
         if _choice == "cython":
