@@ -111,15 +111,18 @@ def test_sdist_ships_every_source_and_nothing_generated(tmp_path):
 # -- the build rule ---------------------------------------------------------------------------
 
 def tiny_project(tmp_path):
-    """setup.py in a tree holding one small .pyx (and a .pxd it cimports from)."""
+    """setup.py in a package tree holding one small .pyx in a subpackage, and a .pxd it cimports
+    from, as the real modules do."""
     root = source_tree()
     need_module("Cython", "the build cythonizes")
     need_module("setuptools", "the build runs setup.py")
     shutil.copy2(root / "setup.py", tmp_path / "setup.py")
     pkg = tmp_path / "src" / "cybleu" / "sub"
     pkg.mkdir(parents=True)
+    (pkg.parent / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("")
     (pkg / "_decl.pxd").write_text("cdef inline int twice(int x) noexcept:\n    return 2 * x\n")
-    (pkg / "_tiny.pyx").write_text("from cybleu.sub._decl cimport twice\n\n"
+    (pkg / "_tiny.pyx").write_text("from ._decl cimport twice\n\n"
                                    "def answer():\n    return twice(21)\n")
     return tmp_path
 
@@ -154,8 +157,13 @@ def test_every_pyx_becomes_the_module_its_path_names(tmp_path):
     built = run([sys.executable, "setup.py", "build_ext", "--build-lib", "lib"], cwd=project,
                 env=env_with())
     assert built.returncode == 0, built.stdout + built.stderr
-    answer = run([sys.executable, "-c", "from cybleu.sub._tiny import answer; print(answer())"],
-                 cwd=project / "lib", env=env_with(PYTHONPATH=str(project / "lib")))
+    [module] = (project / "lib" / "cybleu" / "sub").glob("_tiny.*")
+    assert module.name == "_tiny" + sysconfig.get_config_var("EXT_SUFFIX")
+    # loaded by path: the installed cybleu package would shadow lib/cybleu
+    load = ("import importlib.util, sys; spec = importlib.util.spec_from_file_location("
+            "'cybleu.sub._tiny', sys.argv[1]); module = importlib.util.module_from_spec(spec); "
+            "spec.loader.exec_module(module); print(module.answer())")
+    answer = run([sys.executable, "-c", load, str(module)], cwd=project, env=env_with())
     assert answer.stdout.strip() == "42", answer.stderr
 
 
