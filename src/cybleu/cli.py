@@ -18,6 +18,7 @@ import os
 import sys
 
 from .tokenizers import registry
+from ._backend import BACKEND
 from .version import SACREBLEU_VERSION, __version__
 
 logger = logging.getLogger("cybleu.cli")
@@ -113,7 +114,8 @@ def build_parser():
                              "SACREBLEU_FORMAT environment variable if it holds one of the "
                              "choices. (Default: %(default)s)")
     parser.add_argument("--version", "-V", action="version",
-                        version=f"cybleu {__version__} (BLEU of sacreBLEU {SACREBLEU_VERSION})")
+                        version=f"cybleu {__version__} (BLEU of sacreBLEU {SACREBLEU_VERSION}; "
+                                f"{BACKEND} backend)")
     return parser
 
 

@@ -1,10 +1,15 @@
 """Helpers sacreBLEU exposes from `sacrebleu.utils`, for code that imports them from there."""
-from typing import Any, List, Sequence
+from collections.abc import Sequence
+from typing import TypeVar
 
-from ._math import my_log  # noqa: F401
+from ._math import my_log
+
+__all__ = ["my_log", "sum_of_lists"]
+
+_Number = TypeVar("_Number", int, float)
 
 
-def sum_of_lists(lists: Sequence[Any]) -> Any:
+def sum_of_lists(lists: Sequence[list[_Number]]) -> list[_Number]:
     """Element-wise sum of numeric lists; a single list is returned as is (sacreBLEU semantics)."""
     if len(lists) == 1:
         return lists[0]
