@@ -22,4 +22,27 @@ else:
         from . import _core_py as core
         BACKEND = "python"
 
-__all__ = ["core", "BACKEND"]
+
+
+def _pick(compiled, twin):
+    """The compiled module or its twin, by the same rule as the core."""
+    from importlib import import_module
+    if _choice != "python":
+        try:
+            return import_module(f".{compiled}", __package__)
+        except ImportError:
+            if _choice == "cython":
+                raise
+    return import_module(f".{twin}", __package__)
+
+
+def __getattr__(name):
+    # The resampler for significance tests loads on first use (its twin imports numpy).
+    if name == "resample":
+        module = _pick("_resample", "_resample_py")
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["core", "BACKEND", "resample"]
