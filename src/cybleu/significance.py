@@ -120,41 +120,76 @@ class Statistics:
 
     Integer statistics (BLEU's and chrF's counts; TER's when its lengths are whole numbers) are
     kept as one flat int64 buffer; anything else keeps its rows for sacreBLEU's numpy path.
+    `extend` appends the rows of more segments (a file scored a slice at a time).
     """
 
-    __slots__ = ("width", "n_segments", "flat", "rows", "ar_dtype", "nonnegative")
+    __slots__ = ("width", "n_segments", "flat", "rows", "ar_dtype", "_min")
 
-    def __init__(self, rows):
-        rows = rows if isinstance(rows, list) else list(rows)
-        if not rows:
-            raise ValueError("no segment statistics: the corpus is empty")
-        self.width = len(rows[0])
-        if self.width == 0 or any(len(row) != self.width for row in rows):
-            raise ValueError("segment statistics rows must all have the same, non-zero length")
-        self.n_segments = len(rows)
+    def __init__(self, rows=None):
+        self.width = None
+        self.n_segments = 0
+        self.flat = array("q")
+        self.rows = None
         # the dtype numpy gives `np.array(rows)`, which sacreBLEU's randomization sums in
         self.ar_dtype = "int64"
-        self.flat = None
-        self.rows = None
+        self._min = 0
+        if rows is not None:
+            self.extend(rows)
+
+    def extend(self, rows):
+        rows = rows if isinstance(rows, list) else list(rows)
+        if not rows:
+            return
+        if self.width is None:
+            self.width = len(rows[0])
+        if self.width == 0 or any(len(row) != self.width for row in rows):
+            raise ValueError("segment statistics rows must all have the same, non-zero length")
+        self.n_segments += len(rows)
+        if self.rows is not None:
+            self.rows.extend(rows)
+            return
+        start = len(self.flat)
         try:
-            self.flat = array("q", chain.from_iterable(rows))
+            self.flat.extend(chain.from_iterable(rows))
         except (TypeError, OverflowError):
-            self.ar_dtype = "float64"
+            del self.flat[start:]
             values = list(chain.from_iterable(rows))
             if all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
                    and v == int(v) and abs(v) < 2 ** 53 for v in values):
                 # whole numbers stored as floats: their sums are exact in any order
-                self.flat = array("q", (int(v) for v in values))
+                self.ar_dtype = "float64"
+                self.flat.extend(int(v) for v in values)
             else:
-                self.rows = rows
-        self.nonnegative = self.flat is not None and (min(self.flat) >= 0)
+                w = self.width
+                old = [list(self.flat[i:i + w]) for i in range(0, start, w)]
+                self.rows = old + rows
+                self.flat = None
+                self.ar_dtype = "float64"
+                return
+        if len(self.flat) > start:
+            self._min = min(self._min, min(self.flat[start:]))
 
     @property
     def integer(self):
         return self.flat is not None
 
+    @property
+    def nonnegative(self):
+        return self.flat is not None and self._min >= 0
+
+    def row(self, i):
+        """Segment i's statistics as the metric gave them (ints; floats if it gave floats)."""
+        if self.flat is None:
+            return self.rows[i]
+        values = self.flat[i * self.width:(i + 1) * self.width].tolist()
+        return values if self.ar_dtype == "int64" else [float(v) for v in values]
+
+    def select(self, indices):
+        """A Statistics of the given segments, in that order."""
+        return Statistics([self.row(i) for i in indices])
+
     def numpy_rows(self):
-        """The rows as numpy gives `np.array(stats)` (sacreBLEU's AR operand)."""
+        """The rows as numpy gives `np.array(stats)` (sacreBLEU's operand)."""
         import numpy as np
         if self.flat is not None:
             rows = np.frombuffer(self.flat, dtype=np.int64).reshape(self.n_segments, self.width)
@@ -163,18 +198,23 @@ class Statistics:
 
     def totals(self):
         """Column sums as sacreBLEU's sum_of_lists gives them (exact ints, or its float order)."""
+        if self.n_segments == 0:
+            raise ValueError("no segment statistics: the corpus is empty")
         if self.flat is None:
             return sum_of_lists(self.rows)
         w = self.width
         if self.n_segments == 1:
-            row = list(self.flat)
-            return row if self.ar_dtype == "int64" else [float(v) for v in row]
-        sums = [sum(self.flat[k::w]) for k in range(w)]
+            sums = self.flat.tolist()
+        else:
+            sums = [sum(self.flat[k::w]) for k in range(w)]
         return sums if self.ar_dtype == "int64" else [float(v) for v in sums]
 
 
 def _statistics(metric, hypotheses, references=None):
-    return Statistics(metric._extract_corpus_statistics(hypotheses, references))
+    stats = Statistics(metric._extract_corpus_statistics(hypotheses, references))
+    if stats.n_segments == 0:
+        raise ValueError("no segment statistics: the corpus is empty")
+    return stats
 
 
 def _score(metric, stats):
@@ -357,6 +397,8 @@ def _bootstrap_resample(stats, metric, n_samples=1000):
     same name): (the seed as reported in signatures, the score of every resample)."""
     seed_str, seed = _env_seed()
     packed = stats if isinstance(stats, Statistics) else Statistics(stats)
+    if packed.n_segments == 0:
+        raise ValueError("no segment statistics: the corpus is empty")
     chunks = _index_chunks(_resample().Generator(seed), n_samples, packed.n_segments)
     scores = _bootstrap_scores(metric, [packed], chunks)[0]
     return seed_str, [_Sample(s) for s in scores]
