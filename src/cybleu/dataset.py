@@ -10,7 +10,6 @@ there, the error names it and says how to fetch it once with sacreBLEU.
 import itertools
 import os
 import re
-from xml.etree import ElementTree
 
 __all__ = ["TestSetError", "TestSet", "DATASETS", "SUBSETS", "cache_dir", "smart_open",
            "get_available_testsets", "get_available_testsets_for_langpair",
@@ -159,6 +158,7 @@ def _unwrap_xml(raw_file, fields_only=False):
 
     sacreBLEU orders translators by iterating a Python set (it varies between runs for two or
     more translators); here they come in order of first appearance."""
+    from xml.etree import ElementTree
     try:
         root = ElementTree.parse(raw_file).getroot()
     except (ElementTree.ParseError, OSError) as err:
