@@ -533,7 +533,7 @@ def _empty_message(args):
 
 def _check_length(args, system, n_refs_lines, label):
     if system.n_lines == 0:
-        _fail(_empty_message(args) + f" ({label} is empty)")
+        _fail(_empty_message(args), f"{label} is empty.")
     if system.n_lines != n_refs_lines:
         _length_error(args, f"{label} has {system.n_lines} lines, the references "
                             f"{n_refs_lines}.")

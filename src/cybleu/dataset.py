@@ -156,18 +156,25 @@ def _unwrap_xml(raw_file, fields_only=False):
     src, one `ref:<translator>` per translator (`ref` when unnamed), docid, origlang, one field
     per system, then domain when present. With `fields_only`, only the names (values empty).
 
-    sacreBLEU orders translators by iterating a Python set (it varies between runs for two or
-    more translators); here they come in order of first appearance."""
+    Translators come in the order of iterating a Python set, as in sacreBLEU."""
     from xml.etree import ElementTree
     try:
         root = ElementTree.parse(raw_file).getroot()
     except (ElementTree.ParseError, OSError) as err:
         raise TestSetError(f"cannot read {raw_file}: {err}") from None
-    translators = []
+    src_langs = {doc.get("lang") for doc in root.iter("src")}
+    ref_langs = set()
+    # sacreBLEU iterates a Python set of translators: the same order here for the same
+    # PYTHONHASHSEED (it varies between runs otherwise, for two or more translators)
+    translators = set()
     for ref_doc in root.iter("ref"):
-        translator = ref_doc.get("translator")
-        if translator not in translators:
-            translators.append(translator)
+        ref_langs.add(ref_doc.get("lang"))
+        translators.add(ref_doc.get("translator"))
+    if len(src_langs) != 1:
+        raise TestSetError(f"Multiple source languages found in the file: {raw_file}")
+    if len(ref_langs) != 1:
+        raise TestSetError(f"Found {len(ref_langs)} reference languages found in the file: "
+                           f"{raw_file}")
 
     def field(translator):
         return "ref" if not translator else f"ref:{translator}"

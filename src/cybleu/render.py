@@ -151,7 +151,11 @@ def results_table(results, signatures, fmt, width, paired=None, n_samples=None):
             proper.append(value)
         return json.dumps(proper, indent=4)
 
-    from tabulate import tabulate
+    try:
+        from tabulate import tabulate
+    except ImportError:
+        raise ImportError("text and latex tables need the tabulate package, a dependency of "
+                          "cybleu (as of sacreBLEU): pip install tabulate") from None
     tablefmt = "fancy_grid" if fmt == "text" else "latex_booktabs"
     cells = _format_score_lines(results, width, multiline=tablefmt == "fancy_grid")
     table_data = {}
