@@ -461,6 +461,7 @@ class PairedTest:
         self._signatures = {}
         self._baseline_info = {}
         self._keys = {}  # score name -> the key `metrics` gave the metric
+        self._shared_ci = set()  # metric keys whose baseline interval comes from the test
         self.metrics = {}
         bl_name, bl_hyps = named_systems[0]
         for name, metric in metrics.items():
@@ -469,7 +470,11 @@ class PairedTest:
             bl_score = _score(metric, bl_stats)
             confidence_n = self.n_samples if test_type == "bs" else self.n_ar_confidence
             bl_mean, bl_ci = None, None
-            if confidence_n > 0:
+            if confidence_n > 0 and test_type == "bs" and self._seed:
+                # the paired resamples use the same seed and count: their baseline scores are
+                # this interval's, computed once in __call__
+                self._shared_ci.add(name)
+            elif confidence_n > 0:
                 _, bl_scores = _bootstrap_resample(bl_stats, metric, confidence_n)
                 bl_mean, bl_ci = estimate_ci([x.score for x in bl_scores])
             result = Result(bl_score.score, mean=bl_mean, ci=bl_ci)
@@ -524,8 +529,12 @@ class PairedTest:
         for name, metric in self.metrics.items():
             bl_stats, bl_result = self._baseline_info[name]
             entries = [per_metric[name] for per_metric in systems]
-            run = self._run_bs if self.test_type == "bs" else self._run_ar
-            scores[name].extend(run(metric, bl_stats, bl_result, entries, seed))
+            if self.test_type == "bs":
+                shared = self._keys[name] in self._shared_ci
+                scores[name].extend(self._run_bs(metric, bl_stats, bl_result, entries, seed,
+                                                 shared))
+            else:
+                scores[name].extend(self._run_ar(metric, bl_stats, bl_result, entries, seed))
         return self._signatures, scores
 
     def _progress(self, total, n_runs):
@@ -533,7 +542,7 @@ class PairedTest:
             return lambda run: None
         return lambda run: (lambda done: self.progress(run * total + done, n_runs * total))
 
-    def _run_bs(self, metric, bl_stats, bl_result, entries, seed):
+    def _run_bs(self, metric, bl_stats, bl_result, entries, seed, shared_ci=False):
         n, n_seg = self.n_samples, bl_stats.n_segments
         resample = _resample()
         groups = [entries] if seed is not None else [[e] for e in entries]
@@ -544,6 +553,8 @@ class PairedTest:
             all_scores = _bootstrap_scores(metric, [bl_stats] + [st for st, _ in group], chunks,
                                            report(run))
             bl_scores = all_scores[0]
+            if shared_ci and run == 0:
+                bl_result.mean, bl_result.ci = estimate_ci(bl_scores)
             for (stats, score), sys_scores in zip(group, all_scores[1:]):
                 diff = abs(bl_result.score - score.score)
                 sys_mean, sys_ci = estimate_ci(sys_scores)
