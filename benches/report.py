@@ -9,7 +9,7 @@ memory, machine.
 
 Ratio column: the baseline's median / this row's median, within the group (the row marked as
 baseline: sacrebleu `corpus_bleu` for corpus-13a, one reused `BLEU(effective_order=True)` for
-sentence-batch, an nltk `sentence_bleu` loop for ids-sentence-*, a sacrebleu `sentence_score` loop for
+sentence-batch, the `sacrebleu` command for cli-*, numpy for resample-*, an nltk `sentence_bleu` loop for ids-sentence-*, a sacrebleu `sentence_score` loop for
 ids-pairwise, sacrebleu `corpus_bleu` with the same tokenizer for tok-*, nltk for nltk-corpus and nltk-sentence, bleuscore for hf-corpus). Above 1 means faster
 than the baseline. A row timed on a slice of the workload (fast-bleu) is scaled to the
 full workload and marked "extrapolated". pytest's output goes to stderr, the markdown to stdout.
@@ -27,7 +27,8 @@ from _common import REPO, machine, versions  # noqa: E402
 
 GROUP_ORDER = ["corpus-13a", "sentence-batch", "tok-none", "tok-zh", "tok-intl", "tok-char", "tok-ja-mecab",
                "ids-sentence-256x1024", "ids-sentence-1024x128",
-               "ids-pairwise-128x128", "nltk-corpus", "nltk-sentence", "hf-corpus"]
+               "ids-pairwise-128x128", "nltk-corpus", "nltk-sentence", "hf-corpus",
+               "cli-multi", "cli-paired-bs", "cli-paired-ar", "cli-ci", "resample-bs", "resample-ar"]
 GROUP_TITLES = {
     "corpus-13a": "Corpus BLEU, WMT22 en-de, all 8 systems vs reference A (16,296 segments per round)",
     "sentence-batch": "Sentence BLEU of every segment, 2 WMT22 en-de systems vs reference A (4,074 pairs per round)",
@@ -42,6 +43,12 @@ GROUP_TITLES = {
     "nltk-corpus": "nltk mode: corpus_bleu of each of the 8 WMT22 en-de systems vs reference A (16,296 segments per round, pre-split 13a tokens)",
     "nltk-sentence": "nltk mode: sentence_bleu loop (method1), 2 WMT22 en-de systems vs reference A (4,074 pairs per round, pre-split 13a tokens)",
     "hf-corpus": "Hugging Face evaluate `bleu` mode: 8 WMT22 en-de systems vs reference A (16,296 segments per round, 13a tokenization timed)",
+    "cli-multi": "Command line, whole process: corpus BLEU of the 16 WMT17 en-de systems (`ref.txt -i <16 files>`, JSON)",
+    "cli-paired-bs": "Command line, whole process: paired bootstrap test of the 16 WMT17 en-de systems (`-pbs`, 1000 resamples)",
+    "cli-paired-ar": "Command line, whole process: approximate randomization test of the 16 WMT17 en-de systems (`-par`, 10000 trials)",
+    "cli-ci": "Command line, whole process: 95% confidence interval of one WMT17 en-de system (`-ci`, 1000 resamples)",
+    "resample-bs": "Resampling alone: row sums of 1000 bootstrap resamples, 16 WMT17 systems' integer BLEU statistics (same indices)",
+    "resample-ar": "Resampling alone: masked row sums of 10000 randomization trials, 15 WMT17 systems against the baseline (same masks)",
 }
 UNIT = {"corpus-13a": ("segments", "segments"), "sentence-batch": ("pairs", "pairs"),
         "ids-sentence-256x1024": ("pairs", "pairs"), "ids-sentence-1024x128": ("pairs", "pairs"),
@@ -49,7 +56,10 @@ UNIT = {"corpus-13a": ("segments", "segments"), "sentence-batch": ("pairs", "pai
         "tok-none": ("segments", "segments"), "tok-zh": ("segments", "segments"), "tok-intl": ("segments", "segments"),
         "tok-char": ("segments", "segments"), "tok-ja-mecab": ("segments", "segments"),
         "nltk-corpus": ("segments", "segments"), "nltk-sentence": ("pairs", "pairs"),
-        "hf-corpus": ("segments", "segments")}
+        "hf-corpus": ("segments", "segments"),
+        "cli-multi": ("segments", "segments"), "cli-paired-bs": ("segments", "segments"),
+        "cli-paired-ar": ("segments", "segments"), "cli-ci": ("segments", "segments"),
+        "resample-bs": ("segments", "segments"), "resample-ar": ("segments", "segments")}
 
 
 def run_pytest(json_path, extra_args):
@@ -203,6 +213,14 @@ def markdown(bench, mem=None, pytest_rc=0, memory_rc=0):
         "replaced; cybleu checked bit for bit against sacrebleu (`tokenize='none'`) on sample rows; the "
         "TensorBLEU-style torch baseline (unique + bincount, written for this bench) gives cybleu's integer "
         "counts exactly and its scores to 1e-9.",
+        "- cli-* groups: whole `python -m <tool>` processes (start-up and imports included; cybleu's "
+        "modules byte-compiled first, as sacrebleu's are in site-packages); each cybleu run's stdout equals "
+        "sacrebleu's byte for byte but the version field. sacrebleu's paired runs are timed "
+        "CYBLEU_BENCH_ORACLE_ROUNDS times (default 2), without a warm-up round. cybleu reads two input "
+        "files at a time on two cores.",
+        "- resample-* groups: the integer sums every resample needs, from the same indices/masks; the numpy "
+        "rows are the obvious vectorized versions (fancy indexing + sum; float64 BLAS matrix products, exact "
+        "for these integers); all results checked equal.",
     ]
     if headline:
         lines.insert(2, "cybleu vs the baselines: " + "; ".join(headline) + ".\n")
