@@ -476,3 +476,116 @@ def test_paired_test_arguments():
         significance.PairedTest([("a", ["a b c"])], metric, None)
     with pytest.raises(TypeError, match="n_samples must be an int"):
         significance.PairedTest([("a", ["a b c"]), ("b", ["a"])], metric, None, n_samples=1.5)
+
+
+# -- extensions beyond sacreBLEU ---------------------------------------------------------------
+
+def _small_wmt17(n_systems=4, n_lines=600):
+    refs, named = _wmt17()
+    return refs[:n_lines], [(name, hyps[:n_lines]) for name, hyps in named[:n_systems]]
+
+
+def test_paired_functions_equal_paired_test(resampler):
+    """paired_bootstrap / paired_randomization on segments (or blocks of 1) are sacreBLEU's
+    PairedTest results for the same seed."""
+    refs, named = _small_wmt17()
+    metric = BLEU(references=[refs])
+    sys_hyps = [h for _, h in named[1:]]
+    for test_type, fn, n in (("bs", significance.paired_bootstrap, 150),
+                             ("ar", significance.paired_randomization, 300)):
+        expected = significance.PairedTest(named, {"BLEU": metric}, None, test_type=test_type,
+                                           n_samples=n)()[1]["BLEU"][1:]
+        for groups in (None, 1, [f"seg{i}" for i in range(len(refs))]):
+            got = fn(metric, named[0][1], sys_hyps, n, 12345, groups=groups)
+            assert [r.__dict__ for r in got] == [r.__dict__ for r in expected]
+
+
+def test_block_resampling_is_resampling_of_block_sums(resampler):
+    """Resampling blocks equals resampling segments whose statistics are the block sums."""
+    refs, named = _small_wmt17(3, 600)
+    metric = BLEU(references=[refs])
+    stats = [significance.Statistics(metric._extract_corpus_statistics(h, None))
+             for _, h in named]
+    docs = [i // 37 for i in range(600)]
+    got = significance.paired_bootstrap(metric, stats[0], stats[1:], 200, 5, groups=docs)
+    summed = [significance._group_rows(s, docs) for s in stats]
+    by_hand = significance.PairedTest.__new__(significance.PairedTest)
+    by_hand.n_samples, by_hand.progress = 200, None
+    expected = by_hand._run_bs(metric, summed[0],
+                               significance.Result(significance._score(metric, stats[0]).score),
+                               [(summed[k], significance._score(metric, stats[k]))
+                                for k in (1, 2)], 5)
+    assert [r.__dict__ for r in got] == [r.__dict__ for r in expected]
+    assert summed[0].n_segments == len(set(docs))
+    assert significance._score(metric, summed[1]).score == \
+        significance._score(metric, stats[1]).score
+    with pytest.raises(ValueError, match="group labels"):
+        significance.paired_bootstrap(metric, stats[0], stats[1:], 10, groups=[1, 2])
+    with pytest.raises(ValueError, match="block size"):
+        significance.paired_randomization(metric, stats[0], stats[1:], 10, groups=0)
+
+
+def test_holm():
+    # worked example: m = 4, sorted p = .01 .02 .03 .04 -> .04 .06 .06 .06 (monotone)
+    assert significance.holm([0.03, 0.01, 0.04, 0.02]) == pytest.approx([0.06, 0.04, 0.06, 0.06])
+    assert significance.holm([0.5, 0.9]) == [1.0, 1.0]
+    assert significance.holm([]) == []
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        significance.holm([1.5])
+
+
+def test_all_pairs(resampler):
+    refs, named = _small_wmt17(4, 500)
+    metric = BLEU(references=[refs])
+    systems = dict(named)
+    names, matrix = significance.all_pairs(metric, systems, "bs", 150, seed=3, correction=None)
+    assert names == list(systems)
+    for i, a in enumerate(names):
+        assert matrix[i][i] is None
+        for j, b in enumerate(names):
+            if i < j:
+                expected = significance.paired_bootstrap(metric, systems[a], [systems[b]], 150,
+                                                         3)[0].p_value
+                assert matrix[i][j] == matrix[j][i] == expected
+    _, adjusted = significance.all_pairs(metric, systems, "bs", 150, seed=3)
+    raw = [matrix[i][j] for i in range(4) for j in range(i + 1, 4)]
+    assert [adjusted[i][j] for i in range(4) for j in range(i + 1, 4)] == \
+        significance.holm(raw)
+    names, ar = significance.all_pairs(metric, systems, "ar", 200, seed=3, correction=None)
+    expected = significance.paired_randomization(metric, systems[names[1]], [systems[names[3]]],
+                                                 200, 3)[0].p_value
+    assert ar[1][3] == expected
+
+
+def test_student_t_against_mpmath():
+    """Two-sided Student p-values: an independent arbitrary-precision oracle (mpmath's
+    regularized incomplete beta); our continued fraction in doubles agrees to ~1e-13."""
+    mpmath = pytest.importorskip("mpmath")
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        df = int(rng.choice([1, 2, 3, 5, 10, 19, 50, 400]))
+        t = float(rng.uniform(-9, 9))
+        expected = float(mpmath.betainc(df / 2, 0.5, 0, df / (df + t * t), regularized=True))
+        assert significance.student_t_sf2(t, df) == pytest.approx(expected, rel=1e-12,
+                                                                   abs=1e-300)
+    # the two-sided 5% point of t with 19 degrees of freedom (t tables: 2.093)
+    assert significance.student_t_sf2(2.0930240544082634, 19) == pytest.approx(0.05, rel=1e-12)
+    assert significance.student_t_sf2(0.0, 7) == 1.0
+
+
+def test_paired_t_test_over_blocks():
+    refs, named = _small_wmt17(2, 600)
+    metric = BLEU(references=[refs])
+    a, b = named[0][1], named[1][1]
+    result = significance.paired_t_test(metric, a, b, n_blocks=20)
+    assert result.df == 19 and len(result.baseline_blocks) == 20
+    # each block's score is corpus BLEU of those 30 segments, as sacreBLEU would compute it
+    from sacrebleu.metrics import BLEU as SacreBLEU
+    assert result.system_blocks[3] == SacreBLEU().corpus_score(b[90:120], [refs[90:120]]).score
+    diffs = np.array(result.system_blocks) - np.array(result.baseline_blocks)
+    t = diffs.mean() / (diffs.std(ddof=1) / np.sqrt(20))
+    assert result.t == pytest.approx(t, rel=1e-12)
+    same = significance.paired_t_test(metric, a, list(a), block_size=25)
+    assert same.t == 0.0 and same.p_value == 1.0 and same.df == 23
+    with pytest.raises(ValueError, match="n_blocks"):
+        significance.paired_t_test(metric, a, b, n_blocks=1)

@@ -46,7 +46,8 @@ _F32_EXACT = 1 << 24
 _CHUNK_VALUES = 1 << 23
 
 __all__ = ["Result", "estimate_ci", "PairedTest", "Statistics", "paired_bootstrap",
-           "paired_randomization", "all_pairs", "holm", "paired_t_test"]
+           "paired_randomization", "all_pairs", "holm", "paired_t_test", "TTestResult",
+           "student_t_sf2"]
 
 
 def _resample():
@@ -588,3 +589,269 @@ class PairedTest:
                     res.mean, res.ci = estimate_ci(conf)
                 results.append(res)
         return results
+
+
+# -- beyond sacreBLEU ----------------------------------------------------------------------------
+# Extensions: not in sacreBLEU's API. They take the same inputs (hypotheses, or Statistics from
+# metric._extract_corpus_statistics) and use the same resampler and score arithmetic.
+
+def _as_statistics(metric, system, references=None):
+    if isinstance(system, Statistics):
+        if system.n_segments == 0:
+            raise ValueError("no segment statistics: the corpus is empty")
+        return system
+    if isinstance(system, str):
+        raise TypeError("a system is a sequence of hypothesis strings (or Statistics), not a str")
+    return _statistics(metric, system, references)
+
+
+def _group_rows(stats, groups):
+    """Statistics whose rows are the sums of each group's segment rows, groups in order of first
+    appearance. `groups` is a block size (consecutive segments) or one label per segment (e.g.
+    document ids)."""
+    n = stats.n_segments
+    if isinstance(groups, bool):
+        raise TypeError("groups must be a block size or one label per segment")
+    if isinstance(groups, int):
+        if groups < 1:
+            raise ValueError(f"a block size must be >= 1, not {groups}")
+        labels = [i // groups for i in range(n)]
+    else:
+        labels = list(groups)
+        if len(labels) != n:
+            raise ValueError(f"{len(labels)} group labels for {n} segments")
+    order, members = [], {}
+    for i, key in enumerate(labels):
+        if key not in members:
+            members[key] = []
+            order.append(key)
+        members[key].append(i)
+    if not stats.integer:
+        raise ValueError("resampling by groups needs integer statistics")
+    w = stats.width
+    rows = []
+    for key in order:
+        total = [0] * w
+        for i in members[key]:
+            row = stats.flat[i * w:(i + 1) * w]
+            total = [a + b for a, b in zip(total, row)]
+        rows.append(total)
+    grouped = Statistics(rows)
+    grouped.ar_dtype = stats.ar_dtype
+    return grouped
+
+
+def _seed_value(seed):
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int or None, not {seed!r}")
+    return seed
+
+
+def paired_bootstrap(metric, baseline, systems, n_samples=1000, seed=12345, groups=None,
+                     references=None, progress=None):
+    """Paired bootstrap resampling of each system against `baseline` (sacreBLEU's test, p-value,
+    mean and 95% interval), resampling segments, or blocks/documents with `groups` (a block
+    size, or one label per segment). With groups=None (or 1) the numbers are sacreBLEU's for the
+    same seed. `metric` caches the references unless `references` is given. Extension: sacreBLEU
+    resamples segments only. Returns one Result per system."""
+    _check_samples(n_samples, "n_samples")
+    if n_samples < 1:
+        raise ValueError("n_samples must be >= 1")
+    seed = _seed_value(seed)
+    bl = _as_statistics(metric, baseline, references)
+    entries = [_as_statistics(metric, s, references) for s in systems]
+    bl_score = _score(metric, bl)
+    scored = [(st, _score(metric, st)) for st in entries]
+    if groups is not None:
+        bl = _group_rows(bl, groups)
+        scored = [(_group_rows(st, groups), sc) for st, sc in scored]
+    test = PairedTest.__new__(PairedTest)
+    test.n_samples = n_samples
+    test.progress = progress
+    return test._run_bs(metric, bl, Result(bl_score.score), scored, seed)
+
+
+def paired_randomization(metric, baseline, systems, n_trials=10000, seed=12345, groups=None,
+                         references=None, progress=None):
+    """Approximate randomization of each system against `baseline` (sacreBLEU's test), swapping
+    segments, or whole blocks/documents with `groups`. With groups=None the p-values are
+    sacreBLEU's for the same seed. Extension: sacreBLEU swaps segments only."""
+    _check_samples(n_trials, "n_trials")
+    if n_trials < 1:
+        raise ValueError("n_trials must be >= 1")
+    seed = _seed_value(seed)
+    bl = _as_statistics(metric, baseline, references)
+    entries = [_as_statistics(metric, s, references) for s in systems]
+    bl_score = _score(metric, bl)
+    scored = [(st, _score(metric, st)) for st in entries]
+    if groups is not None:
+        bl = _group_rows(bl, groups)
+        scored = [(_group_rows(st, groups), sc) for st, sc in scored]
+    test = PairedTest.__new__(PairedTest)
+    test.n_samples = n_trials
+    test.n_ar_confidence = -1
+    test.progress = progress
+    return test._run_ar(metric, bl, Result(bl_score.score), scored, seed)
+
+
+def holm(p_values):
+    """Holm's step-down adjustment of p-values for multiple comparisons (controls the
+    family-wise error rate): sorted ascending, p_(k) * (m - k + 1), kept monotone, capped at 1.
+    Returns the adjusted values in the input order."""
+    p = [float(v) for v in p_values]
+    for v in p:
+        if not 0.0 <= v <= 1.0:
+            raise ValueError(f"p-values lie in [0, 1], not {v}")
+    m = len(p)
+    order = sorted(range(m), key=lambda i: p[i])
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def all_pairs(metric, systems, test="bs", n_samples=None, seed=12345, groups=None,
+              correction="holm", references=None):
+    """A p-value for every pair of systems (extension; sacreBLEU compares with one baseline).
+
+    `systems` maps names to hypotheses (or Statistics). Every pair is tested with the same
+    resamples (`test` 'bs': paired bootstrap, 'ar': approximate randomization; `n_samples`
+    defaults to 1000 / 10000), then adjusted with Holm's method over all m(m-1)/2 pairs
+    (`correction=None` keeps them raw). Returns (names, matrix) where matrix[i][j] is the
+    adjusted p-value of systems i and j (None on the diagonal)."""
+    if test not in ("bs", "ar"):
+        raise ValueError(f"Unknown test type {test!r}: use 'ar' or 'bs'")
+    if correction not in ("holm", None):
+        raise ValueError(f"correction must be 'holm' or None, not {correction!r}")
+    names = list(systems)
+    if len(names) < 2:
+        raise ValueError("all_pairs needs at least two systems")
+    n = n_samples if n_samples is not None else (1000 if test == "bs" else 10000)
+    stats = {name: _as_statistics(metric, systems[name], references) for name in names}
+    pairs = {}
+    for i, a in enumerate(names):
+        rest = names[i + 1:]
+        if not rest:
+            break
+        run = paired_bootstrap if test == "bs" else paired_randomization
+        results = run(metric, stats[a], [stats[b] for b in rest], n, seed, groups)
+        for b, result in zip(rest, results):
+            pairs[(a, b)] = result.p_value
+    keys = list(pairs)
+    values = holm([pairs[k] for k in keys]) if correction == "holm" else [pairs[k] for k in keys]
+    adjusted = dict(zip(keys, values))
+    matrix = [[None if a == b else adjusted.get((a, b), adjusted.get((b, a))) for b in names]
+              for a in names]
+    return names, matrix
+
+
+def _betainc(a, b, x):
+    """The regularized incomplete beta function I_x(a, b) (continued fraction, modified Lentz)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    if x > (a + 1.0) / (a + b + 2.0):  # the fraction converges fast on this side
+        return 1.0 - _betainc(b, a, 1.0 - x)
+    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                 + a * math.log(x) + b * math.log1p(-x))
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 10000):
+        m2 = 2 * m
+        num = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2))
+        d = 1.0 + num * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + num / (c if abs(c) > tiny else tiny)
+        h *= d * c
+        num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0))
+        d = 1.0 + num * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + num / (c if abs(c) > tiny else tiny)
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-15:
+            break
+    return math.exp(log_front) * h / a
+
+
+def student_t_sf2(t, df):
+    """Two-sided p-value of Student's t statistic with `df` degrees of freedom."""
+    if df <= 0:
+        raise ValueError("degrees of freedom must be positive")
+    if math.isnan(t):
+        return float("nan")
+    if math.isinf(t):
+        return 0.0
+    return _betainc(df / 2.0, 0.5, df / (df + t * t))
+
+
+class TTestResult:
+    """The paired t-test over blocks: statistic t, degrees of freedom, two-sided p-value, the
+    mean block difference (system - baseline) and the block scores."""
+
+    def __init__(self, t, df, p_value, mean_difference, baseline_blocks, system_blocks):
+        self.t = t
+        self.df = df
+        self.p_value = p_value
+        self.mean_difference = mean_difference
+        self.baseline_blocks = baseline_blocks
+        self.system_blocks = system_blocks
+
+    def __repr__(self):
+        return (f"TTestResult(t={self.t!r}, df={self.df}, p_value={self.p_value!r}, "
+                f"mean_difference={self.mean_difference!r})")
+
+
+def paired_t_test(metric, baseline, system, n_blocks=20, block_size=None, references=None):
+    """The test of the 2002 BLEU paper (Papineni et al., section 6): score the corpus in blocks
+    (20 blocks by default; or consecutive blocks of `block_size` segments), then a paired t-test
+    on the per-block score differences. Extension: not in sacreBLEU.
+
+    Blocks of `n_blocks` split the segments as evenly as possible (the first ones one segment
+    longer, as numpy.array_split)."""
+    bl = _as_statistics(metric, baseline, references)
+    sy = _as_statistics(metric, system, references)
+    n = bl.n_segments
+    if sy.n_segments != n:
+        raise ValueError(f"the systems have {n} and {sy.n_segments} segments")
+    if block_size is not None:
+        if isinstance(block_size, bool) or not isinstance(block_size, int) or block_size < 1:
+            raise ValueError(f"block_size must be a positive int, not {block_size!r}")
+        bounds = [(s, min(s + block_size, n)) for s in range(0, n, block_size)]
+    else:
+        if isinstance(n_blocks, bool) or not isinstance(n_blocks, int) or n_blocks < 2:
+            raise ValueError(f"n_blocks must be an int >= 2, not {n_blocks!r}")
+        if n_blocks > n:
+            raise ValueError(f"{n_blocks} blocks need at least as many segments, not {n}")
+        size, extra = divmod(n, n_blocks)
+        bounds, start = [], 0
+        for k in range(n_blocks):
+            stop = start + size + (1 if k < extra else 0)
+            bounds.append((start, stop))
+            start = stop
+    if len(bounds) < 2:
+        raise ValueError("a t-test needs at least two blocks")
+    bl_blocks = [_score(metric, bl.select(range(a, b))).score for a, b in bounds]
+    sy_blocks = [_score(metric, sy.select(range(a, b))).score for a, b in bounds]
+    diffs = [s - b for s, b in zip(sy_blocks, bl_blocks)]
+    k = len(diffs)
+    mean = math.fsum(diffs) / k
+    var = math.fsum((d - mean) ** 2 for d in diffs) / (k - 1)
+    df = k - 1
+    if var == 0.0:
+        t = 0.0 if mean == 0.0 else math.copysign(math.inf, mean)
+    else:
+        t = mean / math.sqrt(var / k)
+    return TTestResult(t, df, student_t_sf2(t, df), mean, bl_blocks, sy_blocks)
+
+
+def _compute_p_value(stats, real_difference):
+    """sacreBLEU's p-value helper (imported by some users): (count(stats > real) + 1) / (n + 1)."""
+    return _p_value([float(s) for s in stats], real_difference)
