@@ -4,45 +4,37 @@ CYBLEU_IMPLEMENTATION=auto (default) | cython | python. `auto` falls back to the
 the extension is not built; a forced `cython` that cannot import raises instead of running slowly.
 """
 import os
+from importlib import import_module
+from types import ModuleType
+from typing import Any, Tuple
 
 _choice = os.environ.get("CYBLEU_IMPLEMENTATION", "auto").strip().lower() or "auto"
 if _choice not in ("auto", "cython", "python"):
     raise ImportError(f"CYBLEU_IMPLEMENTATION must be auto, cython or python, not {_choice!r}")
 
-if _choice == "python":
-    from . import _core_py as core
-    BACKEND = "python"
-else:
-    try:
-        from . import _core as core
-        BACKEND = "cython"
-    except ImportError:
-        if _choice == "cython":
-            raise
-        from . import _core_py as core
-        BACKEND = "python"
 
-
-
-def _pick(compiled, twin):
-    """The compiled module or its twin, by the same rule as the core."""
-    from importlib import import_module
+def _pick(compiled: str, twin: str) -> Tuple[Any, str]:
+    """(module, 'cython' | 'python') for one compiled module and its twin."""
     if _choice != "python":
         try:
-            return import_module(f".{compiled}", __package__)
+            return import_module(f".{compiled}", __package__), "cython"
         except ImportError:
             if _choice == "cython":
                 raise
-    return import_module(f".{twin}", __package__)
+    return import_module(f".{twin}", __package__), "python"
 
 
-def __getattr__(name):
+core, BACKEND = _pick("_core", "_core_py")
+# chrF's character and word n-gram kernel (metrics/chrf.py)
+chrf, CHRF_BACKEND = _pick("_chrf", "_chrf_py")
+
+__all__ = ["core", "chrf", "resample", "BACKEND", "CHRF_BACKEND"]
+
+
+def __getattr__(name: str) -> Any:
     # The resampler for significance tests loads on first use (its twin imports numpy).
     if name == "resample":
-        module = _pick("_resample", "_resample_py")
+        module, _ = _pick("_resample", "_resample_py")
         globals()[name] = module
         return module
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = ["core", "BACKEND", "resample"]

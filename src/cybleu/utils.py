@@ -7,6 +7,7 @@ file, and never download.
 import logging
 import os
 import sys
+from typing import Any, Sequence
 
 from ._math import my_log  # noqa: F401
 from .dataset import (  # noqa: F401
@@ -34,7 +35,7 @@ SACREBLEU_DIR = os.environ.get("SACREBLEU", os.path.join(USERHOME, ".sacrebleu")
 sacrelogger = logging.getLogger("cybleu")
 
 
-def sum_of_lists(lists):
+def sum_of_lists(lists: Sequence[Any]) -> Any:
     """Element-wise sum of numeric lists; a single list is returned as is (sacreBLEU semantics)."""
     if len(lists) == 1:
         return lists[0]
