@@ -24,7 +24,8 @@ def extensions():
     macros = [("CYTHON_TRACE_NOGIL", "1")] if DEBUG else []
     exts = [Extension(name, [source], extra_compile_args=args, define_macros=macros)
             for name, source in [("cybleu._core", "src/cybleu/_core.pyx"),
-                                 ("cybleu._nltk_core", "src/cybleu/_nltk_core.pyx")]]
+                                 ("cybleu._nltk_core", "src/cybleu/_nltk_core.pyx"),
+                                 ("cybleu._ter", "src/cybleu/_ter.pyx")]]
     return cythonize(exts, compiler_directives=directives)
 
 

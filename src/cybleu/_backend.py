@@ -22,4 +22,15 @@ else:
         from . import _core_py as core
         BACKEND = "python"
 
-__all__ = ["core", "BACKEND"]
+# TER's kernel (_ter.pyx) and its twin, chosen the same way
+if _choice == "python":
+    from . import _ter_py as ter
+else:
+    try:
+        from . import _ter as ter
+    except ImportError:
+        if _choice == "cython":
+            raise
+        from . import _ter_py as ter
+
+__all__ = ["core", "ter", "BACKEND"]

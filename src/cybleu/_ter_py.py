@@ -33,6 +33,7 @@ MAX_SHIFT_DIST = 50          # farthest a block's start may be from the matching
 BEAM_WIDTH = 25              # columns computed on each side of the matrix's pseudo-diagonal
 MAX_SHIFT_CANDIDATES = 1000  # candidate shifts tried per (hypothesis, reference) pair
 INF = 10 ** 16               # an edit-distance cell outside the beam
+MAX_WORDS = 1 << 28          # sentences must be shorter (the compiled kernel's cell type)
 
 # edit operations of the trace, sacreBLEU's characters: rewriting the reference into the hypothesis
 OP_NOP, OP_SUB, OP_INS, OP_DEL, OP_UNDEF = " ", "s", "i", "d", "x"
@@ -185,11 +186,23 @@ def _trace(ops: List[List[str]], n: int, m: int) -> str:
     return "".join(reversed(trace))
 
 
+def _intern(words_hyp: Sequence[Hashable],
+            words_ref: Sequence[Hashable]) -> Tuple[List[int], List[int]]:
+    """The two word lists as IDs: reference words 0, 1, ... in order of appearance, hypothesis
+    words theirs or -1 (equality as dict keys)."""
+    ids: dict = {}
+    ref = [ids.setdefault(w, len(ids)) for w in words_ref]
+    hyp = [ids.get(w, -1) for w in words_hyp]
+    if len(hyp) >= MAX_WORDS or len(ref) >= MAX_WORDS:
+        raise ValueError(f"TER: a sentence of more than {MAX_WORDS - 1} words")
+    return hyp, ref
+
+
 def edit_distance_trace(words_hyp: Sequence[Hashable],
                         words_ref: Sequence[Hashable]) -> Tuple[int, str]:
     """`lib_ter.BeamEditDistance(words_ref)(words_hyp)`: the beam edit distance and its trace
     (' ' match, 's' substitution, 'i' a reference word inserted, 'd' a hypothesis word deleted)."""
-    hyp, ref = list(words_hyp), list(words_ref)
+    hyp, ref = _intern(words_hyp, words_ref)
     rows, ops = _matrix(hyp, ref, _beam(len(hyp), len(ref)))
     return rows[-1][-1], _trace(ops, len(hyp), len(ref))
 
@@ -302,7 +315,7 @@ def _ter_pair(hyp: List[Hashable], ref: List[Hashable]) -> Tuple[int, int]:
 
 def edit_stats(words_hyp: Sequence[Hashable], words_ref: Sequence[Hashable]) -> Tuple[int, int]:
     """`lib_ter.translation_edit_rate(words_hyp, words_ref)`: (number of edits, reference length)."""
-    return _ter_pair(list(words_hyp), list(words_ref))
+    return _ter_pair(*_intern(words_hyp, words_ref))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -319,6 +332,9 @@ def _segment_row(hyp_words: List[str], refs_words: List[List[str]], index: int) 
         raise ValueError(f"TER: segment {index} has no reference (every reference is None)")
     best, total = None, 0
     for ref_words in refs_words:
+        if len(hyp_words) >= MAX_WORDS or len(ref_words) >= MAX_WORDS:
+            raise ValueError(f"TER: segment {index} has a sentence of more than {MAX_WORDS - 1} "
+                             "words")
         edits, length = _ter_pair(hyp_words, ref_words)
         total += length
         if best is None or edits < best:
