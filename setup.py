@@ -25,6 +25,7 @@ def extensions():
     exts = [Extension(name, [source], extra_compile_args=args, define_macros=macros)
             for name, source in [("cybleu._core", "src/cybleu/_core.pyx"),
                                  ("cybleu._nltk_core", "src/cybleu/_nltk_core.pyx"),
+                                 ("cybleu._chrf", "src/cybleu/_chrf.pyx"),
                                  ("cybleu._ter", "src/cybleu/_ter.pyx")]]
     return cythonize(exts, compiler_directives=directives)
 

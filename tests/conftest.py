@@ -11,6 +11,12 @@ try:
     from cybleu import _core as _core_c
 except ImportError:  # a pure-Python install: parity tests skip, everything else still runs
     _core_c = None
+from cybleu import _chrf_py
+
+try:
+    from cybleu import _chrf as _chrf_c
+except ImportError:
+    _chrf_c = None
 
 SHARED_DATA = Path(os.environ.get("CYBLEU_SHARED_DATA")
                    or Path(__file__).resolve().parents[1].parent / "shared" / "data")
@@ -37,9 +43,16 @@ def both_cores():
     return _core_c, _core_py
 
 
-def parity(call):
-    """call(core) on both cores: equal results (or the same exception type and message)."""
-    compiled, python = both_cores()
+def both_chrf():
+    if _chrf_c is None:
+        pytest.skip("the compiled chrF kernel is not built in this install")
+    return _chrf_c, _chrf_py
+
+
+def parity(call, pair=both_cores):
+    """call(module) on the compiled module and its twin (`pair`: both_cores, both_chrf): equal
+    results (or the same exception type and message)."""
+    compiled, python = pair()
     results = []
     for core in (compiled, python):
         try:

@@ -4,33 +4,28 @@ CYBLEU_IMPLEMENTATION=auto (default) | cython | python. `auto` falls back to the
 the extension is not built; a forced `cython` that cannot import raises instead of running slowly.
 """
 import os
+from importlib import import_module
 
 _choice = os.environ.get("CYBLEU_IMPLEMENTATION", "auto").strip().lower() or "auto"
 if _choice not in ("auto", "cython", "python"):
     raise ImportError(f"CYBLEU_IMPLEMENTATION must be auto, cython or python, not {_choice!r}")
 
-if _choice == "python":
-    from . import _core_py as core
-    BACKEND = "python"
-else:
-    try:
-        from . import _core as core
-        BACKEND = "cython"
-    except ImportError:
-        if _choice == "cython":
-            raise
-        from . import _core_py as core
-        BACKEND = "python"
 
-# TER's kernel (_ter.pyx) and its twin, chosen the same way
-if _choice == "python":
-    from . import _ter_py as ter
-else:
-    try:
-        from . import _ter as ter
-    except ImportError:
-        if _choice == "cython":
-            raise
-        from . import _ter_py as ter
+def _pick(compiled, twin):
+    """(module, 'cython' | 'python') for one compiled module and its twin."""
+    if _choice != "python":
+        try:
+            return import_module(f".{compiled}", __package__), "cython"
+        except ImportError:
+            if _choice == "cython":
+                raise
+    return import_module(f".{twin}", __package__), "python"
 
-__all__ = ["core", "ter", "BACKEND"]
+
+core, BACKEND = _pick("_core", "_core_py")
+# chrF's character and word n-gram kernel (metrics/chrf.py)
+chrf, CHRF_BACKEND = _pick("_chrf", "_chrf_py")
+# TER's tokenizer, shift search and edit distance (metrics/ter.py)
+ter, TER_BACKEND = _pick("_ter", "_ter_py")
+
+__all__ = ["core", "chrf", "ter", "BACKEND", "CHRF_BACKEND", "TER_BACKEND"]

@@ -1,7 +1,12 @@
-"""Metrics under sacreBLEU's module paths."""
-from .base import Score, Signature
+"""Metrics under sacreBLEU's module paths, and `METRICS`: the one registry of metric names (name ->
+class), read by the API, the command line and the tests."""
+from typing import Dict
+
+from .base import Metric, Score, Signature
 from .bleu import BLEU, BLEUScore, BLEUSignature
+from .chrf import CHRF, CHRFScore, CHRFSignature
 
-METRICS = {"BLEU": BLEU}
+METRICS: Dict[str, type] = {"BLEU": BLEU, "CHRF": CHRF}
 
-__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "Score", "Signature", "METRICS"]
+__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "CHRF", "CHRFScore", "CHRFSignature", "Metric",
+           "Score", "Signature", "METRICS"]

@@ -1,25 +1,51 @@
-"""Score and Signature: how a result is reported, in sacreBLEU's formats."""
+"""sacreBLEU 2.6.0's metric pipeline, hook for hook, and how a result is reported.
+
+`Metric` runs every metric the same way sacreBLEU's does:
+
+    corpus_score(hyps, refs)
+      _check_corpus_score_args(hyps, refs)
+      _extract_corpus_statistics(hyps, refs)        # one list of integers per segment
+        _cache_references(refs)                     # per segment: _extract_reference_info(
+                                                    #     [_preprocess_segment(ref) ...])
+        _compute_segment_statistics(_preprocess_segment(hyp), ref_info)
+      _aggregate_and_compute(stats)                 # sum, then _compute_score_from_stats
+      _bootstrap_resample(stats, n_bootstrap)       # when n_bootstrap > 1
+
+A metric fills in the hooks with sacreBLEU's semantics (so code that calls or overrides a hook gets
+sacreBLEU's results), and may answer the same calls from its compiled kernel when its hooks are its
+own (`_own_hooks`). Argument checks are cybleu's: a clear error where sacreBLEU truncates silently.
+"""
 import json
+import logging
+import os
 import statistics
+from abc import ABCMeta, abstractmethod
+from collections.abc import Sequence
+from typing import Any, Dict, List, Optional, Sequence as SequenceT, Tuple
 
 from ..version import __version__
 
+logger = logging.getLogger("cybleu")
+
 VERSION_STRING = f"cybleu-{__version__}"
+
+__all__ = ["Score", "Signature", "Metric"]
 
 
 class Score:
     """A metric's result; `format()` gives sacreBLEU's text and JSON forms."""
 
-    def __init__(self, name, score):
+    def __init__(self, name: str, score: float) -> None:
         self.name = name
         self.score = score
         self._mean = -1.0
         self._ci = -1.0
         self._verbose = ""
 
-    def format(self, width=2, score_only=False, signature="", is_json=False):
+    def format(self, width: int = 2, score_only: bool = False, signature: str = "",
+               is_json: bool = False) -> str:
         sc = f"{self.score:.{width}f}"
-        d = {"name": self.name, "score": float(sc), "signature": signature}
+        d: Dict[str, Any] = {"name": self.name, "score": float(sc), "signature": signature}
         if self._mean > 0:
             mean, ci = f"{self._mean:.{width}f}", f"{self._ci:.{width}f}"
             confidence = f"μ = {mean} ± {ci}"
@@ -42,7 +68,7 @@ class Score:
             return json.dumps(d, indent=1, ensure_ascii=False)
         return full
 
-    def estimate_ci(self, scores):
+    def estimate_ci(self, scores: List["Score"]) -> None:
         """Mean and half-width of the 95% interval of bootstrap `scores`."""
         raw = sorted(s.score for s in scores)
         lower = len(raw) // 40
@@ -50,20 +76,20 @@ class Score:
         self._ci = 0.5 * (raw[upper] - raw[lower])
         self._mean = statistics.mean(raw)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return self.format()
 
 
 class Signature:
     """`key:value` pairs joined by `|`, version last; `format(short=True)` abbreviates the keys."""
 
-    def __init__(self, args):
+    def __init__(self, args: Dict[str, Any]) -> None:
         self._abbr = {"version": "v", "nrefs": "#", "test": "t", "lang": "l", "subset": "S",
                       "origlang": "o", "bs": "bs", "ar": "ar", "seed": "rs"}
         if "num_refs" not in args:
             raise ValueError("Number of references unknown, please evaluate the metric first.")
         num_refs = args["num_refs"]
-        self.info = {
+        self.info: Dict[str, Any] = {
             "version": VERSION_STRING,
             "nrefs": "var" if num_refs == -1 else num_refs,
             "bs": args.get("n_bootstrap", None),
@@ -75,7 +101,7 @@ class Signature:
             "subset": args.get("subset", None),
         }
 
-    def format(self, short=False):
+    def format(self, short: bool = False) -> str:
         keys = [k for k in self.info if k != "version"] + ["version"]
         pairs = []
         for key in keys:
@@ -87,11 +113,286 @@ class Signature:
             pairs.append(f"{self._abbr[key] if short else key}:{value}")
         return "|".join(pairs)
 
-    def update(self, key, value):
+    def update(self, key: str, value: Any) -> None:
         self.info[key] = value
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.format()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return self.format()
+
+
+# -- argument checks shared by every metric ------------------------------------------------------
+
+def _what(value: Any) -> str:
+    """How a wrongly typed line is described, with the fix for the usual mistake (token lists)."""
+    kind = type(value).__name__
+    if isinstance(value, (list, tuple)) and value and all(isinstance(t, str) for t in value):
+        return (f"a {kind} of {len(value)} strings, not str (it looks like a list of tokens: "
+                "pass each line as one string, e.g. ' '.join(tokens))")
+    return f"{kind}, not str"
+
+
+def _check_hypotheses(hyps: Any, prefix: str = "BLEU") -> None:
+    """hyps is a non-empty sequence of strings, or a clear error saying what it is instead."""
+    fn = prefix.lower()
+    if isinstance(hyps, str):
+        raise TypeError(
+            f"{prefix}: `hyps` should be a sequence of strings (one hypothesis per segment), not a "
+            f"single str. For one sentence use sentence_{fn}(hyp, [ref]); for a corpus of one "
+            f"sentence, corpus_{fn}([hyp], [[ref]]).")
+    if not isinstance(hyps, Sequence):
+        raise TypeError(f"{prefix}: `hyps` should be a sequence of strings, "
+                        f"not {type(hyps).__name__}.")
+    if len(hyps) == 0:
+        raise ValueError(f"{prefix}: no hypotheses: the corpus is empty.")
+    for i, hyp in enumerate(hyps):
+        if not isinstance(hyp, str):
+            if hyp is None:
+                raise TypeError(f"{prefix}: Undefined line in hypotheses stream! "
+                                f"(hypothesis {i} is None)")
+            raise TypeError(f"{prefix}: hypothesis {i} is {_what(hyp)}.")
+
+
+def _check_line(line: Any, stream: int, index: int, prefix: str) -> None:
+    if line is not None and not isinstance(line, str):
+        raise TypeError(f"{prefix}: reference {index} of stream {stream} is {_what(line)} "
+                        "(a reference is a str, or None where a stream has no reference).")
+
+
+def _explain_type_error(hyps: Any, streams: Any, prefix: str = "BLEU") -> None:
+    """Name the first line that is not a string (a kernel only says that there is one)."""
+    for i, hyp in enumerate(hyps):
+        if not isinstance(hyp, str):
+            raise TypeError(f"{prefix}: hypothesis {i} is {_what(hyp)}.")
+    for k, stream in enumerate(streams or ()):
+        for i, ref in enumerate(stream):
+            _check_line(ref, k, i, prefix)
+
+
+def _check_streams(streams: Any, n_hyps: Optional[int] = None, prefix: str = "BLEU") -> None:
+    """streams is a non-empty sequence of equally long reference streams (lists of strings)."""
+    fn = prefix.lower()
+    if isinstance(streams, str):
+        raise TypeError(
+            f"{prefix}: `refs` should be a sequence of reference streams (a list of lists of "
+            f"strings, one stream per reference set), not a single str. For one sentence use "
+            f"sentence_{fn}(hyp, [ref]); for a corpus, corpus_{fn}(hyps, [refs]), e.g. "
+            f"corpus_{fn}([hyp], [[ref]]).")
+    if not isinstance(streams, Sequence):
+        raise TypeError(f"{prefix}: `refs` should be a sequence of reference streams "
+                        f"(a list of lists of strings), not {type(streams).__name__}.")
+    if len(streams) == 0:
+        raise ValueError(f"{prefix}: `refs` holds no reference stream.")
+    for k, stream in enumerate(streams):
+        if isinstance(stream, str) or stream is None:
+            raise ValueError(
+                f"{prefix}: `refs` should be a list of reference streams, each a list of strings "
+                f"(one per hypothesis), but element {k} is a {type(stream).__name__}. For one "
+                "reference per hypothesis pass [refs], not refs.")
+        if not isinstance(stream, Sequence):
+            raise TypeError(f"{prefix}: reference stream {k} is {type(stream).__name__}, "
+                            "not a sequence of strings.")
+    lengths = {len(stream) for stream in streams}
+    if len(lengths) > 1:
+        raise ValueError(f"{prefix}: reference streams have different lengths "
+                         f"{sorted(lengths)}; every stream needs one line per hypothesis.")
+    n_segments = lengths.pop()
+    if n_hyps is not None and n_segments != n_hyps:
+        raise ValueError(f"{prefix}: {n_hyps} hypotheses but {n_segments} references per stream; "
+                         "the streams must have the same length.")
+
+
+def _segments_from_streams(streams: Any, n_hyps: Optional[int] = None,
+                           prefix: str = "BLEU") -> Tuple[List[SequenceT[str]], int]:
+    """Reference streams [[ref of segment 0, ref of segment 1, ...], ...] -> per-segment lists of
+    references (None dropped) and the number of references (-1 when it varies).
+
+    Unlike sacreBLEU, streams of different lengths and a flat list of strings are errors."""
+    _check_streams(streams, n_hyps, prefix)
+    if not any(None in stream for stream in streams):
+        return list(zip(*streams)), len(streams)
+    segments = [[r for r in seg if r is not None] for seg in zip(*streams)]
+    counts = {len(seg) for seg in segments}
+    return segments, (counts.pop() if len(counts) == 1 else -1)
+
+
+def _no_references(refs: Any) -> bool:
+    """sacreBLEU's `if references:` (None or empty: use the cache), without asking an array's
+    truth value."""
+    return refs is None or (isinstance(refs, Sequence) and not isinstance(refs, str)
+                            and len(refs) == 0)
+
+
+def _bootstrap_resample(stats: Any, metric: "Metric", n_samples: int = 1000) -> Tuple[str, list]:
+    """sacreBLEU's `significance._bootstrap_resample`: the same RNG calls and float32 statistics,
+    so the intervals are the same numbers."""
+    import numpy as np
+    seed = os.environ.get("SACREBLEU_SEED", "12345")
+    rng = np.random.default_rng(None if seed.lower() == "none" else int(seed))
+    idxs = rng.choice(len(stats), size=(n_samples, len(stats)), replace=True)
+    stats_np = np.array(stats, dtype="float32")
+    return str(seed).lower(), [metric._compute_score_from_stats(s.sum(0)) for s in stats_np[idxs]]
+
+
+class Metric(metaclass=ABCMeta):
+    """sacreBLEU's `Metric`: the pipeline above; subclasses implement the abstract hooks."""
+
+    _SIGNATURE_TYPE: type = Signature
+
+    def __init__(self) -> None:
+        self._ref_cache: Any = None
+        # only BLEU warns about tokenized input; other metrics keep this True
+        self._force = True
+        self.n_bootstrap: Optional[int] = None
+        self.seed: Optional[str] = None
+
+    # -- which path answers a call ---------------------------------------------------------------
+
+    def _own_hooks(self, owner: type, names: SequenceT[str]) -> bool:
+        """True when none of `names` is overridden below `owner` or on the instance: then the
+        compiled kernel may answer, since it computes what those hooks compute."""
+        cls = type(self)
+        inst = self.__dict__
+        return all(name not in inst and getattr(cls, name) is getattr(owner, name)
+                   for name in names)
+
+    # -- checks ----------------------------------------------------------------------------------
+
+    def _check_sentence_score_args(self, hyp: str, refs: SequenceT[Optional[str]]) -> None:
+        prefix = self.__class__.__name__
+        fn = prefix.lower()
+        if not isinstance(hyp, str):
+            hint = ""
+            if isinstance(hyp, (list, tuple)):
+                hint = (f" For a batch use corpus_{fn}(hyps, [refs]) or sentence_scores; "
+                        "for a list of tokens pass ' '.join(tokens).")
+            raise TypeError(f"{prefix}: The argument `hyp` should be a string, "
+                            f"not {type(hyp).__name__}.{hint}")
+        if isinstance(refs, str):
+            raise TypeError(f"{prefix}: The argument `refs` should be a sequence of strings, not "
+                            f"a single str: pass sentence_{fn}(hyp, [ref]).")
+        if not isinstance(refs, Sequence):
+            raise TypeError(f"{prefix}: The argument `refs` should be a sequence of strings, "
+                            f"not {type(refs).__name__}.")
+        if len(refs) == 0:
+            raise ValueError(f"{prefix}: `refs` is empty; give at least one reference.")
+        for i, ref in enumerate(refs):
+            if ref is not None and not isinstance(ref, str):
+                raise TypeError(f"{prefix}: Each element of `refs` should be a string or None "
+                                f"(reference {i} is {_what(ref)}).")
+
+    def _check_corpus_score_args(self, hyps: SequenceT[str],
+                                 refs: Optional[SequenceT[SequenceT[Optional[str]]]]) -> None:
+        prefix = self.__class__.__name__
+        _check_hypotheses(hyps, prefix)
+        if refs is not None:
+            _check_streams(refs, len(hyps), prefix)
+
+    # -- the hooks -------------------------------------------------------------------------------
+
+    @abstractmethod
+    def _aggregate_and_compute(self, stats: List[List[Any]]) -> Any:
+        """The score of a list of segment statistics."""
+
+    @abstractmethod
+    def _compute_score_from_stats(self, stats: List[Any]) -> Any:
+        """The score of statistics already summed over the segments."""
+
+    @abstractmethod
+    def _preprocess_segment(self, sent: str) -> str:
+        """One line as the metric sees it (lowercasing, tokenization)."""
+
+    @abstractmethod
+    def _extract_reference_info(self, refs: SequenceT[str]) -> Dict[str, Any]:
+        """What one segment's (preprocessed) references contribute, e.g. their n-grams."""
+
+    @abstractmethod
+    def _compute_segment_statistics(self, hypothesis: str, ref_kwargs: Dict[str, Any]) -> List[Any]:
+        """One segment's statistics from its preprocessed hypothesis and reference info."""
+
+    def _cache_references(self, references: SequenceT[SequenceT[Optional[str]]]) -> SequenceT[Any]:
+        """One `_extract_reference_info` result per segment; sets `num_refs` (-1 if it varies)."""
+        prefix = self.__class__.__name__
+        segments, num_refs = _segments_from_streams(references, prefix=prefix)
+        for k, stream in enumerate(references):
+            for i, line in enumerate(stream):
+                _check_line(line, k, i, prefix)
+        cache = [self._extract_reference_info([self._preprocess_segment(x) for x in seg])
+                 for seg in segments]
+        self.num_refs = num_refs
+        return cache
+
+    def _references_for(self, hypotheses: SequenceT[str],
+                        references: Optional[SequenceT[SequenceT[Optional[str]]]]) -> SequenceT[Any]:
+        """Reference info for the segments: from `references` (not stored) or from the cache."""
+        prefix = self.__class__.__name__
+        if not _no_references(references):
+            _check_streams(references, len(hypotheses), prefix)
+            return self._cache_references(references)  # type: ignore[arg-type]
+        if not self._ref_cache:
+            raise RuntimeError("No references provided and the cache is empty.")
+        if len(self._ref_cache) != len(hypotheses):
+            raise ValueError(f"{prefix}: {len(hypotheses)} hypotheses but the cached references "
+                             f"have {len(self._ref_cache)} segments.")
+        return self._ref_cache  # type: ignore[no-any-return]
+
+    def _extract_corpus_statistics(self, hypotheses: SequenceT[str],
+                                   references: Optional[SequenceT[SequenceT[Optional[str]]]]) -> Any:
+        """One list of statistics per segment, from `references` or, when None, the cache."""
+        prefix = self.__class__.__name__
+        ref_cache = self._references_for(hypotheses, references)
+        stats = []
+        tok_count = 0
+        for i, (hyp, ref_kwargs) in enumerate(zip(hypotheses, ref_cache)):
+            if not isinstance(hyp, str):
+                raise TypeError(f"{prefix}: hypothesis {i} is {_what(hyp)}.")
+            if not self._force and hyp.endswith(" ."):
+                tok_count += 1
+            stats.append(self._compute_segment_statistics(self._preprocess_segment(hyp),
+                                                          ref_kwargs))
+        if tok_count >= 100:
+            self._warn_tokenized()
+        return stats
+
+    @staticmethod
+    def _warn_tokenized() -> None:
+        logger.warning("That's 100 lines that end in a tokenized period ('.')")
+        logger.warning("It looks like you forgot to detokenize your test data, "
+                       "which may hurt your score.")
+        logger.warning("If you insist your data is detokenized, or don't care, you can "
+                       "suppress this message with the `force` parameter.")
+
+    # -- public ----------------------------------------------------------------------------------
+
+    def sentence_score(self, hypothesis: str, references: SequenceT[Optional[str]]) -> Any:
+        """The metric of one hypothesis against its references (strings, or None to skip)."""
+        self._check_sentence_score_args(hypothesis, references)
+        stats = self._extract_corpus_statistics([hypothesis], [[ref] for ref in references])
+        return self._aggregate_and_compute(stats)
+
+    def corpus_score(self, hypotheses: SequenceT[str],
+                     references: Optional[SequenceT[SequenceT[Optional[str]]]],
+                     n_bootstrap: int = 1) -> Any:
+        """The metric of a corpus against reference streams (None: the cached references).
+
+        :param n_bootstrap: If > 1, adds a 95% confidence interval from bootstrap resampling.
+        """
+        self._check_corpus_score_args(hypotheses, references)
+        stats = self._extract_corpus_statistics(hypotheses, references)
+        score = self._aggregate_and_compute(stats)
+        if n_bootstrap > 1:
+            self.n_bootstrap = n_bootstrap
+            self.seed, samples = self._bootstrap_resample(stats, n_bootstrap)
+            score.estimate_ci(samples)
+        return score
+
+    def _bootstrap_resample(self, stats: Any, n_samples: int) -> Tuple[str, list]:
+        """(seed, scores of n_samples resampled corpora): sacreBLEU's procedure and numbers."""
+        return _bootstrap_resample(stats, self, n_samples)
+
+    def get_signature(self) -> Signature:
+        """The reproducibility signature (needs a scored corpus for the number of references)."""
+        return self._SIGNATURE_TYPE(self.__dict__)  # type: ignore[no-any-return]
+

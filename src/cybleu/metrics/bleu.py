@@ -1,23 +1,34 @@
 """BLEU (Papineni et al., 2002) with sacreBLEU 2.6.0's interface and results.
 
-Argument checks live here, before the core is called, so both backends raise the same errors. The
-core turns text into integer statistics; `_math.bleu_from_stats` turns statistics into a score.
+Every hook of sacreBLEU's pipeline is here with sacreBLEU's semantics (`_preprocess_segment`,
+`_extract_reference_info`, `_compute_segment_statistics`, ...). When the hooks are BLEU's own, the
+compiled core answers the same calls (tokenize, count and sum without a Python object per n-gram);
+a subclass or instance that overrides a hook gets the hooks, as in sacreBLEU. `_math.bleu_from_stats`
+turns statistics into a score for both.
 """
 import logging
-import os
+from collections import Counter
 from collections.abc import Sequence
 from importlib import import_module
+from typing import Any, Dict, List, Optional, Sequence as SequenceT, Tuple, Union, overload
 
 from .. import _math
 from .._backend import core
-from .base import Score, Signature
+from ..utils import sum_of_lists
+from .base import (Metric, Score, Signature, _check_hypotheses, _explain_type_error,
+                   _no_references, _segments_from_streams)
+from .helpers import extract_all_word_ngrams
 
 logger = logging.getLogger("cybleu")
 
+__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "MAX_NGRAM_ORDER"]
+
 MAX_NGRAM_ORDER = _math.MAX_NGRAM_ORDER
 
+# -- tokenizer names: the one place BLEU resolves them ------------------------------------------
 # sacreBLEU's name -> (module, class) under cybleu.tokenizers; imported when used, since the MeCab
-# and sentencepiece ones need optional packages
+# and sentencepiece ones need optional packages. Code that adds a name by patching
+# `_get_tokenizer` or `_TOKENIZERS` works as with sacreBLEU.
 _TOKENIZERS = {
     "none": "tokenizer_none.NoneTokenizer",
     "zh": "tokenizer_zh.TokenizerZh",
@@ -31,22 +42,142 @@ _TOKENIZERS = {
     "flores200": "tokenizer_spm.Flores200Tokenizer",
     "spBLEU-1K": "tokenizer_spm.spBLEU1KTokenizer",
 }
-# the compiled core tokenizes these itself, code point by code point; the others segment in Python
-# and hand the core their output under 'none'
+# the compiled core tokenizes these itself, code point by code point; any other tokenizer object
+# (MeCab, sentencepiece, sacreBLEU's own classes, a user's) segments in Python and hands the core
+# its output under 'none'
 _CORE_TOKENIZERS = ("none", "13a", "intl", "zh", "char")
+_TOKENIZERS_BUILTIN = dict(_TOKENIZERS)   # the classes behind _CORE_TOKENIZERS, whatever is patched
+_CORE_MODES: Dict[type, str] = {}
 _LANGUAGE_NAMES = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}
 
 
-def _get_tokenizer(name):
-    """The tokenizer class of sacreBLEU's tokenizer `name`."""
+def _get_tokenizer(name: str) -> Any:
+    """The tokenizer class of sacreBLEU's tokenizer `name` (KeyError when unknown)."""
     module_name, class_name = _TOKENIZERS[name].rsplit(".", 1)
     return getattr(import_module(f"..tokenizers.{module_name}", __package__), class_name)
+
+
+def _core_mode(tokenizer: Any) -> Optional[str]:
+    """The core's name for this tokenizer object when the core tokenizes exactly as it does (our
+    own class, not a subclass), else None."""
+    if not _CORE_MODES:
+        for name in _CORE_TOKENIZERS:
+            module_name, class_name = _TOKENIZERS_BUILTIN[name].rsplit(".", 1)
+            cls = getattr(import_module(f"..tokenizers.{module_name}", __package__), class_name)
+            _CORE_MODES[cls] = name
+    return _CORE_MODES.get(type(tokenizer))
+
+
+def _plan(tokenizer: Any) -> Tuple[str, Any]:
+    """(core tokenizer name, Python segmenter or None) for a tokenizer object."""
+    mode = _core_mode(tokenizer)
+    return (mode, None) if mode is not None else ("none", tokenizer)
+
+
+def _segment(lines: SequenceT[Any], segmenter: Any, lowercase: bool) -> SequenceT[Any]:
+    """Lines as the core should see them: unchanged when the core tokenizes; else sacreBLEU's
+    preprocessing (lowercase, rstrip) and the segmenter's output, which the core splits under
+    'none'. Non-strings pass through for the core to reject."""
+    if segmenter is None:
+        return lines
+    return [segmenter((line.lower() if lowercase else line).rstrip()) if isinstance(line, str)
+            else line for line in lines]
+
+
+def _segment_refs(segments: SequenceT[SequenceT[Any]], segmenter: Any,
+                  lowercase: bool) -> SequenceT[SequenceT[Any]]:
+    if segmenter is None:
+        return segments
+    flat = _segment([ref for seg in segments for ref in seg], segmenter, lowercase)
+    out, start = [], 0
+    for seg in segments:
+        out.append(flat[start:start + len(seg)])
+        start += len(seg)
+    return out
+
+
+def _reference_info(refs: SequenceT[str], max_order: int) -> Dict[str, Any]:
+    """sacreBLEU's BLEU._extract_reference_info: the n-grams of the (preprocessed) references with
+    the largest count of each, and their lengths (ref_ngrams is None without a reference)."""
+    ngrams: Optional[Counter] = None
+    ref_lens = []
+    for ref in refs:
+        this, ref_len = extract_all_word_ngrams(ref, 1, max_order)
+        ref_lens.append(ref_len)
+        if ngrams is None:
+            ngrams = this
+        else:
+            for gram, count in this.items():
+                ngrams[gram] = max(ngrams[gram], count)
+    return {"ref_ngrams": ngrams, "ref_lens": ref_lens}
+
+
+class _BLEURefCache(Sequence):
+    """What `BLEU._cache_references` returns: sacreBLEU's per-segment sequence of
+    `{'ref_ngrams': Counter, 'ref_lens': [...]}`, each built when read, with the core's reference
+    set inside for scoring. Pickles as the reference lines and settings (the core's set is built
+    again on loading)."""
+
+    def __init__(self, segments: List[SequenceT[str]], tokenizer: Any, lowercase: bool,
+                 max_order: int) -> None:
+        self.segments = segments
+        self.tokenizer = tokenizer
+        self.lowercase = lowercase
+        self.max_order = max_order
+        self._build()
+
+    def _build(self) -> None:
+        mode, segmenter = _plan(self.tokenizer)
+        self.mode, self.segmenter = mode, segmenter
+        self.refset = core.RefSet(_segment_refs(self.segments, segmenter, self.lowercase), mode,
+                                  self.lowercase and segmenter is None, self.max_order)
+
+    def serves(self, tokenizer: Any, lowercase: bool, max_order: int) -> bool:
+        """Whether scoring against these references with these settings is what sacreBLEU does
+        (else the metric runs its hooks on the per-segment dicts, as sacreBLEU would)."""
+        mode, segmenter = _plan(tokenizer)
+        return (mode == self.mode and segmenter is self.segmenter
+                and bool(lowercase) == bool(self.lowercase) and max_order == self.max_order)
+
+    def _info(self, index: int) -> Dict[str, Any]:
+        tok, lower = self.tokenizer, self.lowercase
+        return _reference_info([tok((r.lower() if lower else r).rstrip())
+                                for r in self.segments[index]], self.max_order)
+
+    def __len__(self) -> int:
+        return len(self.segments)
+
+    @overload
+    def __getitem__(self, index: int) -> Dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> List[Dict[str, Any]]: ...
+
+    def __getitem__(self, index: Union[int, slice]) -> Any:
+        if isinstance(index, slice):
+            return [self._info(i) for i in range(*index.indices(len(self.segments)))]
+        n = len(self.segments)
+        i = index + n if index < 0 else index
+        if not 0 <= i < n:
+            raise IndexError("reference cache index out of range")
+        return self._info(i)
+
+    def __getstate__(self) -> Dict[str, Any]:
+        return {"segments": self.segments, "tokenizer": self.tokenizer,
+                "lowercase": self.lowercase, "max_order": self.max_order}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._build()
+
+    def __repr__(self) -> str:
+        return f"<BLEU reference cache: {len(self.segments)} segments>"
 
 
 class BLEUSignature(Signature):
     """BLEU's reproducibility signature: sacreBLEU's fields, with cybleu's version."""
 
-    def __init__(self, args):
+    def __init__(self, args: Dict[str, Any]) -> None:
         super().__init__(args)
         self._abbr.update({"case": "c", "eff": "e", "tok": "tok", "smooth": "s"})
         smooth = args["smooth_method"]
@@ -65,7 +196,8 @@ class BLEUSignature(Signature):
 class BLEUScore(Score):
     """A BLEU result: score (0-100), counts, totals, precisions (%), bp, sys_len, ref_len, ratio."""
 
-    def __init__(self, score, counts, totals, precisions, bp, sys_len, ref_len):
+    def __init__(self, score: float, counts: List[Any], totals: List[Any], precisions: List[float],
+                 bp: float, sys_len: int, ref_len: int) -> None:
         super().__init__("BLEU", score)
         self.bp = bp
         self.counts = counts
@@ -79,64 +211,13 @@ class BLEUScore(Score):
                          f"hyp_len = {sys_len:d} ref_len = {ref_len:d})")
 
 
-def _check_hypotheses(hyps, prefix="BLEU"):
-    if isinstance(hyps, str) or not isinstance(hyps, Sequence):
-        raise TypeError(f"{prefix}: `hyps` should be a sequence of strings, "
-                        f"not {type(hyps).__name__}.")
-    if len(hyps) == 0:
-        raise ValueError(f"{prefix}: no hypotheses: the corpus is empty.")
-    if None in hyps:
-        raise TypeError(f"{prefix}: Undefined line in hypotheses stream! "
-                        f"(hypothesis {list(hyps).index(None)} is None)")
+# the hooks the compiled paths stand in for: overriding any of them sends BLEU down the hooks
+_STAT_HOOKS = ("_preprocess_segment", "_extract_reference_info", "_compute_segment_statistics",
+               "_cache_references", "_extract_corpus_statistics")
+_SCORE_HOOKS = _STAT_HOOKS + ("_aggregate_and_compute",)
 
 
-def _explain_type_error(hyps, streams, prefix="BLEU"):
-    """Name the first non-string line (the core only says that there is one)."""
-    for i, hyp in enumerate(hyps):
-        if not isinstance(hyp, str):
-            raise TypeError(f"{prefix}: hypothesis {i} is {type(hyp).__name__}, not str.")
-    for k, stream in enumerate(streams or ()):
-        for i, ref in enumerate(stream):
-            if ref is not None and not isinstance(ref, str):
-                raise TypeError(f"{prefix}: reference {i} of stream {k} is "
-                                f"{type(ref).__name__}, not str or None.")
-
-
-def _segments_from_streams(streams, n_hyps=None, prefix="BLEU"):
-    """Reference streams [[ref of segment 0, ref of segment 1, ...], ...] -> per-segment lists of
-    references (None dropped) and the number of references (-1 when it varies).
-
-    Unlike sacreBLEU, streams of different lengths and a flat list of strings are errors."""
-    if isinstance(streams, str) or not isinstance(streams, Sequence):
-        raise TypeError(f"{prefix}: `refs` should be a sequence of reference streams "
-                        f"(a list of lists of strings), not {type(streams).__name__}.")
-    if len(streams) == 0:
-        raise ValueError(f"{prefix}: `refs` holds no reference stream.")
-    for k, stream in enumerate(streams):
-        if isinstance(stream, str) or stream is None:
-            raise ValueError(
-                f"{prefix}: `refs` should be a list of reference streams, each a list of strings "
-                f"(one per hypothesis), but element {k} is a {type(stream).__name__}. For one "
-                "reference per hypothesis pass [refs], not refs.")
-        if not isinstance(stream, Sequence):
-            raise TypeError(f"{prefix}: reference stream {k} is {type(stream).__name__}, "
-                            "not a sequence of strings.")
-    lengths = {len(stream) for stream in streams}
-    if len(lengths) > 1:
-        raise ValueError(f"{prefix}: reference streams have different lengths "
-                         f"{sorted(lengths)}; every stream needs one line per hypothesis.")
-    n_segments = lengths.pop()
-    if n_hyps is not None and n_segments != n_hyps:
-        raise ValueError(f"{prefix}: {n_hyps} hypotheses but {n_segments} references per stream; "
-                         "the streams must have the same length.")
-    if not any(None in stream for stream in streams):
-        return list(zip(*streams)), len(streams)
-    segments = [[r for r in seg if r is not None] for seg in zip(*streams)]
-    counts = {len(seg) for seg in segments}
-    return segments, (counts.pop() if len(counts) == 1 else -1)
-
-
-class BLEU:
+class BLEU(Metric):
     """Computes BLEU given hypotheses and references (sacreBLEU's `BLEU`, same arguments).
 
     :param lowercase: If True, lowercased BLEU is computed.
@@ -150,25 +231,25 @@ class BLEU:
     :param references: Reference streams to tokenize once and reuse across `corpus_score` calls.
     """
 
-    SMOOTH_DEFAULTS = dict(_math.SMOOTH_DEFAULTS)
-    TOKENIZERS = tuple(_TOKENIZERS)
+    SMOOTH_DEFAULTS: Dict[str, Optional[float]] = dict(_math.SMOOTH_DEFAULTS)
+    TOKENIZERS = _TOKENIZERS.keys()
     TOKENIZER_DEFAULT = "13a"
     _TOKENIZER_MAP = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
     _SIGNATURE_TYPE = BLEUSignature
 
-    def __init__(self, lowercase=False, force=False, tokenize=None, smooth_method="exp",
-                 smooth_value=None, max_ngram_order=MAX_NGRAM_ORDER, effective_order=False,
-                 trg_lang="", references=None):
+    def __init__(self, lowercase: bool = False, force: bool = False,
+                 tokenize: Optional[str] = None, smooth_method: str = "exp",
+                 smooth_value: Optional[float] = None, max_ngram_order: int = MAX_NGRAM_ORDER,
+                 effective_order: bool = False, trg_lang: str = "",
+                 references: Optional[SequenceT[SequenceT[Optional[str]]]] = None) -> None:
+        super().__init__()
         if smooth_method not in self.SMOOTH_DEFAULTS:
             raise ValueError(f"Unknown smooth_method {smooth_method!r}; choose one of "
                              f"{', '.join(self.SMOOTH_DEFAULTS)}.")
         if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, int) \
                 or max_ngram_order < 1:
             raise ValueError(f"max_ngram_order must be a positive int, not {max_ngram_order!r}.")
-        self._ref_cache = None
         self._force = force
-        self.n_bootstrap = None
-        self.seed = None
         self.trg_lang = trg_lang
         self.lowercase = lowercase
         self.smooth_value = smooth_value
@@ -180,105 +261,70 @@ class BLEU:
         elif trg_lang in self._TOKENIZER_MAP and tokenize != self._TOKENIZER_MAP[trg_lang]:
             logger.warning(f"Consider using the {self._TOKENIZER_MAP[trg_lang]!r} or 'spm' "
                            f"tokenizer for {_LANGUAGE_NAMES[trg_lang]}.")
-        if tokenize not in _TOKENIZERS:
+        try:
+            tokenizer_class = _get_tokenizer(tokenize)
+        except KeyError:
             raise ValueError(f"Unknown tokenizer {tokenize!r}; available: "
-                             f"{', '.join(_TOKENIZERS)}.")
-        self.tokenizer = _get_tokenizer(tokenize)()
+                             f"{', '.join(_TOKENIZERS)}.") from None
+        # a plain attribute, as in sacreBLEU: assigning another tokenizer object takes effect
+        self.tokenizer = tokenizer_class()
         self.tokenizer_signature = self.tokenizer.signature()
-        if tokenize in _CORE_TOKENIZERS:
-            self._tokenize, self._segmenter = tokenize, None
-        else:
-            self._tokenize, self._segmenter = "none", self.tokenizer
         if references is not None:
             self._ref_cache = self._cache_references(references)
 
-    # -- statistics ------------------------------------------------------------------------------
+    # -- sacreBLEU's hooks -----------------------------------------------------------------------
 
-    @property
-    def _core_lowercase(self):
-        # a segmenter's output is already lowercased (sacreBLEU lowercases before tokenizing)
-        return self.lowercase and self._segmenter is None
+    def _preprocess_segment(self, sent: str) -> str:
+        """Lowercase (optionally), rstrip and tokenize one line."""
+        if self.lowercase:
+            sent = sent.lower()
+        return self.tokenizer(sent.rstrip())  # type: ignore[no-any-return]
 
-    def _segment(self, lines):
-        """Lines as the core should see them: unchanged for the core's own tokenizers; for MeCab
-        and sentencepiece, sacreBLEU's preprocessing (lowercase, rstrip) and the segmenter's
-        output, which the core then splits under 'none'. Non-strings pass through for the core
-        to reject."""
-        seg = self._segmenter
-        if seg is None:
-            return lines
-        lower = self.lowercase
-        return [seg((line.lower() if lower else line).rstrip()) if isinstance(line, str) else line
-                for line in lines]
+    def _extract_reference_info(self, refs: SequenceT[str]) -> Dict[str, Any]:
+        """`{'ref_ngrams': Counter of n-gram tuples (max count over the refs), 'ref_lens': [...]}`."""
+        return _reference_info(refs, self.max_ngram_order)
 
-    def _segment_refs(self, segments):
-        if self._segmenter is None:
-            return segments
-        flat = self._segment([ref for seg in segments for ref in seg])
-        out, start = [], 0
-        for seg in segments:
-            out.append(flat[start:start + len(seg)])
-            start += len(seg)
-        return out
+    def _get_closest_ref_len(self, hyp_len: int, ref_lens: List[int]) -> int:
+        """The reference length closest to hyp_len, the shorter on a tie; -1 without one."""
+        closest_diff, closest_len = -1, -1
+        for ref_len in ref_lens:
+            diff = abs(hyp_len - ref_len)
+            if closest_diff == -1 or diff < closest_diff:
+                closest_diff, closest_len = diff, ref_len
+            elif diff == closest_diff and ref_len < closest_len:
+                closest_len = ref_len
+        return closest_len
 
-    def _cache_references(self, references):
-        segments, self.num_refs = _segments_from_streams(references)
-        try:
-            return core.RefSet(self._segment_refs(segments), self._tokenize,
-                               self._core_lowercase, self.max_ngram_order)
-        except TypeError:
-            _explain_type_error((), references)
-            raise
+    def _compute_segment_statistics(self, hypothesis: str, ref_kwargs: Dict[str, Any]) -> List[int]:
+        """[hyp_len, ref_len, correct_1..N, total_1..N] of a preprocessed hypothesis."""
+        ref_ngrams, ref_lens = ref_kwargs["ref_ngrams"], ref_kwargs["ref_lens"]
+        hyp_ngrams, hyp_len = extract_all_word_ngrams(hypothesis, 1, self.max_ngram_order)
+        ref_len = self._get_closest_ref_len(hyp_len, ref_lens)
+        correct = [0] * self.max_ngram_order
+        total = correct[:]
+        for gram, count in hyp_ngrams.items():
+            n = len(gram) - 1
+            total[n] += count
+            if gram in ref_ngrams:
+                correct[n] += min(count, ref_ngrams[gram])
+        return [hyp_len, ref_len] + correct + total
 
-    def _run_core(self, method, hypotheses, references, *args):
-        """core.<method>(hyps, segments, ...) on references given now (tokenized a chunk at a
-        time with the hypotheses, so memory stays bounded), or RefSet.<method>(hyps, ...) on the
-        cached ones."""
-        try:
-            if references is not None:
-                segments, self.num_refs = _segments_from_streams(references, len(hypotheses))
-                result = getattr(core, method)(self._segment(hypotheses),
-                                               self._segment_refs(segments), self._tokenize,
-                                               self._core_lowercase, self.max_ngram_order, *args)
-            else:
-                if self._ref_cache is None:
-                    raise RuntimeError("No references provided and the cache is empty.")
-                if self._ref_cache.num_segments != len(hypotheses):
-                    raise ValueError(f"BLEU: {len(hypotheses)} hypotheses but the cached "
-                                     f"references have {self._ref_cache.num_segments} segments.")
-                result = getattr(self._ref_cache, method)(self._segment(hypotheses), *args)
-        except TypeError as err:
-            if "has no reference" not in str(err):
-                _explain_type_error(hypotheses, references)
-            raise
-        self._warn_if_tokenized(hypotheses)
-        return result
-
-    def _warn_if_tokenized(self, hypotheses):
-        if self._force:
-            return
-        if sum(1 for hyp in hypotheses if hyp.endswith(" .")) >= 100:
-            logger.warning("That's 100 lines that end in a tokenized period ('.')")
-            logger.warning("It looks like you forgot to detokenize your test data, "
-                           "which may hurt your score.")
-            logger.warning("If you insist your data is detokenized, or don't care, you can "
-                           "suppress this message with the `force` parameter.")
-
-    def _extract_corpus_statistics(self, hypotheses, references):
-        """Per-segment statistics [hyp_len, ref_len, correct_1..N, total_1..N]."""
-        return self._run_core("segment_stats", hypotheses, references)
-
-    def _compute_score_from_stats(self, stats):
+    def _compute_score_from_stats(self, stats: SequenceT[Any]) -> "BLEUScore":
         N = self.max_ngram_order
-        return self.compute_bleu(correct=stats[2:2 + N], total=stats[2 + N:],
+        return self.compute_bleu(correct=stats[2:2 + N], total=stats[2 + N:],  # type: ignore
                                  sys_len=int(stats[0]), ref_len=int(stats[1]),
                                  smooth_method=self.smooth_method,
                                  smooth_value=self.smooth_value,
                                  effective_order=self.effective_order, max_ngram_order=N)
 
+    def _aggregate_and_compute(self, stats: List[List[Any]]) -> "BLEUScore":
+        return self._compute_score_from_stats(sum_of_lists(stats))
+
     @staticmethod
-    def compute_bleu(correct, total, sys_len, ref_len, smooth_method="none", smooth_value=None,
-                     effective_order=False, max_ngram_order=MAX_NGRAM_ORDER):
+    def compute_bleu(correct: List[Any], total: List[Any], sys_len: int, ref_len: int,
+                     smooth_method: str = "none", smooth_value: Optional[float] = None,
+                     effective_order: bool = False,
+                     max_ngram_order: int = MAX_NGRAM_ORDER) -> "BLEUScore":
         """BLEUScore from sufficient statistics (sacreBLEU's `BLEU.compute_bleu`)."""
         if smooth_method not in BLEU.SMOOTH_DEFAULTS:
             raise ValueError(f"Unknown smooth_method {smooth_method!r}")
@@ -287,54 +333,100 @@ class BLEU:
             max_ngram_order)
         return BLEUScore(score, correct, total, precisions, bp, sys_len, ref_len)
 
-    # -- public ----------------------------------------------------------------------------------
+    def _cache_references(self, references: SequenceT[SequenceT[Optional[str]]]) -> SequenceT[Any]:
+        """sacreBLEU's per-segment reference info (a lazy sequence of dicts), with the core's
+        tokenized references inside; sets `num_refs`."""
+        if not self._own_hooks(BLEU, ("_preprocess_segment", "_extract_reference_info")):
+            return super()._cache_references(references)
+        segments, num_refs = _segments_from_streams(references)
+        try:
+            cache = _BLEURefCache(segments, self.tokenizer, self.lowercase, self.max_ngram_order)
+        except TypeError:
+            _explain_type_error((), references)
+            raise
+        self.num_refs = num_refs
+        return cache
 
-    def corpus_score(self, hypotheses, references, n_bootstrap=1):
+    # -- the compiled paths ----------------------------------------------------------------------
+
+    def _core_call(self, method: str, hypotheses: SequenceT[str],
+                   references: Optional[SequenceT[SequenceT[Optional[str]]]], *args: Any) -> Any:
+        """core.<method>(hyps, segments, ...) on references given now (tokenized a chunk at a time
+        with the hypotheses, so memory stays bounded), or RefSet.<method>(hyps, ...) on the cached
+        ones. None when the cache was built with other settings or by other hooks (the caller
+        then runs the hooks, as sacreBLEU does)."""
+        mode, segmenter = _plan(self.tokenizer)
+        lower = self.lowercase
+        try:
+            if not _no_references(references):
+                segments, num_refs = _segments_from_streams(references, len(hypotheses))
+                result = getattr(core, method)(_segment(hypotheses, segmenter, lower),
+                                               _segment_refs(segments, segmenter, lower), mode,
+                                               lower and segmenter is None, self.max_ngram_order,
+                                               *args)
+                self.num_refs = num_refs
+            else:
+                cache = self._ref_cache
+                if not cache:
+                    raise RuntimeError("No references provided and the cache is empty.")
+                if not (isinstance(cache, _BLEURefCache)
+                        and cache.serves(self.tokenizer, lower, self.max_ngram_order)):
+                    return None
+                if len(cache) != len(hypotheses):
+                    raise ValueError(f"BLEU: {len(hypotheses)} hypotheses but the cached "
+                                     f"references have {len(cache)} segments.")
+                result = getattr(cache.refset, method)(_segment(hypotheses, segmenter, lower),
+                                                       *args)
+        except TypeError as err:
+            if "has no reference" not in str(err):
+                _explain_type_error(hypotheses, None if _no_references(references) else references)
+            raise
+        if not self._force and sum(1 for hyp in hypotheses if hyp.endswith(" .")) >= 100:
+            self._warn_tokenized()
+        return result
+
+    def _extract_corpus_statistics(self, hypotheses: SequenceT[str],
+                                   references: Optional[SequenceT[SequenceT[Optional[str]]]]) -> Any:
+        """One [hyp_len, ref_len, correct_1..N, total_1..N] list per segment."""
+        if self._own_hooks(BLEU, _STAT_HOOKS):
+            rows = self._core_call("segment_stats", hypotheses, references)
+            if rows is not None:
+                return rows
+        return super()._extract_corpus_statistics(hypotheses, references)
+
+    def corpus_score(self, hypotheses: SequenceT[str],
+                     references: Optional[SequenceT[SequenceT[Optional[str]]]],
+                     n_bootstrap: int = 1) -> "BLEUScore":
         """Corpus BLEU of `hypotheses` against reference streams (None: the cached references).
 
         :param n_bootstrap: If > 1, adds a 95% confidence interval from bootstrap resampling.
         """
-        _check_hypotheses(hypotheses)
-        if n_bootstrap > 1:
-            stats = self._extract_corpus_statistics(hypotheses, references)
-            score = self._compute_score_from_stats([sum(col) for col in zip(*stats)])
-            self.n_bootstrap = n_bootstrap
-            self.seed, samples = self._bootstrap_resample(stats, n_bootstrap)
-            score.estimate_ci(samples)
-            return score
-        return self._compute_score_from_stats(
-            self._run_core("corpus_stats", hypotheses, references))
+        if n_bootstrap <= 1 and self._own_hooks(BLEU, _SCORE_HOOKS):
+            self._check_corpus_score_args(hypotheses, references)
+            stats = self._core_call("corpus_stats", hypotheses, references)
+            if stats is not None:
+                return self._compute_score_from_stats(stats)
+        return super().corpus_score(hypotheses, references, n_bootstrap)  # type: ignore
 
-    def _bootstrap_resample(self, stats, n_samples):
-        # sacreBLEU's procedure and RNG calls, float32 statistics included, so intervals match.
-        import numpy as np
-        seed = os.environ.get("SACREBLEU_SEED", "12345")
-        rng = np.random.default_rng(None if seed.lower() == "none" else int(seed))
-        idxs = rng.choice(len(stats), size=(n_samples, len(stats)), replace=True)
-        stats_np = np.array(stats, dtype="float32")
-        return str(seed).lower(), [self._compute_score_from_stats(s.sum(0))
-                                   for s in stats_np[idxs]]
-
-    def sentence_score(self, hypothesis, references):
+    def sentence_score(self, hypothesis: str,
+                       references: SequenceT[Optional[str]]) -> "BLEUScore":
         """BLEU of one hypothesis against its references (a sequence of strings or None)."""
-        if not isinstance(hypothesis, str):
-            raise TypeError("BLEU: The argument `hyp` should be a string.")
-        if isinstance(references, str) or not isinstance(references, Sequence):
-            raise TypeError("BLEU: The argument `refs` should be a sequence of strings.")
-        if len(references) == 0:
-            raise ValueError("BLEU: `refs` is empty; give at least one reference.")
         if not self.effective_order:
             logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
+        if not self._own_hooks(BLEU, _SCORE_HOOKS):
+            return super().sentence_score(hypothesis, references)  # type: ignore
+        self._check_sentence_score_args(hypothesis, references)
         segment = [r for r in references if r is not None]
+        mode, segmenter = _plan(self.tokenizer)
+        lower = self.lowercase
+        refset = core.RefSet(_segment_refs([segment], segmenter, lower), mode,
+                             lower and segmenter is None, self.max_ngram_order)
+        stats = refset.corpus_stats(_segment([hypothesis], segmenter, lower))
         self.num_refs = len(segment)
-        try:
-            refset = core.RefSet(self._segment_refs([segment]), self._tokenize,
-                                 self._core_lowercase, self.max_ngram_order)
-        except TypeError:
-            raise TypeError("BLEU: Each element of `refs` should be a string or None.") from None
-        return self._compute_score_from_stats(refset.corpus_stats(self._segment([hypothesis])))
+        return self._compute_score_from_stats(stats)
 
-    def sentence_scores(self, hypotheses, references=None):
+    def sentence_scores(self, hypotheses: SequenceT[str],
+                        references: Optional[SequenceT[SequenceT[Optional[str]]]] = None) -> Any:
         """Sentence BLEU of every hypothesis against its segment's references, in one call.
 
         Returns a float64 numpy array equal, element for element and bit for bit, to
@@ -347,20 +439,37 @@ class BLEU:
             logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
         N = self.max_ngram_order
         sv = self.smooth_value
-        if N <= 256 and (self.smooth_method in ("none", "exp") or sv is None or _plain(sv)):
-            scores = self._run_core("sentence_scores", hypotheses, references,
-                                    self.smooth_method, sv, self.effective_order)
-            return np.frombuffer(scores, dtype=np.float64)
+        if (self._own_hooks(BLEU, _STAT_HOOKS + ("_compute_score_from_stats",)) and N <= 256
+                and (self.smooth_method in ("none", "exp") or sv is None or _plain(sv))):
+            scores = self._core_call("sentence_scores", hypotheses, references,
+                                     self.smooth_method, sv, self.effective_order)
+            if scores is not None:
+                return np.frombuffer(scores, dtype=np.float64)
         rows = self._extract_corpus_statistics(hypotheses, references)
         return np.array([self._compute_score_from_stats(row).score for row in rows],
                         dtype=np.float64)
 
-    def get_signature(self):
-        """The reproducibility signature (needs a scored corpus for the number of references)."""
-        return self._SIGNATURE_TYPE(self.__dict__)
+    def get_signature(self) -> BLEUSignature:
+        """The reproducibility signature (needs a scored corpus for the number of references).
+
+        As in sacreBLEU, `tok:` is `tokenizer_signature`, set when the metric is made; after
+        assigning another `tokenizer`, set `tokenizer_signature` too (a warning says so)."""
+        tok = getattr(self, "tokenizer", None)
+        signature = getattr(tok, "signature", None)
+        if callable(signature):
+            try:
+                current = signature()
+            except Exception:  # noqa: BLE001 - a tokenizer without a usable signature
+                current = None
+            if current is not None and current != getattr(self, "tokenizer_signature", current):
+                logger.warning(
+                    f"BLEU: the signature says tok:{self.tokenizer_signature} (sacreBLEU keeps the "
+                    f"name given when the metric was made) but the tokenizer in use is "
+                    f"{current!r}; set `tokenizer_signature` to name it.")
+        return super().get_signature()  # type: ignore[return-value]
 
 
-def _plain(value):
+def _plain(value: Any) -> bool:
     """A smoothing value the compiled batch path reproduces exactly."""
     try:
         return 0.0 < float(value) <= 1e300

@@ -1,0 +1,389 @@
+"""chrF (Popović 2015) and chrF++ (Popović 2017) with sacreBLEU 2.6.0's interface and results.
+
+sacreBLEU's hooks are here with its semantics; when they are CHRF's own, the chrF kernel
+(`cybleu._backend.chrf`: compiled, or its pure-Python twin) counts the character and word n-grams
+and gives the same integer statistics. `_chrf_math.f_score` turns statistics into a score for both.
+"""
+import math
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, Dict, List, Optional, Sequence as SequenceT, Union, overload
+
+from .. import _backend
+from .._chrf_math import f_score
+from ..utils import sum_of_lists
+from .base import (Metric, Score, Signature, _check_hypotheses, _explain_type_error,
+                   _no_references, _segments_from_streams)
+from .helpers import extract_all_char_ngrams, extract_word_ngrams
+
+__all__ = ["CHRF", "CHRFScore", "CHRFSignature"]
+
+
+class CHRFSignature(Signature):
+    """chrF's reproducibility signature: sacreBLEU's fields, with cybleu's version."""
+
+    def __init__(self, args: Dict[str, Any]) -> None:
+        super().__init__(args)
+        self._abbr.update({"case": "c", "eff": "e", "nc": "nc", "nw": "nw", "space": "s"})
+        self.info.update({
+            "case": "lc" if args["lowercase"] else "mixed",
+            "eff": "yes" if not args["eps_smoothing"] else "no",
+            "nc": args["char_order"],
+            "nw": args["word_order"],
+            "space": "yes" if args["whitespace"] else "no",
+        })
+
+
+class CHRFScore(Score):
+    """A chrF result: `score` (0-100); named chrF<beta>, with a '+' per word order (chrF2++)."""
+
+    def __init__(self, score: float, char_order: int, word_order: int, beta: Any) -> None:
+        self.beta = beta
+        self.char_order = char_order
+        self.word_order = word_order
+        super().__init__(f"chrF{self.beta}" + "+" * self.word_order, score)
+
+
+def _words(sent: str, puncts: Any) -> List[str]:
+    """chrF++'s words: whitespace-split, one punctuation mark split off the end of a word or,
+    failing that, off its start ('(hi)' -> '(hi', ')': sacrebleu#124)."""
+    words: List[str] = []
+    for w in sent.split():
+        if len(w) == 1:
+            words.append(w)
+        elif w[-1] in puncts:
+            words += [w[:-1], w[-1]]
+        elif w[0] in puncts:
+            words += [w[0], w[1:]]
+        else:
+            words.append(w)
+    return words
+
+
+def _reference_info(refs: SequenceT[str], char_order: int, word_order: int, whitespace: bool,
+                    puncts: Any) -> Dict[str, Any]:
+    """sacreBLEU's CHRF._extract_reference_info: per reference, one Counter per order."""
+    ngrams = []
+    for ref in refs:
+        stats = extract_all_char_ngrams(ref, char_order, whitespace)
+        if word_order > 0:
+            words = _words(ref, puncts)
+            for n in range(word_order):
+                stats.append(extract_word_ngrams(words, n + 1))
+        ngrams.append(stats)
+    return {"ref_ngrams": ngrams}
+
+
+def _check_options(char_order: Any, word_order: Any, beta: Any) -> None:
+    for name, value in (("char_order", char_order), ("word_order", word_order)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"CHRF: {name} must be an int >= 0, not {value!r}.")
+    if char_order + word_order == 0:
+        raise ValueError("CHRF: char_order and word_order are both 0: there is nothing to count.")
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)):
+        raise TypeError(f"CHRF: beta must be an int or a float, not {type(beta).__name__}.")
+    try:
+        finite = math.isfinite(float(beta) ** 2)
+    except OverflowError:
+        finite = False
+    if not finite:
+        raise ValueError(f"CHRF: beta must be finite and beta ** 2 too, not {beta!r}.")
+
+
+class _CHRFRefCache(Sequence):
+    """What `CHRF._cache_references` returns: sacreBLEU's per-segment sequence of
+    `{'ref_ngrams': [[Counter per order] per reference]}`, each built when read. The kernel scores
+    against the reference lines it keeps (counting them again is about as fast as reading stored
+    n-grams), so it pickles as those lines and the settings."""
+
+    def __init__(self, segments: List[SequenceT[str]], char_order: int, word_order: int,
+                 whitespace: bool, lowercase: bool, puncts: Any) -> None:
+        self.segments = segments
+        self.char_order = char_order
+        self.word_order = word_order
+        self.whitespace = whitespace
+        self.lowercase = lowercase
+        self.puncts = puncts
+
+    def serves(self, metric: "CHRF") -> bool:
+        """Whether the kernel on these lines gives what sacreBLEU gives with the metric's current
+        settings (else the metric runs its hooks on the per-segment dicts, as sacreBLEU would)."""
+        return (self.char_order == metric.char_order and self.word_order == metric.word_order
+                and bool(self.whitespace) == bool(metric.whitespace)
+                and bool(self.lowercase) == bool(metric.lowercase)
+                and self.puncts == metric._PUNCTS)
+
+    def _info(self, index: int) -> Dict[str, Any]:
+        lower = self.lowercase
+        return _reference_info([r.lower() if lower else r for r in self.segments[index]],
+                               self.char_order, self.word_order, self.whitespace, self.puncts)
+
+    def __len__(self) -> int:
+        return len(self.segments)
+
+    @overload
+    def __getitem__(self, index: int) -> Dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> List[Dict[str, Any]]: ...
+
+    def __getitem__(self, index: Union[int, slice]) -> Any:
+        if isinstance(index, slice):
+            return [self._info(i) for i in range(*index.indices(len(self.segments)))]
+        n = len(self.segments)
+        i = index + n if index < 0 else index
+        if not 0 <= i < n:
+            raise IndexError("reference cache index out of range")
+        return self._info(i)
+
+    def __repr__(self) -> str:
+        return f"<CHRF reference cache: {len(self.segments)} segments>"
+
+
+# the hooks the kernel stands in for: overriding any of them sends CHRF down the hooks
+_STAT_HOOKS = ("_preprocess_segment", "_extract_reference_info", "_compute_segment_statistics",
+               "_cache_references", "_extract_corpus_statistics", "_get_match_statistics",
+               "_remove_punctuation", "_compute_f_score")
+_SCORE_HOOKS = _STAT_HOOKS + ("_aggregate_and_compute",)
+
+
+class CHRF(Metric):
+    """Computes chrF (chrF++ with word_order=2) given hypotheses and references (sacreBLEU's
+    `CHRF`, same arguments and results).
+
+    :param char_order: Character n-gram order (6).
+    :param word_order: Word n-gram order (0; 2 is chrF++).
+    :param beta: The weight of recall against precision (2).
+    :param lowercase: Lowercase before counting.
+    :param whitespace: Keep whitespace in the character n-grams.
+    :param eps_smoothing: chrF++.py's, NLTK's and Moses' epsilon smoothing instead of sacreBLEU's
+        effective order.
+    :param references: Reference streams to keep and reuse across `corpus_score` calls.
+    """
+
+    CHAR_ORDER = 6
+    WORD_ORDER = 0
+    BETA = 2
+    _PUNCTS = set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
+    _SIGNATURE_TYPE = CHRFSignature
+
+    def __init__(self, char_order: int = CHAR_ORDER, word_order: int = WORD_ORDER,
+                 beta: int = BETA, lowercase: bool = False, whitespace: bool = False,
+                 eps_smoothing: bool = False,
+                 references: Optional[SequenceT[SequenceT[Optional[str]]]] = None) -> None:
+        super().__init__()
+        _check_options(char_order, word_order, beta)
+        self.beta = beta
+        self.char_order = char_order
+        self.word_order = word_order
+        self.order = self.char_order + self.word_order
+        self.lowercase = lowercase
+        self.whitespace = whitespace
+        self.eps_smoothing = eps_smoothing
+        if references is not None:
+            self._ref_cache = self._cache_references(references)
+
+    # -- sacreBLEU's hooks -----------------------------------------------------------------------
+
+    @staticmethod
+    def _get_match_statistics(hyp_ngrams: Counter, ref_ngrams: Counter) -> List[int]:
+        """[hypothesis n-grams (0 when the reference has none), reference n-grams, matches]."""
+        match_count, hyp_count = 0, 0
+        for ngram, count in hyp_ngrams.items():
+            hyp_count += count
+            if ngram in ref_ngrams:
+                match_count += min(count, ref_ngrams[ngram])
+        return [hyp_count if ref_ngrams else 0, sum(ref_ngrams.values()), match_count]
+
+    def _remove_punctuation(self, sent: str) -> List[str]:
+        """chrF++'s words of a sentence (a punctuation mark split off a word's end or start)."""
+        return _words(sent, self._PUNCTS)
+
+    def _preprocess_segment(self, sent: str) -> str:
+        return sent.lower() if self.lowercase else sent
+
+    def _compute_f_score(self, statistics: SequenceT[Any]) -> Any:
+        """chrF (0-100) of flat [hyp, ref, match] statistics, one triple per order."""
+        return f_score(statistics, self.order, self.beta, self.eps_smoothing)
+
+    def _compute_score_from_stats(self, stats: SequenceT[Any]) -> CHRFScore:
+        return CHRFScore(self._compute_f_score(stats), self.char_order, self.word_order,
+                         self.beta)
+
+    def _aggregate_and_compute(self, stats: List[List[Any]]) -> CHRFScore:
+        return self._compute_score_from_stats(sum_of_lists(stats))
+
+    def _extract_reference_info(self, refs: SequenceT[str]) -> Dict[str, Any]:
+        """`{'ref_ngrams': [[Counter per order] per reference]}`."""
+        ngrams = []
+        for ref in refs:
+            stats = extract_all_char_ngrams(ref, self.char_order, self.whitespace)
+            if self.word_order > 0:
+                words = self._remove_punctuation(ref)
+                for n in range(self.word_order):
+                    stats.append(extract_word_ngrams(words, n + 1))
+            ngrams.append(stats)
+        return {"ref_ngrams": ngrams}
+
+    def _compute_segment_statistics(self, hypothesis: str,
+                                    ref_kwargs: Dict[str, Any]) -> List[int]:
+        """The statistics against the reference with the best chrF (the first of equals)."""
+        best_stats: List[int] = []
+        best_f_score = -1.0
+        all_hyp_ngrams = extract_all_char_ngrams(hypothesis, self.char_order, self.whitespace)
+        if self.word_order > 0:
+            words = self._remove_punctuation(hypothesis)
+            all_hyp_ngrams.extend([extract_word_ngrams(words, n)
+                                   for n in range(1, self.word_order + 1)])
+        for ref_ngrams in ref_kwargs["ref_ngrams"]:
+            stats: List[int] = []
+            for h, r in zip(all_hyp_ngrams, ref_ngrams):
+                stats.extend(self._get_match_statistics(h, r))
+            f = self._compute_f_score(stats)
+            if f > best_f_score:
+                best_f_score = f
+                best_stats = stats
+        return best_stats
+
+    def _cache_references(self, references: SequenceT[SequenceT[Optional[str]]]) -> SequenceT[Any]:
+        """sacreBLEU's per-segment reference info (a lazy sequence of dicts); sets `num_refs`."""
+        if not self._own_hooks(CHRF, ("_preprocess_segment", "_extract_reference_info",
+                                      "_remove_punctuation")):
+            return super()._cache_references(references)
+        segments, num_refs = _segments_from_streams(references, prefix="CHRF")
+        for i, seg in enumerate(segments):
+            for ref in seg:
+                if not isinstance(ref, str):
+                    _explain_type_error((), references, "CHRF")
+        self.num_refs = num_refs
+        return _CHRFRefCache(list(segments), self.char_order, self.word_order, self.whitespace,
+                             self.lowercase, frozenset(self._PUNCTS))
+
+    # -- the kernel ------------------------------------------------------------------------------
+
+    def _kernel_ready(self, hooks: SequenceT[str]) -> bool:
+        """The kernel computes what the hooks would: hooks our own, settings of the kinds it
+        takes, `order` still char_order + word_order (sacreBLEU's hooks read `order`)."""
+        c, w, b = self.char_order, self.word_order, self.beta
+        return (self._own_hooks(CHRF, hooks)
+                and isinstance(c, int) and isinstance(w, int) and not isinstance(c, bool)
+                and not isinstance(w, bool) and c >= 0 and w >= 0 and self.order == c + w >= 1
+                and isinstance(b, (int, float)) and not isinstance(b, bool)
+                and self._PUNCTS == CHRF._PUNCTS)
+
+    def _kernel_call(self, method: str, hypotheses: SequenceT[str],
+                     references: Optional[SequenceT[SequenceT[Optional[str]]]]) -> Any:
+        """kernel.<method>(hyps, segments, settings) on `references`, or on the cached lines;
+        None when the cache cannot serve the current settings."""
+        if not _no_references(references):
+            segments, num_refs = _segments_from_streams(references, len(hypotheses), "CHRF")
+        else:
+            cache = self._ref_cache
+            if not cache:
+                raise RuntimeError("No references provided and the cache is empty.")
+            if not (isinstance(cache, _CHRFRefCache) and cache.serves(self)):
+                return None
+            if len(cache) != len(hypotheses):
+                raise ValueError(f"CHRF: {len(hypotheses)} hypotheses but the cached references "
+                                 f"have {len(cache)} segments.")
+            segments, num_refs = cache.segments, None
+        try:
+            result = getattr(_backend.chrf, method)(
+                hypotheses, segments, self.char_order, self.word_order, bool(self.whitespace),
+                bool(self.lowercase), self.beta, bool(self.eps_smoothing))
+        except TypeError:
+            _explain_type_error(hypotheses, None if num_refs is None else references, "CHRF")
+            raise
+        except ValueError as err:
+            raise ValueError(f"CHRF: {err}") from None
+        if num_refs is not None:
+            self.num_refs = num_refs
+        return result
+
+    def _extract_corpus_statistics(self, hypotheses: SequenceT[str],
+                                   references: Optional[SequenceT[SequenceT[Optional[str]]]]) -> Any:
+        """One flat [hyp, ref, match] * (char_order + word_order) list of ints per segment."""
+        if self._kernel_ready(_STAT_HOOKS):
+            rows = self._kernel_call("segment_stats", hypotheses, references)
+            if rows is not None:
+                return rows
+        return super()._extract_corpus_statistics(hypotheses, references)
+
+    def corpus_score(self, hypotheses: SequenceT[str],
+                     references: Optional[SequenceT[SequenceT[Optional[str]]]],
+                     n_bootstrap: int = 1) -> CHRFScore:
+        """Corpus chrF of `hypotheses` against reference streams (None: the cached references).
+
+        :param n_bootstrap: If > 1, adds a 95% confidence interval from bootstrap resampling.
+        """
+        if n_bootstrap <= 1 and self._kernel_ready(_SCORE_HOOKS):
+            self._check_corpus_score_args(hypotheses, references)
+            stats = self._kernel_call("corpus_stats", hypotheses, references)
+            if stats is not None:
+                return self._compute_score_from_stats(stats)
+        return super().corpus_score(hypotheses, references, n_bootstrap)  # type: ignore
+
+    def sentence_score(self, hypothesis: str, references: SequenceT[Optional[str]]) -> CHRFScore:
+        """chrF of one hypothesis against its references (strings, or None to skip)."""
+        if not self._kernel_ready(_SCORE_HOOKS):
+            return super().sentence_score(hypothesis, references)  # type: ignore
+        self._check_sentence_score_args(hypothesis, references)
+        segment = [r for r in references if r is not None]
+        try:
+            stats = _backend.chrf.corpus_stats(
+                [hypothesis], [segment], self.char_order, self.word_order,
+                bool(self.whitespace), bool(self.lowercase), self.beta, bool(self.eps_smoothing))
+        except ValueError as err:
+            raise ValueError(f"CHRF: {err}") from None
+        self.num_refs = len(segment)
+        return self._compute_score_from_stats(stats)
+
+    def sentence_scores(self, hypotheses: SequenceT[str],
+                        references: Optional[SequenceT[SequenceT[Optional[str]]]] = None) -> Any:
+        """Sentence chrF of every hypothesis against its segment's references, in one call.
+
+        A float64 numpy array equal, element for element and bit for bit, to
+        `[self.sentence_score(h, refs_of_h).score for h in hypotheses]`; `references` are streams
+        as for `corpus_score` (None: the cached references).
+        """
+        import numpy as np
+        _check_hypotheses(hypotheses, "CHRF")
+        if self._kernel_ready(_STAT_HOOKS + ("_compute_score_from_stats",)):
+            scores = self._kernel_call("sentence_scores", hypotheses, references)
+            if scores is not None:
+                return np.frombuffer(scores, dtype=np.float64)
+        rows = self._extract_corpus_statistics(hypotheses, references)
+        return np.array([self._compute_score_from_stats(row).score for row in rows],
+                        dtype=np.float64)
+
+    def pairwise_scores(self, hypotheses: SequenceT[str],
+                        references: Optional[SequenceT[str]] = None) -> Any:
+        """float64 matrix (len(hypotheses), len(references)): the sentence chrF of each hypothesis
+        against each reference alone (`references` None: the hypotheses themselves), element
+        [i, j] equal bit for bit to `self.sentence_score(hypotheses[i], [references[j]]).score`.
+        """
+        import numpy as np
+        _check_pairwise_lines(hypotheses, "hypotheses")
+        refs = hypotheses if references is None else references
+        if references is not None:
+            _check_pairwise_lines(references, "references")
+        if not self._kernel_ready(_SCORE_HOOKS + ("_compute_score_from_stats",)):
+            raise NotImplementedError(
+                "CHRF.pairwise_scores runs the chrF kernel, which computes what CHRF's own hooks "
+                "compute; with overridden hooks or settings of other kinds, loop over "
+                "sentence_score instead.")
+        flat = _backend.chrf.pairwise_scores(
+            hypotheses, refs, self.char_order, self.word_order, bool(self.whitespace),
+            bool(self.lowercase), self.beta, bool(self.eps_smoothing))
+        return np.frombuffer(flat, dtype=np.float64).reshape(len(hypotheses), len(refs))
+
+
+def _check_pairwise_lines(lines: Any, name: str) -> None:
+    if isinstance(lines, str) or not isinstance(lines, Sequence):
+        raise TypeError(f"CHRF: `{name}` should be a sequence of strings (one sentence each), "
+                        f"not {type(lines).__name__}.")
+    for i, line in enumerate(lines):
+        if not isinstance(line, str):
+            extra = (" (pairwise scoring takes a flat list of sentences: each hypothesis is scored "
+                     "against each reference alone)" if isinstance(line, (list, tuple)) else "")
+            raise TypeError(f"CHRF: {name} {i} is {type(line).__name__}, not str{extra}.")
