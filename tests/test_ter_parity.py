@@ -37,6 +37,7 @@ words = st.one_of(st.lists(word, max_size=12), st.lists(word, min_size=20, max_s
 # dashes after digits, newlines and hyphenation, ASCII punctuation, CJK ranges and their edges,
 # full-width and CJK punctuation, kana, every kind of whitespace, case that lower() changes
 PIECES = ["a", "b", "ab", "A", "S", "1", "23", ".", ",", "-", "'", "'s", "'S", " 's", "s",
+          "1.a", "a.1", "2,b", "b,3", "1.5", "1,5", "4-", "a-", ".,", "..", ",,", "x.", ".x",
           "&quot;", "&amp;", "&lt;", "&gt;", "&amp;lt;", "&amp;quot;", "&", ";", "\n", "\n-", "-\n",
           "!", "?", ":", '"', "(", ")", "[", "]", "{", "}", "/", "\\", "@", "#", "$", "%", "^",
           "_", "`", "~", "|", "<", ">", "*", "+", "=", " ", "  ", "\t", "\r", "\x0b", "\x0c",
@@ -307,3 +308,48 @@ def test_compiled_kernel_memory_is_bounded_for_long_sentences():
         tracemalloc.stop()
     assert length == 20000 and 0 < edits <= 40000
     assert peak < 40 * 1024 * 1024
+
+
+# -- every code point through the tokenizer -------------------------------------------------------
+
+def _context_line(cps):
+    """Each code point alone and next to what tercom's rules look at: letters, digits, periods,
+    commas, possessives, dashes, escapes, newlines."""
+    return " ".join(f"{c} a{c}b 1{c}2 .{c}. {c}.a 1.{c} {c},1 {c}'s {c}-1 &amp;{c} \n{c}"
+                    for c in map(chr, cps))
+
+
+def _sweep(cps, combos):
+    sacre_call = SacreTercom.__call__.__wrapped__   # without its lru_cache: the lines are big
+    for f in combos:
+        oracle = SacreTercom(**f)
+        for start in range(0, len(cps), 2048):
+            line = _context_line(cps[start:start + 2048])
+            want = sacre_call(oracle, line)
+            got = parity(lambda k: k.tokenize(line, *_args(f)), both_ter)
+            if got != want:
+                # bisect to the first code point that differs
+                chunk = cps[start:start + 2048]
+                bad = next(c for c in chunk if parity(
+                    lambda k: k.tokenize(_context_line([c]), *_args(f)), both_ter)
+                    != sacre_call(oracle, _context_line([c])))
+                pytest.fail(f"{f}: U+{bad:04X} tokenizes differently from sacreBLEU")
+
+
+# the ranges tercom's rules and the CJK tables react to, with their edges
+_REACTIVE = [(0x0, 0x800), (0x2d00, 0x3500), (0x3f00, 0x4e10), (0x9f00, 0xa100),
+             (0xf800, 0x10000), (0x10000, 0x10100), (0x1f000, 0x1f100), (0x20000, 0x20100)]
+
+
+def test_tokenizer_on_reactive_code_points():
+    cps = sorted({c for lo, hi in _REACTIVE for c in range(lo, hi)
+                  if not 0xd800 <= c < 0xe000} | set(range(0, 0x110000, 211)) - set(
+                      range(0xd800, 0xe000)))
+    # the settings whose rules differ (lowercasing is str.lower in both)
+    _sweep(cps, [f for f in FLAGS if f["case_sensitive"] == f["no_punct"] and (
+        f["normalized"] or f["no_punct"] or not f["asian_support"])])
+
+
+@pytest.mark.slow
+def test_tokenizer_on_every_code_point():
+    _sweep([c for c in range(0x110000) if not 0xd800 <= c < 0xe000], FLAGS)

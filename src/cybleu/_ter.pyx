@@ -243,8 +243,9 @@ cdef Py_ssize_t pass_stops(const uint32_t* s, Py_ssize_t n, U32Buf* d, int rule)
             if rule == 1 and is_stop(a) and not is_digit(b):
                 d.data[k] = 0x20
                 d.data[k + 1] = a
-                d.data[k + 2] = b
-                k += 3
+                d.data[k + 2] = 0x20
+                d.data[k + 3] = b
+                k += 4
                 i += 2
                 continue
             if rule == 2 and is_digit(a) and b == 0x2d:
