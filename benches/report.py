@@ -10,7 +10,8 @@ memory, machine.
 Ratio column: the baseline's median / this row's median, within the group (the row marked as
 baseline: sacrebleu `corpus_bleu` for corpus-13a, one reused `BLEU(effective_order=True)` for
 sentence-batch, an nltk `sentence_bleu` loop for ids-sentence-*, a sacrebleu `sentence_score` loop for
-ids-pairwise, sacrebleu `corpus_bleu` with the same tokenizer for tok-*, nltk for nltk-corpus and nltk-sentence, bleuscore for hf-corpus). Above 1 means faster
+ids-pairwise, sacrebleu `corpus_bleu` with the same tokenizer for tok-*, nltk for nltk-corpus and nltk-sentence, bleuscore for hf-corpus; sacrebleu `corpus_chrf`, a reused
+`CHRF().sentence_score` loop and a `sentence_score` loop on a slice for the chrf-* groups). Above 1 means faster
 than the baseline. A row timed on a slice of the workload (fast-bleu) is scaled to the
 full workload and marked "extrapolated". pytest's output goes to stderr, the markdown to stdout.
 """
@@ -27,7 +28,9 @@ from _common import REPO, machine, versions  # noqa: E402
 
 GROUP_ORDER = ["corpus-13a", "sentence-batch", "tok-none", "tok-zh", "tok-intl", "tok-char", "tok-ja-mecab",
                "ids-sentence-256x1024", "ids-sentence-1024x128",
-               "ids-pairwise-128x128", "nltk-corpus", "nltk-sentence", "hf-corpus"]
+               "ids-pairwise-128x128", "nltk-corpus", "nltk-sentence", "hf-corpus",
+               "chrf-corpus", "chrfpp-corpus", "chrf-sentence", "chrfpp-sentence",
+               "chrf-pairwise-128x128", "chrfpp-pairwise-128x128"]
 GROUP_TITLES = {
     "corpus-13a": "Corpus BLEU, WMT22 en-de, all 8 systems vs reference A (16,296 segments per round)",
     "sentence-batch": "Sentence BLEU of every segment, 2 WMT22 en-de systems vs reference A (4,074 pairs per round)",
@@ -42,6 +45,12 @@ GROUP_TITLES = {
     "nltk-corpus": "nltk mode: corpus_bleu of each of the 8 WMT22 en-de systems vs reference A (16,296 segments per round, pre-split 13a tokens)",
     "nltk-sentence": "nltk mode: sentence_bleu loop (method1), 2 WMT22 en-de systems vs reference A (4,074 pairs per round, pre-split 13a tokens)",
     "hf-corpus": "Hugging Face evaluate `bleu` mode: 8 WMT22 en-de systems vs reference A (16,296 segments per round, 13a tokenization timed)",
+    "chrf-corpus": "Corpus chrF, one WMT17 en-de system (sacreBLEU's fixture, 3,004 segments)",
+    "chrfpp-corpus": "Corpus chrF++, one WMT17 en-de system (3,004 segments)",
+    "chrf-sentence": "Sentence chrF of every segment, one WMT17 en-de system (3,004 pairs)",
+    "chrfpp-sentence": "Sentence chrF++ of every segment, one WMT17 en-de system (3,004 pairs)",
+    "chrf-pairwise-128x128": "Pairwise chrF for MBR, 128 x 128 WMT17 en-de sentences (16,384 pairs)",
+    "chrfpp-pairwise-128x128": "Pairwise chrF++ for MBR, 128 x 128 WMT17 en-de sentences (16,384 pairs)",
 }
 UNIT = {"corpus-13a": ("segments", "segments"), "sentence-batch": ("pairs", "pairs"),
         "ids-sentence-256x1024": ("pairs", "pairs"), "ids-sentence-1024x128": ("pairs", "pairs"),
@@ -49,7 +58,10 @@ UNIT = {"corpus-13a": ("segments", "segments"), "sentence-batch": ("pairs", "pai
         "tok-none": ("segments", "segments"), "tok-zh": ("segments", "segments"), "tok-intl": ("segments", "segments"),
         "tok-char": ("segments", "segments"), "tok-ja-mecab": ("segments", "segments"),
         "nltk-corpus": ("segments", "segments"), "nltk-sentence": ("pairs", "pairs"),
-        "hf-corpus": ("segments", "segments")}
+        "hf-corpus": ("segments", "segments"),
+        "chrf-corpus": ("segments", "segments"), "chrfpp-corpus": ("segments", "segments"),
+        "chrf-sentence": ("pairs", "pairs"), "chrfpp-sentence": ("pairs", "pairs"),
+        "chrf-pairwise-128x128": ("pairs", "pairs"), "chrfpp-pairwise-128x128": ("pairs", "pairs")}
 
 
 def run_pytest(json_path, extra_args):
@@ -203,6 +215,8 @@ def markdown(bench, mem=None, pytest_rc=0, memory_rc=0):
         "replaced; cybleu checked bit for bit against sacrebleu (`tokenize='none'`) on sample rows; the "
         "TensorBLEU-style torch baseline (unique + bincount, written for this bench) gives cybleu's integer "
         "counts exactly and its scores to 1e-9.",
+        "- chrf-* groups: cybleu checked bit for bit against sacrebleu's corpus and sentence chrF; fastchrf "
+        "(chrF only, timed when installed) within 1e-9 of sacrebleu on sample pairs.",
     ]
     if headline:
         lines.insert(2, "cybleu vs the baselines: " + "; ".join(headline) + ".\n")

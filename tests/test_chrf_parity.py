@@ -135,3 +135,37 @@ def test_long_lines_and_repeats():
                      both_chrf)
         assert np.array(got).reshape(4, 4).diagonal().tolist() == \
             [SacreCHRF(**o)._compute_score_from_stats(row).score for row in want]
+
+
+def _traced_growth(fn, calls):
+    import gc
+    import tracemalloc
+    fn()  # warm up caches (the workspace pool)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        gc.collect()
+        base = tracemalloc.get_traced_memory()[0]
+        for _ in range(calls):
+            fn()
+        gc.collect()
+        return tracemalloc.get_traced_memory()[0] - base
+    finally:
+        tracemalloc.stop()
+
+
+def test_compiled_kernel_memory_returns_to_baseline():
+    """PyMem_Raw* memory (seen by tracemalloc) has one owner: repeated calls, failing calls and
+    pairwise batches leave traced memory at its baseline."""
+    compiled, _ = both_chrf()
+    hyps = ["The quick brown fox jumps over the lazy dog .", "(hi) there, 東京!"] * 20
+    refs = [["A quick brown fox jumped.", "x"], ["hi there"]] * 20
+    slack = 256 * 1024
+    assert _traced_growth(lambda: compiled.segment_stats(hyps, refs, 6, 2), 3000) < slack
+    assert _traced_growth(lambda: compiled.pairwise_scores(hyps, hyps[:7], 6, 2), 3000) < slack
+
+    def fail():
+        with pytest.raises(TypeError):
+            compiled.corpus_stats(hyps + [5], refs + [["a"]], 6, 2)
+
+    assert _traced_growth(fail, 3000) < slack

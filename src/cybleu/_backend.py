@@ -5,13 +5,15 @@ the extension is not built; a forced `cython` that cannot import raises instead 
 """
 import os
 from importlib import import_module
+from types import ModuleType
+from typing import Any, Tuple
 
 _choice = os.environ.get("CYBLEU_IMPLEMENTATION", "auto").strip().lower() or "auto"
 if _choice not in ("auto", "cython", "python"):
     raise ImportError(f"CYBLEU_IMPLEMENTATION must be auto, cython or python, not {_choice!r}")
 
 
-def _pick(compiled, twin):
+def _pick(compiled: str, twin: str) -> Tuple[Any, str]:
     """(module, 'cython' | 'python') for one compiled module and its twin."""
     if _choice != "python":
         try:

@@ -249,7 +249,8 @@ cdef Py_ssize_t strip_space(const uint32_t* s, Py_ssize_t n, uint32_t* out) noex
     return k
 
 
-cdef inline int push_word(SeqTable* vocab, const uint32_t* w, Py_ssize_t n, U32Buf* ids) noexcept nogil:
+cdef inline int push_word(SeqTable* vocab, const uint32_t* w, Py_ssize_t n,
+                          U32Buf* ids) noexcept nogil:
     cdef uint64_t h = SEED
     cdef Py_ssize_t i
     for i in range(n):
@@ -542,8 +543,9 @@ cdef object run(hyps, refs, int C, int W, bint whitespace, bint lowercase, beta,
         while start < n:
             end = load_chunk(ws, hyps, refs, start, lowercase)
             nseg = end - start
-            if u32_reserve(&ws.hchars, ws.text.size) < 0 or u32_reserve(&ws.rchars, ws.text.size) < 0 \
-                    or i64_reserve(&ws.rows, nseg * width) < 0:
+            if (u32_reserve(&ws.hchars, ws.text.size) < 0
+                    or u32_reserve(&ws.rchars, ws.text.size) < 0
+                    or i64_reserve(&ws.rows, nseg * width) < 0):
                 raise MemoryError()
             with nogil:
                 for k in range(nseg):
@@ -678,7 +680,8 @@ cdef int batch_index(_Batch b, Py_ssize_t nsent, int C, int W, bint whitespace) 
     cdef int64_t* where = NULL
     cdef uint32_t id_
     # character sequences and word IDs (every sequence in place before any key points into it)
-    if u32_reserve(&b.chars, b.text.size + 1) < 0 or table_prepare(&b.vocab, b.text.size + nsent) < 0:
+    if (u32_reserve(&b.chars, b.text.size + 1) < 0
+            or table_prepare(&b.vocab, b.text.size + nsent) < 0):
         return ERR_NOMEM
     if i64_push(&b.char_off, 0) < 0 or i64_push(&b.word_off, 0) < 0:
         return ERR_NOMEM

@@ -4,20 +4,23 @@ Operation for operation what sacreBLEU 2.6.0's `BLEU.compute_bleu` does, so scor
 bit; in particular the builtin `sum` (whose float result changed in Python 3.12) and `(100 * c) / t`.
 """
 import math
+from typing import Any, List, Tuple
 
 MAX_NGRAM_ORDER = 4
 SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 
 
-def my_log(num):
+def my_log(num: float) -> float:
     """log(num), floored to -9999999999 for 0 (as sacreBLEU's utils.my_log)."""
     if num == 0.0:
         return -9999999999
     return math.log(num)
 
 
-def bleu_from_stats(correct, total, sys_len, ref_len, smooth_method="none", smooth_value=None,
-                    effective_order=False, max_ngram_order=MAX_NGRAM_ORDER):
+def bleu_from_stats(correct: Any, total: Any, sys_len: int, ref_len: int,
+                    smooth_method: str = "none", smooth_value: Any = None,
+                    effective_order: bool = False, max_ngram_order: int = MAX_NGRAM_ORDER
+                    ) -> Tuple[float, Any, Any, List[float], float]:
     """(score, correct, total, precisions, bp) from BLEU's sufficient statistics.
 
     `correct` and `total` are modified in place by add-k smoothing, as in sacreBLEU, whose

@@ -1,8 +1,10 @@
 """Helpers sacreBLEU exposes from `sacrebleu.utils`, for code that imports them from there."""
+from typing import Any, List, Sequence
+
 from ._math import my_log  # noqa: F401
 
 
-def sum_of_lists(lists):
+def sum_of_lists(lists: Sequence[Any]) -> Any:
     """Element-wise sum of numeric lists; a single list is returned as is (sacreBLEU semantics)."""
     if len(lists) == 1:
         return lists[0]

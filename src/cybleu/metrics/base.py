@@ -27,6 +27,9 @@ from ..version import __version__
 
 logger = logging.getLogger("cybleu")
 
+# reference streams: one sequence of lines per reference set (None where a segment has none)
+Streams = SequenceT[SequenceT[Optional[str]]]
+
 VERSION_STRING = f"cybleu-{__version__}"
 
 __all__ = ["Score", "Signature", "Metric"]
@@ -205,7 +208,7 @@ def _check_streams(streams: Any, n_hyps: Optional[int] = None, prefix: str = "BL
 
 
 def _segments_from_streams(streams: Any, n_hyps: Optional[int] = None,
-                           prefix: str = "BLEU") -> Tuple[List[SequenceT[str]], int]:
+                           prefix: str = "BLEU") -> Tuple[List[Any], int]:
     """Reference streams [[ref of segment 0, ref of segment 1, ...], ...] -> per-segment lists of
     references (None dropped) and the number of references (-1 when it varies).
 
@@ -225,7 +228,8 @@ def _no_references(refs: Any) -> bool:
                             and len(refs) == 0)
 
 
-def _bootstrap_resample(stats: Any, metric: "Metric", n_samples: int = 1000) -> Tuple[str, list]:
+def _bootstrap_resample(stats: Any, metric: "Metric",
+                        n_samples: int = 1000) -> Tuple[str, List[Any]]:
     """sacreBLEU's `significance._bootstrap_resample`: the same RNG calls and float32 statistics,
     so the intervals are the same numbers."""
     import numpy as np
@@ -284,7 +288,7 @@ class Metric(metaclass=ABCMeta):
                                 f"(reference {i} is {_what(ref)}).")
 
     def _check_corpus_score_args(self, hyps: SequenceT[str],
-                                 refs: Optional[SequenceT[SequenceT[Optional[str]]]]) -> None:
+                                 refs: Optional[Streams]) -> None:
         prefix = self.__class__.__name__
         _check_hypotheses(hyps, prefix)
         if refs is not None:
@@ -312,7 +316,7 @@ class Metric(metaclass=ABCMeta):
     def _compute_segment_statistics(self, hypothesis: str, ref_kwargs: Dict[str, Any]) -> List[Any]:
         """One segment's statistics from its preprocessed hypothesis and reference info."""
 
-    def _cache_references(self, references: SequenceT[SequenceT[Optional[str]]]) -> SequenceT[Any]:
+    def _cache_references(self, references: Streams) -> SequenceT[Any]:
         """One `_extract_reference_info` result per segment; sets `num_refs` (-1 if it varies)."""
         prefix = self.__class__.__name__
         segments, num_refs = _segments_from_streams(references, prefix=prefix)
@@ -325,7 +329,7 @@ class Metric(metaclass=ABCMeta):
         return cache
 
     def _references_for(self, hypotheses: SequenceT[str],
-                        references: Optional[SequenceT[SequenceT[Optional[str]]]]) -> SequenceT[Any]:
+                        references: Optional[Streams]) -> SequenceT[Any]:
         """Reference info for the segments: from `references` (not stored) or from the cache."""
         prefix = self.__class__.__name__
         if not _no_references(references):
@@ -339,7 +343,7 @@ class Metric(metaclass=ABCMeta):
         return self._ref_cache  # type: ignore[no-any-return]
 
     def _extract_corpus_statistics(self, hypotheses: SequenceT[str],
-                                   references: Optional[SequenceT[SequenceT[Optional[str]]]]) -> Any:
+                                   references: Optional[Streams]) -> Any:
         """One list of statistics per segment, from `references` or, when None, the cache."""
         prefix = self.__class__.__name__
         ref_cache = self._references_for(hypotheses, references)
@@ -373,7 +377,7 @@ class Metric(metaclass=ABCMeta):
         return self._aggregate_and_compute(stats)
 
     def corpus_score(self, hypotheses: SequenceT[str],
-                     references: Optional[SequenceT[SequenceT[Optional[str]]]],
+                     references: Optional[Streams],
                      n_bootstrap: int = 1) -> Any:
         """The metric of a corpus against reference streams (None: the cached references).
 
@@ -388,7 +392,7 @@ class Metric(metaclass=ABCMeta):
             score.estimate_ci(samples)
         return score
 
-    def _bootstrap_resample(self, stats: Any, n_samples: int) -> Tuple[str, list]:
+    def _bootstrap_resample(self, stats: Any, n_samples: int) -> Tuple[str, List[Any]]:
         """(seed, scores of n_samples resampled corpora): sacreBLEU's procedure and numbers."""
         return _bootstrap_resample(stats, self, n_samples)
 

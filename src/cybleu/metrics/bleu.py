@@ -3,8 +3,8 @@
 Every hook of sacreBLEU's pipeline is here with sacreBLEU's semantics (`_preprocess_segment`,
 `_extract_reference_info`, `_compute_segment_statistics`, ...). When the hooks are BLEU's own, the
 compiled core answers the same calls (tokenize, count and sum without a Python object per n-gram);
-a subclass or instance that overrides a hook gets the hooks, as in sacreBLEU. `_math.bleu_from_stats`
-turns statistics into a score for both.
+a subclass or instance that overrides a hook gets the hooks, as in sacreBLEU.
+`_math.bleu_from_stats` turns statistics into a score for both.
 """
 import logging
 from collections import Counter
@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional, Sequence as SequenceT, Tuple, Unio
 from .. import _math
 from .._backend import core
 from ..utils import sum_of_lists
-from .base import (Metric, Score, Signature, _check_hypotheses, _explain_type_error,
+from .base import (Metric, Score, Signature, Streams, _check_hypotheses, _explain_type_error,
                    _no_references, _segments_from_streams)
 from .helpers import extract_all_word_ngrams
 
@@ -99,7 +99,7 @@ def _segment_refs(segments: SequenceT[SequenceT[Any]], segmenter: Any,
 def _reference_info(refs: SequenceT[str], max_order: int) -> Dict[str, Any]:
     """sacreBLEU's BLEU._extract_reference_info: the n-grams of the (preprocessed) references with
     the largest count of each, and their lengths (ref_ngrams is None without a reference)."""
-    ngrams: Optional[Counter] = None
+    ngrams: "Optional[Counter[Tuple[str, ...]]]" = None
     ref_lens = []
     for ref in refs:
         this, ref_len = extract_all_word_ngrams(ref, 1, max_order)
@@ -112,7 +112,7 @@ def _reference_info(refs: SequenceT[str], max_order: int) -> Dict[str, Any]:
     return {"ref_ngrams": ngrams, "ref_lens": ref_lens}
 
 
-class _BLEURefCache(Sequence):
+class _BLEURefCache(Sequence):  # type: ignore[type-arg]
     """What `BLEU._cache_references` returns: sacreBLEU's per-segment sequence of
     `{'ref_ngrams': Counter, 'ref_lens': [...]}`, each built when read, with the core's reference
     set inside for scoring. Pickles as the reference lines and settings (the core's set is built
@@ -241,7 +241,7 @@ class BLEU(Metric):
                  tokenize: Optional[str] = None, smooth_method: str = "exp",
                  smooth_value: Optional[float] = None, max_ngram_order: int = MAX_NGRAM_ORDER,
                  effective_order: bool = False, trg_lang: str = "",
-                 references: Optional[SequenceT[SequenceT[Optional[str]]]] = None) -> None:
+                 references: Optional[Streams] = None) -> None:
         super().__init__()
         if smooth_method not in self.SMOOTH_DEFAULTS:
             raise ValueError(f"Unknown smooth_method {smooth_method!r}; choose one of "
@@ -281,7 +281,8 @@ class BLEU(Metric):
         return self.tokenizer(sent.rstrip())  # type: ignore[no-any-return]
 
     def _extract_reference_info(self, refs: SequenceT[str]) -> Dict[str, Any]:
-        """`{'ref_ngrams': Counter of n-gram tuples (max count over the refs), 'ref_lens': [...]}`."""
+        """`{'ref_ngrams': Counter of n-gram tuples (largest count over the refs),
+        'ref_lens': [...]}`."""
         return _reference_info(refs, self.max_ngram_order)
 
     def _get_closest_ref_len(self, hyp_len: int, ref_lens: List[int]) -> int:
@@ -333,7 +334,7 @@ class BLEU(Metric):
             max_ngram_order)
         return BLEUScore(score, correct, total, precisions, bp, sys_len, ref_len)
 
-    def _cache_references(self, references: SequenceT[SequenceT[Optional[str]]]) -> SequenceT[Any]:
+    def _cache_references(self, references: Streams) -> SequenceT[Any]:
         """sacreBLEU's per-segment reference info (a lazy sequence of dicts), with the core's
         tokenized references inside; sets `num_refs`."""
         if not self._own_hooks(BLEU, ("_preprocess_segment", "_extract_reference_info")):
@@ -350,7 +351,7 @@ class BLEU(Metric):
     # -- the compiled paths ----------------------------------------------------------------------
 
     def _core_call(self, method: str, hypotheses: SequenceT[str],
-                   references: Optional[SequenceT[SequenceT[Optional[str]]]], *args: Any) -> Any:
+                   references: Optional[Streams], *args: Any) -> Any:
         """core.<method>(hyps, segments, ...) on references given now (tokenized a chunk at a time
         with the hypotheses, so memory stays bounded), or RefSet.<method>(hyps, ...) on the cached
         ones. None when the cache was built with other settings or by other hooks (the caller
@@ -386,7 +387,7 @@ class BLEU(Metric):
         return result
 
     def _extract_corpus_statistics(self, hypotheses: SequenceT[str],
-                                   references: Optional[SequenceT[SequenceT[Optional[str]]]]) -> Any:
+                                   references: Optional[Streams]) -> Any:
         """One [hyp_len, ref_len, correct_1..N, total_1..N] list per segment."""
         if self._own_hooks(BLEU, _STAT_HOOKS):
             rows = self._core_call("segment_stats", hypotheses, references)
@@ -395,7 +396,7 @@ class BLEU(Metric):
         return super()._extract_corpus_statistics(hypotheses, references)
 
     def corpus_score(self, hypotheses: SequenceT[str],
-                     references: Optional[SequenceT[SequenceT[Optional[str]]]],
+                     references: Optional[Streams],
                      n_bootstrap: int = 1) -> "BLEUScore":
         """Corpus BLEU of `hypotheses` against reference streams (None: the cached references).
 
@@ -426,7 +427,7 @@ class BLEU(Metric):
         return self._compute_score_from_stats(stats)
 
     def sentence_scores(self, hypotheses: SequenceT[str],
-                        references: Optional[SequenceT[SequenceT[Optional[str]]]] = None) -> Any:
+                        references: Optional[Streams] = None) -> Any:
         """Sentence BLEU of every hypothesis against its segment's references, in one call.
 
         Returns a float64 numpy array equal, element for element and bit for bit, to

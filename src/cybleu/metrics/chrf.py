@@ -5,6 +5,7 @@ sacreBLEU's hooks are here with its semantics; when they are CHRF's own, the chr
 and gives the same integer statistics. `_chrf_math.f_score` turns statistics into a score for both.
 """
 import math
+import numbers
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Dict, List, Optional, Sequence as SequenceT, Union, overload
@@ -12,7 +13,7 @@ from typing import Any, Dict, List, Optional, Sequence as SequenceT, Union, over
 from .. import _backend
 from .._chrf_math import f_score
 from ..utils import sum_of_lists
-from .base import (Metric, Score, Signature, _check_hypotheses, _explain_type_error,
+from .base import (Metric, Score, Signature, Streams, _check_hypotheses, _explain_type_error,
                    _no_references, _segments_from_streams)
 from .helpers import extract_all_char_ngrams, extract_word_ngrams
 
@@ -80,8 +81,8 @@ def _check_options(char_order: Any, word_order: Any, beta: Any) -> None:
             raise ValueError(f"CHRF: {name} must be an int >= 0, not {value!r}.")
     if char_order + word_order == 0:
         raise ValueError("CHRF: char_order and word_order are both 0: there is nothing to count.")
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)):
-        raise TypeError(f"CHRF: beta must be an int or a float, not {type(beta).__name__}.")
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
+        raise TypeError(f"CHRF: beta must be a real number, not {type(beta).__name__}.")
     try:
         finite = math.isfinite(float(beta) ** 2)
     except OverflowError:
@@ -90,7 +91,7 @@ def _check_options(char_order: Any, word_order: Any, beta: Any) -> None:
         raise ValueError(f"CHRF: beta must be finite and beta ** 2 too, not {beta!r}.")
 
 
-class _CHRFRefCache(Sequence):
+class _CHRFRefCache(Sequence):  # type: ignore[type-arg]
     """What `CHRF._cache_references` returns: sacreBLEU's per-segment sequence of
     `{'ref_ngrams': [[Counter per order] per reference]}`, each built when read. The kernel scores
     against the reference lines it keeps (counting them again is about as fast as reading stored
@@ -170,7 +171,7 @@ class CHRF(Metric):
     def __init__(self, char_order: int = CHAR_ORDER, word_order: int = WORD_ORDER,
                  beta: int = BETA, lowercase: bool = False, whitespace: bool = False,
                  eps_smoothing: bool = False,
-                 references: Optional[SequenceT[SequenceT[Optional[str]]]] = None) -> None:
+                 references: Optional[Streams] = None) -> None:
         super().__init__()
         _check_options(char_order, word_order, beta)
         self.beta = beta
@@ -186,7 +187,7 @@ class CHRF(Metric):
     # -- sacreBLEU's hooks -----------------------------------------------------------------------
 
     @staticmethod
-    def _get_match_statistics(hyp_ngrams: Counter, ref_ngrams: Counter) -> List[int]:
+    def _get_match_statistics(hyp_ngrams: "Counter[str]", ref_ngrams: "Counter[str]") -> List[int]:
         """[hypothesis n-grams (0 when the reference has none), reference n-grams, matches]."""
         match_count, hyp_count = 0, 0
         for ngram, count in hyp_ngrams.items():
@@ -245,7 +246,7 @@ class CHRF(Metric):
                 best_stats = stats
         return best_stats
 
-    def _cache_references(self, references: SequenceT[SequenceT[Optional[str]]]) -> SequenceT[Any]:
+    def _cache_references(self, references: Streams) -> SequenceT[Any]:
         """sacreBLEU's per-segment reference info (a lazy sequence of dicts); sets `num_refs`."""
         if not self._own_hooks(CHRF, ("_preprocess_segment", "_extract_reference_info",
                                       "_remove_punctuation")):
@@ -259,11 +260,16 @@ class CHRF(Metric):
         return _CHRFRefCache(list(segments), self.char_order, self.word_order, self.whitespace,
                              self.lowercase, frozenset(self._PUNCTS))
 
+    def get_signature(self) -> CHRFSignature:
+        """The reproducibility signature (needs a scored corpus for the number of references)."""
+        return super().get_signature()  # type: ignore[return-value]
+
     # -- the kernel ------------------------------------------------------------------------------
 
     def _kernel_ready(self, hooks: SequenceT[str]) -> bool:
         """The kernel computes what the hooks would: hooks our own, settings of the kinds it
-        takes, `order` still char_order + word_order (sacreBLEU's hooks read `order`)."""
+        takes, `order` still char_order + word_order (sacreBLEU's hooks read `order`). A beta of
+        another type (numpy's float32 makes sacreBLEU's arithmetic float32) runs the hooks."""
         c, w, b = self.char_order, self.word_order, self.beta
         return (self._own_hooks(CHRF, hooks)
                 and isinstance(c, int) and isinstance(w, int) and not isinstance(c, bool)
@@ -272,7 +278,7 @@ class CHRF(Metric):
                 and self._PUNCTS == CHRF._PUNCTS)
 
     def _kernel_call(self, method: str, hypotheses: SequenceT[str],
-                     references: Optional[SequenceT[SequenceT[Optional[str]]]]) -> Any:
+                     references: Optional[Streams]) -> Any:
         """kernel.<method>(hyps, segments, settings) on `references`, or on the cached lines;
         None when the cache cannot serve the current settings."""
         if not _no_references(references):
@@ -301,7 +307,7 @@ class CHRF(Metric):
         return result
 
     def _extract_corpus_statistics(self, hypotheses: SequenceT[str],
-                                   references: Optional[SequenceT[SequenceT[Optional[str]]]]) -> Any:
+                                   references: Optional[Streams]) -> Any:
         """One flat [hyp, ref, match] * (char_order + word_order) list of ints per segment."""
         if self._kernel_ready(_STAT_HOOKS):
             rows = self._kernel_call("segment_stats", hypotheses, references)
@@ -310,7 +316,7 @@ class CHRF(Metric):
         return super()._extract_corpus_statistics(hypotheses, references)
 
     def corpus_score(self, hypotheses: SequenceT[str],
-                     references: Optional[SequenceT[SequenceT[Optional[str]]]],
+                     references: Optional[Streams],
                      n_bootstrap: int = 1) -> CHRFScore:
         """Corpus chrF of `hypotheses` against reference streams (None: the cached references).
 
@@ -339,7 +345,7 @@ class CHRF(Metric):
         return self._compute_score_from_stats(stats)
 
     def sentence_scores(self, hypotheses: SequenceT[str],
-                        references: Optional[SequenceT[SequenceT[Optional[str]]]] = None) -> Any:
+                        references: Optional[Streams] = None) -> Any:
         """Sentence chrF of every hypothesis against its segment's references, in one call.
 
         A float64 numpy array equal, element for element and bit for bit, to
@@ -368,10 +374,9 @@ class CHRF(Metric):
         if references is not None:
             _check_pairwise_lines(references, "references")
         if not self._kernel_ready(_SCORE_HOOKS + ("_compute_score_from_stats",)):
-            raise NotImplementedError(
-                "CHRF.pairwise_scores runs the chrF kernel, which computes what CHRF's own hooks "
-                "compute; with overridden hooks or settings of other kinds, loop over "
-                "sentence_score instead.")
+            return np.array([[self.sentence_score(h, [r]).score for r in refs]
+                             for h in hypotheses], dtype=np.float64).reshape(len(hypotheses),
+                                                                             len(refs))
         flat = _backend.chrf.pairwise_scores(
             hypotheses, refs, self.char_order, self.word_order, bool(self.whitespace),
             bool(self.lowercase), self.beta, bool(self.eps_smoothing))

@@ -11,7 +11,8 @@ __all__ = ["extract_all_word_ngrams", "extract_word_ngrams", "extract_char_ngram
            "extract_all_char_ngrams"]
 
 
-def extract_all_word_ngrams(line: str, min_order: int, max_order: int) -> Tuple[Counter, int]:
+def extract_all_word_ngrams(line: str, min_order: int,
+                            max_order: int) -> Tuple["Counter[Tuple[str, ...]]", int]:
     """Word n-grams of orders min_order..max_order of the whitespace-split line, as tuples, and
     the number of words."""
     tokens = line.split()
@@ -21,12 +22,12 @@ def extract_all_word_ngrams(line: str, min_order: int, max_order: int) -> Tuple[
     return Counter(grams), len(tokens)
 
 
-def extract_word_ngrams(tokens: List[str], n: int) -> Counter:
+def extract_word_ngrams(tokens: List[str], n: int) -> "Counter[str]":
     """Order-n n-grams of a token list, each the tokens joined by one space."""
     return Counter([" ".join(tokens[i:i + n]) for i in range(len(tokens) - n + 1)])
 
 
-def extract_char_ngrams(line: str, n: int, include_whitespace: bool = False) -> Counter:
+def extract_char_ngrams(line: str, n: int, include_whitespace: bool = False) -> "Counter[str]":
     """Order-n character n-grams; whitespace (str.split's) removed first unless
     include_whitespace."""
     if not include_whitespace:
@@ -35,7 +36,7 @@ def extract_char_ngrams(line: str, n: int, include_whitespace: bool = False) -> 
 
 
 def extract_all_char_ngrams(line: str, max_order: int,
-                            include_whitespace: bool = False) -> List[Counter]:
+                            include_whitespace: bool = False) -> "List[Counter[str]]":
     """One Counter of character n-grams per order 1..max_order."""
     if not include_whitespace:
         line = "".join(line.split())
