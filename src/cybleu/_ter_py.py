@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 from array import array
-from typing import Any, Hashable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
 
 __all__ = ["tokenize", "edit_stats", "edit_distance_trace", "RefSet", "segment_stats",
            "corpus_stats", "sentence_scores"]
@@ -190,7 +190,7 @@ def _intern(words_hyp: Sequence[Hashable],
             words_ref: Sequence[Hashable]) -> Tuple[List[int], List[int]]:
     """The two word lists as IDs: reference words 0, 1, ... in order of appearance, hypothesis
     words theirs or -1 (equality as dict keys)."""
-    ids: dict = {}
+    ids: Dict[Hashable, int] = {}
     ref = [ids.setdefault(w, len(ids)) for w in words_ref]
     hyp = [ids.get(w, -1) for w in words_hyp]
     if len(hyp) >= MAX_WORDS or len(ref) >= MAX_WORDS:
@@ -274,7 +274,7 @@ def _shift(words: List[Any], start: int, length: int, target: int) -> List[Any]:
     return words[:start] + words[start + length:length + target] + block + words[length + target:]
 
 
-def _ter_pair(hyp: List[Hashable], ref: List[Hashable]) -> Tuple[int, int]:
+def _ter_pair(hyp: Sequence[Hashable], ref: Sequence[Hashable]) -> Tuple[int, int]:
     """`translation_edit_rate(hyp, ref)`: (edits, len(ref)).
 
     Each round takes the shift that lowers the edit distance most (ties: the longer block, then
@@ -284,6 +284,7 @@ def _ter_pair(hyp: List[Hashable], ref: List[Hashable]) -> Tuple[int, int]:
     n, m = len(hyp), len(ref)
     if m == 0:
         return n, 0
+    hyp = list(hyp)
     beam = _beam(n, m)
     shifts = checked = 0
     while True:
@@ -357,9 +358,8 @@ def _sum_rows(rows: List[List[Any]]) -> List[Any]:
 def _score(row: List[Any]) -> float:
     """`TER._compute_score_from_stats(row).score`."""
     edits, length = row
-    if length > 0:
-        return 100 * (edits / length)
-    return 100 * 1.0 if edits > 0 else 100 * 0.0
+    score: float = edits / length if length > 0 else (1.0 if edits > 0 else 0.0)
+    return 100 * score
 
 
 def _check_lines(lines: Any, what: str) -> None:
@@ -414,7 +414,7 @@ class RefSet:
         """The segments' statistics summed as sacreBLEU sums them."""
         return _sum_rows(self._rows(hyps))
 
-    def sentence_scores(self, hyps: Sequence[str]) -> array:
+    def sentence_scores(self, hyps: Sequence[str]) -> "array[float]":
         """Sentence TER (0-100) of every segment, as array('d')."""
         return array("d", [_score(row) for row in self._rows(hyps)])
 
@@ -447,6 +447,6 @@ def corpus_stats(hyps: Sequence[str], refs: Sequence[Sequence[str]], normalized:
 
 def sentence_scores(hyps: Sequence[str], refs: Sequence[Sequence[str]], normalized: bool = False,
                     no_punct: bool = False, asian_support: bool = False,
-                    case_sensitive: bool = False) -> array:
+                    case_sensitive: bool = False) -> "array[float]":
     """Sentence TER (0-100) of every segment, as array('d')."""
     return RefSet(refs, normalized, no_punct, asian_support, case_sensitive).sentence_scores(hyps)

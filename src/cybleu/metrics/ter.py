@@ -46,7 +46,7 @@ class TERScore(Score):
         self.ref_length = ref_length
 
 
-class _TERRefCache(Sequence):
+class _TERRefCache(Sequence[Dict[str, Any]]):
     """What `TER._cache_references` returns: sacreBLEU's per-segment sequence of
     `{'ref_words': [[word, ...] per reference]}` (each dict built when read), over the kernel's
     tokenized references, which the kernel scores against. Pickles with them."""
@@ -117,7 +117,8 @@ class TER(Metric):
 
     def _preprocess_segment(self, sent: str) -> str:
         """The line as TER compares it: rstrip, then the tokenizer."""
-        return self.tokenizer(sent.rstrip())  # type: ignore[no-any-return]
+        words: str = self.tokenizer(sent.rstrip())
+        return words
 
     def _compute_score_from_stats(self, stats: SequenceT[Any]) -> TERScore:
         """TERScore of summed [edits, reference length]: 100 * edits / length (an empty

@@ -4,6 +4,8 @@ The work is done by TER's kernel (`cybleu._backend.ter.tokenize`: compiled, or i
 twin), on code points; the output is sacreBLEU's `TercomTokenizer` output, string for string. No
 per-line cache (sacreBLEU's holds up to 65,536 lines): memory stays flat.
 """
+from typing import Tuple
+
 from .. import _backend
 from .tokenizer_base import BaseTokenizer
 
@@ -34,13 +36,14 @@ class TercomTokenizer(BaseTokenizer):
 
     def __call__(self, sent: str) -> str:
         """The line's words joined by single spaces."""
-        return _backend.ter.tokenize(sent, self._normalized, self._no_punct, self._asian_support,
-                                     self._case_sensitive)
+        words: str = _backend.ter.tokenize(sent, self._normalized, self._no_punct,
+                                           self._asian_support, self._case_sensitive)
+        return words
 
     def signature(self) -> str:
         return "tercom"
 
-    def _flags(self) -> tuple:
+    def _flags(self) -> Tuple[bool, bool, bool, bool]:
         """The settings as the kernel takes them."""
         return (bool(self._normalized), bool(self._no_punct), bool(self._asian_support),
                 bool(self._case_sensitive))
