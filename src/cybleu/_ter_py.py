@@ -126,19 +126,25 @@ def _beam(n: int, m: int) -> Tuple[List[int], List[int]]:
 def _row(prev: List[int], word: Hashable, ref: Sequence[Hashable], lo: int, hi: int,
          ops: Optional[List[str]] = None) -> List[int]:
     """Row i from row i-1 (`prev`) and hypothesis word i-1. On equal costs the operation listed
-    first wins: match/substitution, then deletion (of the hypothesis word), then insertion."""
+    first wins: match/substitution, then deletion (of the hypothesis word), then insertion; a
+    cell no finite neighbour reaches stays INF ('x')."""
     row = [INF] * len(prev)
+    left = INF
     for j in range(lo, hi):
         if j == 0:
-            row[0], op = prev[0] + 1, OP_DEL
+            cost, op = prev[0] + 1, OP_DEL
         else:
-            same = word == ref[j - 1]
-            best, op = INF, OP_UNDEF
-            for cost, name in ((prev[j - 1] + (0 if same else 1), OP_NOP if same else OP_SUB),
-                               (prev[j] + 1, OP_DEL), (row[j - 1] + 1, OP_INS)):
-                if best > cost:
-                    best, op = cost, name
-            row[j] = best
+            if word == ref[j - 1]:
+                cost, op = prev[j - 1], OP_NOP
+            else:
+                cost, op = prev[j - 1] + 1, OP_SUB
+            if prev[j] + 1 < cost:
+                cost, op = prev[j] + 1, OP_DEL
+            if left + 1 < cost:
+                cost, op = left + 1, OP_INS
+            if cost >= INF:
+                cost, op = INF, OP_UNDEF
+        row[j] = left = cost
         if ops is not None:
             ops[j] = op
     return row
