@@ -989,6 +989,9 @@ cdef class RefSet:
         cdef _Scratch sc = _Scratch()
         self._set_flags(normalized, no_punct, asian_support, case_sensitive)
         cdef Py_ssize_t total = 0
+        # __init__ may run again on the same object: start from an empty set
+        self.store.chars.size = self.store.ends.size = self.store.hashes.size = 0
+        self.line_word.size = self.seg_line.size = 1
         lines.clear()
         for s, seg in enumerate(refs):
             for k, ref in enumerate(seg):
