@@ -26,7 +26,8 @@ def extensions():
             for name, source in [("cybleu._core", "src/cybleu/_core.pyx"),
                                  ("cybleu._nltk_core", "src/cybleu/_nltk_core.pyx"),
                                  ("cybleu._chrf", "src/cybleu/_chrf.pyx"),
-                                 ("cybleu._resample", "src/cybleu/_resample.pyx")]]
+                                 ("cybleu._resample", "src/cybleu/_resample.pyx"),
+                                 ("cybleu._ter", "src/cybleu/_ter.pyx")]]
     return cythonize(exts, compiler_directives=directives)
 
 

@@ -11,7 +11,8 @@ Ratio column: the baseline's median / this row's median, within the group (the r
 baseline: sacrebleu `corpus_bleu` for corpus-13a, one reused `BLEU(effective_order=True)` for
 sentence-batch, the `sacrebleu` command for cli-*, numpy for resample-*, an nltk `sentence_bleu` loop for ids-sentence-*, a sacrebleu `sentence_score` loop for
 ids-pairwise, sacrebleu `corpus_bleu` with the same tokenizer for tok-*, nltk for nltk-corpus and nltk-sentence, bleuscore for hf-corpus; sacrebleu `corpus_chrf`, a reused
-`CHRF().sentence_score` loop and a `sentence_score` loop on a slice for the chrf-* groups). Above 1 means faster
+`CHRF().sentence_score` loop and a `sentence_score` loop on a slice for the chrf-* groups; sacrebleu
+`corpus_ter` and a reused `TER().sentence_score` loop for the ter-* groups). Above 1 means faster
 than the baseline. A row timed on a slice of the workload (fast-bleu) is scaled to the
 full workload and marked "extrapolated". pytest's output goes to stderr, the markdown to stdout.
 """
@@ -30,7 +31,7 @@ GROUP_ORDER = ["corpus-13a", "sentence-batch", "tok-none", "tok-zh", "tok-intl",
                "ids-sentence-256x1024", "ids-sentence-1024x128",
                "ids-pairwise-128x128", "nltk-corpus", "nltk-sentence", "hf-corpus",
                "chrf-corpus", "chrfpp-corpus", "chrf-sentence", "chrfpp-sentence",
-               "chrf-pairwise-128x128", "chrfpp-pairwise-128x128",
+               "chrf-pairwise-128x128", "chrfpp-pairwise-128x128", "ter-corpus", "ter-sentence",
                "cli-multi", "cli-paired-bs", "cli-paired-ar", "cli-ci", "resample-bs", "resample-ar"]
 GROUP_TITLES = {
     "corpus-13a": "Corpus BLEU, WMT22 en-de, all 8 systems vs reference A (16,296 segments per round)",
@@ -52,6 +53,8 @@ GROUP_TITLES = {
     "chrfpp-sentence": "Sentence chrF++ of every segment, one WMT17 en-de system (3,004 pairs)",
     "chrf-pairwise-128x128": "Pairwise chrF for MBR, 128 x 128 WMT17 en-de sentences (16,384 pairs)",
     "chrfpp-pairwise-128x128": "Pairwise chrF++ for MBR, 128 x 128 WMT17 en-de sentences (16,384 pairs)",
+    "ter-corpus": "Corpus TER, one WMT17 en-de system (sacreBLEU's fixture, 3,004 segments)",
+    "ter-sentence": "Sentence TER of every segment, one WMT17 en-de system (3,004 pairs)",
     "cli-multi": "Command line, whole process: corpus BLEU of the 16 WMT17 en-de systems (`ref.txt -i <16 files>`, JSON)",
     "cli-paired-bs": "Command line, whole process: paired bootstrap test of the 16 WMT17 en-de systems (`-pbs`, 1000 resamples)",
     "cli-paired-ar": "Command line, whole process: approximate randomization test of the 16 WMT17 en-de systems (`-par`, 10000 trials)",
@@ -69,6 +72,7 @@ UNIT = {"corpus-13a": ("segments", "segments"), "sentence-batch": ("pairs", "pai
         "chrf-corpus": ("segments", "segments"), "chrfpp-corpus": ("segments", "segments"),
         "chrf-sentence": ("pairs", "pairs"), "chrfpp-sentence": ("pairs", "pairs"),
         "chrf-pairwise-128x128": ("pairs", "pairs"), "chrfpp-pairwise-128x128": ("pairs", "pairs"),
+        "ter-corpus": ("segments", "segments"), "ter-sentence": ("pairs", "pairs"),
         "cli-multi": ("segments", "segments"), "cli-paired-bs": ("segments", "segments"),
         "cli-paired-ar": ("segments", "segments"), "cli-ci": ("segments", "segments"),
         "resample-bs": ("segments", "segments"), "resample-ar": ("segments", "segments")}
@@ -227,6 +231,7 @@ def markdown(bench, mem=None, pytest_rc=0, memory_rc=0):
         "counts exactly and its scores to 1e-9.",
         "- chrf-* groups: cybleu checked bit for bit against sacrebleu's corpus and sentence chrF; fastchrf "
         "(chrF only, timed when installed) within 1e-9 of sacrebleu on sample pairs.",
+        "- ter-* groups: cybleu checked bit for bit against sacrebleu's corpus and every sentence TER.",
         "- cli-* groups: whole `python -m <tool>` processes (start-up and imports included; cybleu's "
         "modules byte-compiled first, as sacrebleu's are in site-packages); each cybleu run's stdout equals "
         "sacrebleu's byte for byte but the version field. sacrebleu's paired runs are timed "

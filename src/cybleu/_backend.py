@@ -27,8 +27,10 @@ def _pick(compiled: str, twin: str) -> Tuple[Any, str]:
 core, BACKEND = _pick("_core", "_core_py")
 # chrF's character and word n-gram kernel (metrics/chrf.py)
 chrf, CHRF_BACKEND = _pick("_chrf", "_chrf_py")
+# TER's tokenizer, shift search and edit distance (metrics/ter.py)
+ter, TER_BACKEND = _pick("_ter", "_ter_py")
 
-__all__ = ["core", "chrf", "resample", "BACKEND", "CHRF_BACKEND"]
+__all__ = ["core", "chrf", "ter", "resample", "BACKEND", "CHRF_BACKEND", "TER_BACKEND"]
 
 
 def __getattr__(name: str) -> Any:
