@@ -212,6 +212,20 @@ CASES = {
     "multi-score-only": ("{ref} -i {A} {U} -b -f text", None, {}),
     "detail-without-test-set": ("{ref} -i {A} -d", None, {}),
     "no-color": ("{ref} -i {A} {U} -pbs -pbsn 100 -f text -nc", None, {"NO_COLOR": "1"}),
+    # chrF and TER (-m), with their flags
+    "m-chrf": ("{ref} -i {A} -m chrf", None, {}),
+    "m-all-text": ("{ref} -i {A} -m chrf ter bleu -f text", None, {}),
+    "m-multi": ("{ref} -i {A} {U} {P} -m chrf ter -f text", None, {}),
+    "m-pbs-text": ("{ref} -i {A} {U} -m ter bleu chrf -pbs -pbsn 100 -f text", None, {}),
+    "m-par-text": ("{ref} -i {A} {U} -m chrf ter -par -parn 200 -f text -w 3", None, {}),
+    "m-ci": ("{ref} -i {A} -m ter chrf -ci -cin 100", None, {}),
+    "m-sl-chrf": ("{ref} -i {A} -m chrf -sl -cw 2", None, {}),
+    "m-sl-ter": ("{ref} -i {P} -m ter -sl --ter-normalized -b", None, {}),
+    "m-flags": ("{ref} -i {A} -m chrf ter -cc 4 -cw 2 --chrf-beta 3 --chrf-whitespace "
+                "--chrf-lowercase --chrf-eps-smoothing --ter-case-sensitive --ter-no-punct "
+                "--ter-asian-support -f text", None, {}),
+    "m-stdin": ("{ref} -m chrf ter -f text -sh", "{tsv}", {}),
+    "m-pbs-latex": ("{ref} -i {A} {U} -m chrf -pbs -pbsn 100 -f latex -w 2", None, {}),
     # errors: same exit status and messages
     "err-pbs-one-system": ("{ref} -i {A} -pbs", None, {}),
     "err-ci-two-systems": ("{ref} -i {A} {U} -ci", None, {}),
@@ -265,7 +279,8 @@ SLOW_CASES = {"ci-n-short", "ci-score-only", "ci-seed-0", "ci-add-k", "ci-floor-
               "par-latex", "par-stdin", "par-floor", "multi-score-only", "no-color",
               "lang-zh-tok-13a", "tb-width-multi", "tb-missing-ref", "tb-not-gz",
               "t-detail-width", "t-origlang-non", "t-multi", "t-list-set-pair", "t-list-pair",
-              "t22-echo-all", "t-err-echo-all-and-more", "t-sentence"}
+              "t22-echo-all", "t-err-echo-all-and-more", "t-sentence", "m-multi", "m-stdin",
+              "m-sl-ter", "m-pbs-latex"}
 
 
 def _cases(cases):
@@ -489,6 +504,36 @@ def test_subprocess_test_set(cache):
     args, data, env = _expand("t-detail", cache, TEST_SET_CASES)
     _check("t-detail", _run_module("cybleu", args, data, env),
            _run_module("sacrebleu", args, data, env))
+
+
+@needs_oracle
+def test_paired_json_with_chrf_ter(files, capsys):
+    """sacreBLEU 2.6.0 cannot print this JSON (its chrF/TER means are numpy float32: "Object of
+    type float32 is not JSON serializable"); cybleu prints the same values as numbers."""
+    from sacrebleu.metrics import CHRF as SacreCHRF
+    from sacrebleu.metrics import TER as SacreTER
+    from sacrebleu.significance import PairedTest as SacrePairedTest
+    code, _, err = _run_module("sacrebleu", (files["ref"], "-i", files["A"], files["U"], "-m",
+                                             "chrf", "ter", "-pbs", "-pbsn", "100"))
+    assert code == 1 and "not JSON serializable" in err
+    assert main([files["ref"], "-i", files["A"], files["U"], "-m", "chrf", "ter", "-pbs",
+                 "-pbsn", "100"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+
+    def lines(path):
+        with open(path, encoding="utf-8", newline="\n") as f:
+            return [line.rstrip() for line in f]
+
+    refs = lines(files["ref"])
+    named = [(f"Baseline: {files['A']}", lines(files["A"])), (files["U"], lines(files["U"]))]
+    scores = SacrePairedTest(named, {"CHRF": SacreCHRF(references=[refs]),
+                                     "TER": SacreTER(references=[refs])}, None,
+                             test_type="bs", n_samples=100)()[1]
+    for row, i in zip(rows, range(2)):
+        assert row["system"] == scores["System"][i]
+        for name in ("chrF2", "TER"):
+            assert row[name] == {k: (None if v is None else float(v))
+                                 for k, v in scores[name][i].__dict__.items()}
 
 
 def test_abbreviations_are_not_accepted(files, capsys):

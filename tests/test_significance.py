@@ -589,3 +589,29 @@ def test_paired_t_test_over_blocks():
     assert same.t == 0.0 and same.p_value == 1.0 and same.df == 23
     with pytest.raises(ValueError, match="n_blocks"):
         significance.paired_t_test(metric, a, b, n_blocks=1)
+
+
+@pytest.mark.parametrize("test_type,n_samples", [("bs", 100), ("ar", 200)])
+def test_paired_chrf_ter_equal_sacrebleu(resampler, test_type, n_samples):
+    """chrF and TER: the same statistics through the same resampling; their resampled scores are
+    numpy float32 in sacreBLEU (float32 sums), and so are ours, means and intervals included."""
+    from sacrebleu.metrics import CHRF as SacreCHRF
+    from sacrebleu.metrics import TER as SacreTER
+    from sacrebleu.significance import PairedTest as SacrePairedTest
+
+    from cybleu.metrics import CHRF, TER
+    refs, named = _small_wmt17(3, 250)
+    ours = significance.PairedTest(
+        named, {"CHRF": CHRF(word_order=2, references=[refs]), "TER": TER(references=[refs])},
+        None, test_type=test_type, n_samples=n_samples)()
+    oracle = SacrePairedTest(
+        named, {"CHRF": SacreCHRF(word_order=2, references=[refs]),
+                "TER": SacreTER(references=[refs])},
+        None, test_type=test_type, n_samples=n_samples)()
+    assert list(ours[1]) == list(oracle[1]) == ["System", "chrF2++", "TER"]
+    for name in ("chrF2++", "TER"):
+        got = [r.__dict__ for r in ours[1][name]]
+        expected = [r.__dict__ for r in oracle[1][name]]
+        assert got == expected
+        for g, e in zip(got, expected):  # the same types too: float32 stays float32
+            assert [type(v) for v in g.values()] == [type(v) for v in e.values()]

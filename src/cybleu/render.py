@@ -131,6 +131,18 @@ def _explanation(test, n_samples, baseline_name):
     return "\n".join(lines)
 
 
+def _json_number(value):
+    """numpy float32 means and intervals (chrF's and TER's resampled scores are float32) as
+    Python floats: sacreBLEU 2.6.0 fails there with "Object of type float32 is not JSON
+    serializable"; cybleu prints the values."""
+    if value is None or isinstance(value, (int, float)):
+        return value
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return value
+
+
 def results_table(results, signatures, fmt, width, paired=None, n_samples=None):
     """Several systems: a JSON list (`Result` objects as their fields), or a tabulate table
     (`fancy_grid` for text, `latex_booktabs` for latex) followed, for a paired test, by the
@@ -147,7 +159,8 @@ def results_table(results, signatures, fmt, width, paired=None, n_samples=None):
             value = {"system": results["System"][i]}
             for key in keys[1:]:
                 cell = results[key][i]
-                value[key] = cell if isinstance(cell, str) else cell.__dict__
+                value[key] = cell if isinstance(cell, str) else \
+                    {k: _json_number(v) for k, v in cell.__dict__.items()}
             proper.append(value)
         return json.dumps(proper, indent=4)
 

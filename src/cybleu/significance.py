@@ -91,6 +91,36 @@ def estimate_ci(scores):
     return _resample().pairwise_mean(data), ci
 
 
+def _plain_floats(scores):
+    """True when every score is a Python float: then float64 arithmetic in Python is numpy's."""
+    return all(type(s) is float for s in scores)
+
+
+def _numpy_estimate_ci(scores):
+    """sacreBLEU's estimate_ci on scores numpy gave (float32 ones stay float32)."""
+    import numpy as np
+    data = np.sort(np.array(scores))
+    n = len(data)
+    lower_idx = n // 40
+    upper_idx = n - lower_idx - 1
+    return data.mean(), 0.5 * (data[upper_idx] - data[lower_idx])
+
+
+def _numpy_p_value(stats, real_difference):
+    import numpy as np
+    c = np.sum(stats > real_difference).item()
+    return (c + 1) / (len(stats) + 1)
+
+
+def _numpy_bs_statistic(sys_scores, bl_scores, diff):
+    """The bootstrap test statistic in sacreBLEU's numpy arithmetic: (mean, ci, p)."""
+    import numpy as np
+    sys_mean, sys_ci = _numpy_estimate_ci(sys_scores)
+    sample_diffs = np.abs(np.array(sys_scores) - np.array(bl_scores))
+    stats = sample_diffs - sample_diffs.mean()
+    return sys_mean, sys_ci, _numpy_p_value(stats, diff)
+
+
 def _p_value(stats, real_difference):
     """(count(stats > observed) + 1) / (n + 1); the strict > keeps a system compared with itself
     from looking significant (multeval)."""
@@ -477,7 +507,9 @@ class PairedTest:
                 self._shared_ci.add(name)
             elif confidence_n > 0:
                 _, bl_scores = _bootstrap_resample(bl_stats, metric, confidence_n)
-                bl_mean, bl_ci = estimate_ci([x.score for x in bl_scores])
+                bl_scores = [x.score for x in bl_scores]
+                bl_mean, bl_ci = estimate_ci(bl_scores) if _plain_floats(bl_scores) \
+                    else _numpy_estimate_ci(bl_scores)
             result = Result(bl_score.score, mean=bl_mean, ci=bl_ci)
             self._baseline_info[bl_score.name] = (bl_stats, result)
             self.metrics[bl_score.name] = metric
@@ -555,13 +587,17 @@ class PairedTest:
                                            report(run))
             bl_scores = all_scores[0]
             if shared_ci and run == 0:
-                bl_result.mean, bl_result.ci = estimate_ci(bl_scores)
+                bl_result.mean, bl_result.ci = estimate_ci(bl_scores) \
+                    if _plain_floats(bl_scores) else _numpy_estimate_ci(bl_scores)
             for (stats, score), sys_scores in zip(group, all_scores[1:]):
                 diff = abs(bl_result.score - score.score)
-                sys_mean, sys_ci = estimate_ci(sys_scores)
-                sample_diffs = [abs(s - b) for s, b in zip(sys_scores, bl_scores)]
-                mean_diff = resample.pairwise_mean(sample_diffs)
-                p = _p_value([d - mean_diff for d in sample_diffs], diff)
+                if _plain_floats(sys_scores) and _plain_floats(bl_scores):
+                    sys_mean, sys_ci = estimate_ci(sys_scores)
+                    sample_diffs = [abs(s - b) for s, b in zip(sys_scores, bl_scores)]
+                    mean_diff = resample.pairwise_mean(sample_diffs)
+                    p = _p_value([d - mean_diff for d in sample_diffs], diff)
+                else:  # numpy scalars (float32 scores of chrF, TER): numpy's own arithmetic
+                    sys_mean, sys_ci, p = _numpy_bs_statistic(sys_scores, bl_scores, diff)
                 results.append(Result(score.score, p, sys_mean, sys_ci))
         return results
 
@@ -583,10 +619,15 @@ class PairedTest:
                 conf_scores = _bootstrap_scores(metric, [st for st, _ in group], conf_chunks)
             for (stats, score), (first, second), conf in zip(group, pairs, conf_scores):
                 diff = abs(bl_result.score - score.score)
-                p = _p_value([abs(a - b) for a, b in zip(first, second)], diff)
+                if _plain_floats(first) and _plain_floats(second):
+                    p = _p_value([abs(a - b) for a, b in zip(first, second)], diff)
+                else:
+                    import numpy as np
+                    p = _numpy_p_value(np.abs(np.array(first) - np.array(second)), diff)
                 res = Result(score.score, p)
                 if conf is not None:
-                    res.mean, res.ci = estimate_ci(conf)
+                    res.mean, res.ci = estimate_ci(conf) if _plain_floats(conf) \
+                        else _numpy_estimate_ci(conf)
                 results.append(res)
         return results
 
