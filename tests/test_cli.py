@@ -756,3 +756,32 @@ def test_readme_commands(capsys, monkeypatch):
         args = tuple(shlex.split(line.replace("$D", data))[1:])
         ours = _main_in_process(args, None, (), capsys, monkeypatch)
         _check("readme", ours, _run_module("sacrebleu", args))
+
+
+def test_scoring_streams_the_hypotheses(tmp_path, capsys, monkeypatch):
+    """Memory holds the references and statistics, not the hypothesis text: scoring 40,000
+    hypotheses of 500 characters (20 MB of text) peaks about as high as scoring 40,000 of 10."""
+    import tracemalloc
+
+    import cybleu.cli as cli
+    monkeypatch.setattr(cli, "CHUNK_LINES", 2048)
+    n = 40_000
+    ref = tmp_path / "ref.txt"
+    ref.write_text("".join(f"word{i % 97} and more\n" for i in range(n)), encoding="utf-8")
+    filler = " ".join(["lorem ipsum dolor sit amet"] * 18)
+    long_hyp, short_hyp = tmp_path / "long.txt", tmp_path / "short.txt"
+    long_hyp.write_text("".join(f"word{i % 97} {filler}\n" for i in range(n)), encoding="utf-8")
+    short_hyp.write_text("".join(f"word{i % 97} and\n" for i in range(n)), encoding="utf-8")
+    size = long_hyp.stat().st_size
+    assert size > 19_000_000
+    for extra in ([], ["-ci", "-cin", "50"]):
+        peaks = []
+        for hyp in (short_hyp, long_hyp):
+            tracemalloc.start()
+            try:
+                assert main([str(ref), "-i", str(hyp), "-b", *extra]) == 0
+                peaks.append(tracemalloc.get_traced_memory()[1])
+            finally:
+                tracemalloc.stop()
+            capsys.readouterr()
+        assert peaks[1] - peaks[0] < size / 4, (extra, peaks, size)

@@ -616,10 +616,11 @@ class _Reader:
         return feeder.finish()
 
     def files(self, paths, names):
-        """Every file, in order; two at a time on machines with two cores or more (the core
-        releases the GIL while it counts). A read error surfaces for the first file in order
-        that has one, as when reading one after the other."""
-        if len(paths) < 2 or (os.cpu_count() or 1) < 2:
+        """Every file, in order; two at a time on machines with two cores or more when only BLEU
+        is computed (its core releases the GIL while it counts, and is made for concurrent
+        calls). A read error surfaces for the first file in order that has one, as when reading
+        one after the other."""
+        if len(paths) < 2 or (os.cpu_count() or 1) < 2 or set(self.metrics) != {"BLEU"}:
             return [self.file(p, n) for p, n in zip(paths, names)]
         from concurrent.futures import ThreadPoolExecutor
         with ThreadPoolExecutor(max_workers=2) as pool:
@@ -746,7 +747,11 @@ def _single(args, metrics, system, detail_rows):
             m0 = metric.first
             stats = system.stats[name]
             m0.n_bootstrap = n
-            m0.seed, samples = _bootstrap_resample(stats, m0, n)
+            bar = _progress_for(args, "bootstrap resampling")
+            try:
+                m0.seed, samples = _bootstrap_resample(stats, m0, n, progress=bar)
+            finally:
+                bar.close()
             score.estimate_ci(samples)
         sig = metric.first.get_signature().format(args.short if args.format != "json" else False)
         results.append(score.format(args.width, args.score_only, sig, args.format == "json"))

@@ -222,7 +222,7 @@ class Progress:
         self.stream = stream if stream is not None else sys.stderr
         if enabled is None:
             enabled = _is_tty(self.stream)
-        self.enabled = bool(enabled) and total > 0
+        self.enabled = bool(enabled)
         self.total = total
         self.label = label
         self.start = time.monotonic()
@@ -230,7 +230,7 @@ class Progress:
         self._drawn = False
 
     def update(self, done):
-        if not self.enabled:
+        if not self.enabled or self.total <= 0:
             return
         now = time.monotonic()
         if done < self.total and now - self._last < 0.1:
@@ -246,9 +246,8 @@ class Progress:
         self._drawn = True
 
     def __call__(self, done, total=None):
-        if total is not None and total != self.total:
+        if total is not None:
             self.total = total
-            self.enabled = self.enabled and total > 0
         self.update(done)
 
     def close(self):

@@ -423,15 +423,17 @@ class _Sample:
         return f"_Sample({self.score!r})"
 
 
-def _bootstrap_resample(stats, metric, n_samples=1000):
+def _bootstrap_resample(stats, metric, n_samples=1000, progress=None):
     """Bootstrap resampling of one system for a confidence interval (sacreBLEU's function of the
-    same name): (the seed as reported in signatures, the score of every resample)."""
+    same name): (the seed as reported in signatures, the score of every resample). `progress`,
+    if given, is called with (resamples done, total)."""
     seed_str, seed = _env_seed()
     packed = stats if isinstance(stats, Statistics) else Statistics(stats)
     if packed.n_segments == 0:
         raise ValueError("no segment statistics: the corpus is empty")
     chunks = _index_chunks(_resample().Generator(seed), n_samples, packed.n_segments)
-    scores = _bootstrap_scores(metric, [packed], chunks)[0]
+    report = None if progress is None else (lambda done: progress(done, n_samples))
+    scores = _bootstrap_scores(metric, [packed], chunks, report)[0]
     return seed_str, [_Sample(s) for s in scores]
 
 
