@@ -641,3 +641,15 @@ def test_readme_example(capsys):
         [r.__dict__ for r in oracle["BLEU"]]
     assert namespace["names"] == ["online-B", "KIT", "uedin-nmt"]
     assert 0 < namespace["t_test"].p_value <= 1
+
+
+def test_same_statistics_object_twice(resampler):
+    refs, named = _small_wmt17(2, 200)
+    metric = BLEU(references=[refs])
+    stats = significance.Statistics(metric._extract_corpus_statistics(named[1][1], None))
+    other = significance.Statistics(metric._extract_corpus_statistics(named[1][1], None))
+    base = named[0][1]
+    for fn, n in ((significance.paired_bootstrap, 100), (significance.paired_randomization, 100)):
+        twice = fn(metric, base, [stats, stats], n, 1)
+        once = fn(metric, base, [other], n, 1)
+        assert [r.__dict__ for r in twice] == [once[0].__dict__] * 2

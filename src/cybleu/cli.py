@@ -469,7 +469,9 @@ def _make_metrics(args, refs, n_segments):
         try:
             metrics[key] = _MetricSlices(key, registry[key], kwargs, refs, n_segments)
         except (ImportError, OSError, TypeError, ValueError, RuntimeError) as err:
-            _fail(f"{registry[key].__name__}: {err}".replace("\n\n", " ").strip())
+            message = " ".join(str(err).split())
+            prefix = f"{registry[key].__name__}: "
+            _fail(message if message.startswith(prefix) else prefix + message)
     return metrics
 
 
@@ -541,6 +543,8 @@ class _Feeder:
     def _flush(self, n):
         chunk = self.buf[:n]
         del self.buf[:n]
+        if not chunk:
+            return
         system = self.system
         expected = min(CHUNK_LINES, self.n_ref_lines - system.n_lines)
         if self.overflow or len(chunk) != expected:

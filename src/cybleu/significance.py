@@ -350,9 +350,10 @@ def _bootstrap_scores(metric, systems, chunks, progress=None):
     """The score of every bootstrap resample (given by `chunks` of indices) of each system: the
     compiled sums for integer statistics, sacreBLEU's numpy path otherwise."""
     resample = _resample()
-    out = {id(s): [] for s in systems}
-    fast = [s for s in systems if s.integer]
-    slow = [s for s in systems if not s.integer]
+    unique = list({id(s): s for s in systems}.values())  # one Statistics passed twice: once
+    out = {id(s): [] for s in unique}
+    fast = [s for s in unique if s.integer]
+    slow = [s for s in unique if not s.integer]
     done = 0
     for rows, idxs in chunks:
         if fast:
@@ -390,8 +391,9 @@ def _numpy_ar_scores(metric, baseline, stats, chunks):
 def _ar_scores(metric, baseline, systems, chunks, progress=None):
     """For each system, the scores of both pseudo-systems of every randomization trial."""
     resample = _resample()
-    out = {id(s): ([], []) for s in systems}
-    fast = [s for s in systems if s.integer] if baseline.integer else []
+    unique = list({id(s): s for s in systems}.values())  # one Statistics passed twice: once
+    out = {id(s): ([], []) for s in unique}
+    fast = [s for s in unique if s.integer] if baseline.integer else []
     done = 0
     for rows, masks in chunks:
         if fast:
@@ -404,7 +406,7 @@ def _ar_scores(metric, baseline, systems, chunks, progress=None):
                 out[id(stats)][0].extend(_scores_of_sums(metric, first, stats.width, dtype))
                 out[id(stats)][1].extend(_scores_of_sums(metric, second, stats.width, dtype))
         done += rows
-    for stats in systems:
+    for stats in unique:
         if not any(stats is s for s in fast):
             out[id(stats)] = _numpy_ar_scores(metric, baseline, stats, chunks)
     return [out[id(s)] for s in systems]
