@@ -17,7 +17,12 @@ from cpython.exc cimport PyErr_CheckSignals
 import os
 import sys
 
-__all__ = ["Generator", "resample_sums", "ar_sums", "bleu_scores", "pairwise_mean"]
+__all__ = ["Generator", "pack_rows", "resample_sums", "ar_sums", "bleu_scores", "pairwise_mean"]
+
+cdef extern from "Python.h":
+    int64_t PyLong_AsLongLong(object o) except? -1
+    bint PyLong_CheckExact(object o)
+    bint PyList_CheckExact(object o)
 
 cdef extern from *:
     """
@@ -301,6 +306,38 @@ cdef class Generator:
 
 # ---------------------------------------------------------------------------------------------
 # integer row sums
+
+def pack_rows(rows, int width):
+    """The rows (sequences of `width` ints each) as one flat int64 array. Raises TypeError for a
+    value that is not an int (a float statistic) and ValueError for a row of another width."""
+    cdef Py_ssize_t n = len(rows), i, k
+    cdef array out = clone(array("q"), n * width, False)
+    cdef int64_t* o = <int64_t*>out.data.as_voidptr
+    cdef object row, v
+    cdef list lst
+    if width < 1:
+        raise ValueError("width must be >= 1")
+    for i in range(n):
+        row = rows[i]
+        if PyList_CheckExact(row) and len(<list>row) == width:
+            lst = <list>row
+            for k in range(width):
+                v = lst[k]
+                if not PyLong_CheckExact(v):
+                    if isinstance(v, bool) or not isinstance(v, int):
+                        raise TypeError(f"statistics must be ints, not {type(v).__name__}")
+                o[i * width + k] = PyLong_AsLongLong(v)
+        else:
+            if len(row) != width:
+                raise ValueError("segment statistics rows must all have the same, non-zero "
+                                 "length")
+            for k in range(width):
+                v = row[k]
+                if isinstance(v, float) or not isinstance(v, int):
+                    raise TypeError(f"statistics must be ints, not {type(v).__name__}")
+                o[i * width + k] = PyLong_AsLongLong(v)
+    return out
+
 
 cdef Py_ssize_t _n_rows(const int64_t[::1] rows, int width, str what) except -1:
     if width < 1 or rows.shape[0] % width:

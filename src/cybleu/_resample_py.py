@@ -22,7 +22,7 @@ import numpy as np
 
 from ._math import bleu_from_stats
 
-__all__ = ["Generator", "resample_sums", "ar_sums", "bleu_scores", "pairwise_mean"]
+__all__ = ["Generator", "pack_rows", "resample_sums", "ar_sums", "bleu_scores", "pairwise_mean"]
 
 
 class Generator:
@@ -56,6 +56,22 @@ def _check_shape(n_rows, n_cols, what):
     if n_rows < 0 or n_cols < 1:
         raise ValueError(f"{what}: need n_rows >= 0 and n_segments >= 1, "
                          f"not {n_rows} and {n_cols}")
+
+
+def pack_rows(rows, width):
+    """The rows (sequences of `width` ints each) as one flat int64 array. Raises TypeError for a
+    value that is not an int (a float statistic) and ValueError for a row of another width."""
+    if width < 1:
+        raise ValueError("width must be >= 1")
+    out = array("q")
+    for row in rows:
+        if len(row) != width:
+            raise ValueError("segment statistics rows must all have the same, non-zero length")
+        for v in row:
+            if isinstance(v, (bool, float)) or not isinstance(v, int):
+                raise TypeError(f"statistics must be ints, not {type(v).__name__}")
+        out.extend(row)
+    return out
 
 
 def _rows(stats, width, n_segments=None):

@@ -181,7 +181,7 @@ class Statistics:
             return
         start = len(self.flat)
         try:
-            self.flat.extend(chain.from_iterable(rows))
+            self.flat.extend(_resample().pack_rows(rows, self.width))
         except (TypeError, OverflowError):
             del self.flat[start:]
             values = list(chain.from_iterable(rows))
@@ -328,6 +328,57 @@ def _mask_chunks(generator, n_trials, n_segments):
     return chunks
 
 
+# below this many additions a resampling call runs in the calling thread
+_PARALLEL_WORK = 20_000_000
+
+
+def _halves(n_rows, per_row, n_values):
+    """[(first row, rows)] splitting n_rows in two when the work is worth a second thread."""
+    if n_rows < 64 or n_rows * per_row * n_values < _PARALLEL_WORK or (os.cpu_count() or 1) < 2:
+        return [(0, n_rows)]
+    half = n_rows // 2 // 32 * 32  # whole blocks of the kernel
+    return [(0, half), (half, n_rows - half)]
+
+
+def _in_threads(calls, progress):
+    """Run `calls` (callables taking a progress callback) in threads, results in order. The
+    compiled kernels release the GIL, so two halves of a resampling run on two cores; Ctrl-C
+    stops both at their next block."""
+    if len(calls) == 1:
+        return [calls[0](progress)]
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+    stop = threading.Event()
+    done = [0] * len(calls)
+
+    def reporter(k):
+        def report(n):
+            if stop.is_set():
+                raise KeyboardInterrupt
+            done[k] = n
+            if progress is not None:
+                progress(sum(done))
+        return report
+
+    with ThreadPoolExecutor(max_workers=len(calls)) as pool:
+        futures = [pool.submit(call, reporter(k)) for k, call in enumerate(calls)]
+        try:
+            return [f.result() for f in futures]
+        except BaseException:
+            stop.set()
+            raise
+
+
+def _concat(arrays):
+    arrays = list(arrays)
+    if len(arrays) == 1:
+        return arrays[0]
+    out = array("q")
+    for a in arrays:
+        out.extend(a)
+    return out
+
+
 def _offset(progress, base):
     if progress is None:
         return None
@@ -357,8 +408,14 @@ def _bootstrap_scores(metric, systems, chunks, progress=None):
     done = 0
     for rows, idxs in chunks:
         if fast:
-            sums = resample.resample_sums([s.flat for s in fast], fast[0].width, idxs, rows,
-                                          _offset(progress, done))
+            flats, width, n_seg = [s.flat for s in fast], fast[0].width, fast[0].n_segments
+            view = memoryview(idxs)
+            parts = _halves(rows, n_seg, width * len(fast))
+            calls = [(lambda a, r: lambda report: resample.resample_sums(
+                flats, width, view[a * n_seg:(a + r) * n_seg], r, report))(a, r)
+                for a, r in parts]
+            results = _in_threads(calls, _offset(progress, done))
+            sums = [_concat(part[k] for part in results) for k in range(len(fast))]
             for stats, total in zip(list(fast), sums):
                 if _f32_exact(stats, total):
                     out[id(stats)].extend(_scores_of_sums(metric, total, stats.width, "float32"))
@@ -397,8 +454,15 @@ def _ar_scores(metric, baseline, systems, chunks, progress=None):
     done = 0
     for rows, masks in chunks:
         if fast:
-            pairs = resample.ar_sums(baseline.flat, [s.flat for s in fast], baseline.width, masks,
-                                     rows, _offset(progress, done))
+            flats, width, n_seg = [s.flat for s in fast], baseline.width, baseline.n_segments
+            view = memoryview(masks)
+            parts = _halves(rows, n_seg // 2, width * len(fast))  # about half the rows are added
+            calls = [(lambda a, r: lambda report: resample.ar_sums(
+                baseline.flat, flats, width, view[a * n_seg:(a + r) * n_seg], r, report))(a, r)
+                for a, r in parts]
+            results = _in_threads(calls, _offset(progress, done))
+            pairs = [(_concat(part[k][0] for part in results),
+                      _concat(part[k][1] for part in results)) for k in range(len(fast))]
             for stats, (first, second) in zip(fast, pairs):
                 # numpy's dtype for `pos_sel @ rows`: int64 for int lists, float64 if floats
                 dtype = "float64" if "float64" in (stats.ar_dtype, baseline.ar_dtype) \
