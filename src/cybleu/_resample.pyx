@@ -136,6 +136,28 @@ cdef extern from *:
         }
     }
 
+    /* Randomization with the swaps of 4 segments read as one 4-bit index into a table of the 16
+       subset sums of their rows: half the additions of adding the swapped rows one by one, and
+       no unpredictable branch per segment. */
+    static void cyb_sweep_sub_i32(const int32_t* sub, Py_ssize_t row, const uint8_t* sel,
+                                  Py_ssize_t g0, Py_ssize_t g1, int32_t* acc) {
+        Py_ssize_t k0, g;
+        int q;
+        for (k0 = 0; k0 < row; k0 += 16) {
+            int32_t a[16];
+            for (q = 0; q < 16; q++) a[q] = acc[k0 + q];
+            for (g = g0; g < g1; g++) {
+                const uint8_t* m = sel + 4 * g;
+                const unsigned idx = (unsigned)(m[0] | (m[1] << 1) | (m[2] << 2) | (m[3] << 3));
+                if (idx) {
+                    const int32_t* s = sub + (g * 16 + idx) * row + k0;
+                    for (q = 0; q < 16; q++) a[q] += s[q];
+                }
+            }
+            for (q = 0; q < 16; q++) acc[k0 + q] = a[q];
+        }
+    }
+
     static void cyb_sweep_count_i32(const int32_t* table, Py_ssize_t row, const uint32_t* cnt,
                                     Py_ssize_t j0, Py_ssize_t j1, int32_t* acc) {
         Py_ssize_t k0, j;
@@ -166,6 +188,8 @@ cdef extern from *:
                             Py_ssize_t j0, Py_ssize_t j1, int32_t* acc) noexcept nogil
     void cyb_sweep_count_i32(const int32_t* table, Py_ssize_t row, const uint32_t* cnt,
                              Py_ssize_t j0, Py_ssize_t j1, int32_t* acc) noexcept nogil
+    void cyb_sweep_sub_i32(const int32_t* sub, Py_ssize_t row, const uint8_t* sel,
+                           Py_ssize_t g0, Py_ssize_t g1, int32_t* acc) noexcept nogil
 
 cdef enum:
     SMOOTH_NONE = 0
@@ -470,6 +494,73 @@ cdef void _ar_block(_Table table, const uint8_t* mask, Py_ssize_t t0, Py_ssize_t
         j0 = j1
 
 
+# the 16 subset sums of every 4 segments, when they fit in this many bytes
+cdef Py_ssize_t _SUBSET_BYTES = 1 << 28
+
+
+cdef int32_t* _subset_sums(_Table table) noexcept nogil:
+    """For each group of 4 segments (the last padded with zero rows), the sums of the 16
+    subsets of their rows, subset s holding segment 4g+b when bit b of s is set; NULL when the
+    table is int64, too large, or memory is short (the caller then adds rows one by one)."""
+    cdef Py_ssize_t row = table.row, n_seg = table.n_segments
+    cdef Py_ssize_t n_groups = (n_seg + 3) // 4, g, sub_i, b, k, j
+    cdef int32_t* sub
+    cdef int32_t* dst
+    cdef const int32_t* src
+    if table.wide or n_groups * 16 * row * 4 > _SUBSET_BYTES:
+        return NULL
+    sub = <int32_t*>PyMem_RawCalloc(n_groups * 16 * row + 1, 4)
+    if sub == NULL:
+        return NULL
+    for g in range(n_groups):
+        for sub_i in range(1, 16):
+            dst = sub + (g * 16 + sub_i) * row
+            # subset = its lowest bit's segment + the subset without that bit (already summed)
+            b = 0
+            while not (sub_i >> b) & 1:
+                b += 1
+            j = 4 * g + b
+            if sub_i & (sub_i - 1):
+                src = sub + (g * 16 + (sub_i & (sub_i - 1))) * row
+                for k in range(row):
+                    dst[k] = src[k]
+            if j < n_seg:
+                src = <int32_t*>table.data + j * row
+                for k in range(row):
+                    dst[k] += src[k]
+    return sub
+
+
+cdef void _ar_block_sub(_Table table, const int32_t* sub, const uint8_t* mask, Py_ssize_t t0,
+                        Py_ssize_t t1, int32_t* acc) noexcept nogil:
+    cdef Py_ssize_t nt = t1 - t0, n_seg = table.n_segments, row = table.row, t, g0, g1, j
+    cdef Py_ssize_t n_full = n_seg // 4, step
+    cdef const uint8_t* m
+    cdef const int32_t* src
+    cdef int32_t* a
+    cdef Py_ssize_t k
+    # about 256 KiB of subset sums per slice
+    step = 262144 // (16 * row * 4 + 1)
+    if step < 1:
+        step = 1
+    memset(acc, 0, nt * row * 4)
+    g0 = 0
+    while g0 < n_full:
+        g1 = g0 + step if g0 + step < n_full else n_full
+        for t in range(nt):
+            cyb_sweep_sub_i32(sub, row, mask + (t0 + t) * n_seg, g0, g1, acc + t * row)
+        g0 = g1
+    # the last segments, fewer than 4: one by one
+    for t in range(nt):
+        m = mask + (t0 + t) * n_seg
+        a = acc + t * row
+        for j in range(4 * n_full, n_seg):
+            if m[j]:
+                src = <int32_t*>table.data + j * row
+                for k in range(row):
+                    a[k] += src[k]
+
+
 cdef inline int64_t _acc_at(_Table table, void* acc, Py_ssize_t i) noexcept nogil:
     if table.wide:
         return (<int64_t*>acc)[i]
@@ -542,6 +633,7 @@ def ar_sums(baseline, systems, int width, masks, Py_ssize_t n_trials, progress=N
     cdef const int64_t[::1] v
     cdef _Table table
     cdef void* acc = NULL
+    cdef int32_t* sub = NULL
     cdef int64_t* first
     cdef int64_t* second
     cdef int64_t x
@@ -575,11 +667,16 @@ def ar_sums(baseline, systems, int width, masks, Py_ssize_t n_trials, progress=N
         acc = PyMem_RawMalloc(table.row * 8 * _BLOCK + 8)
         if acc == NULL:
             raise MemoryError()
+        with nogil:
+            sub = _subset_sums(table)
         t0 = 0
         while t0 < n_trials:
             t1 = min(t0 + _BLOCK, n_trials)
             with nogil:
-                _ar_block(table, &mask[0], t0, t1, acc)
+                if sub != NULL:
+                    _ar_block_sub(table, sub, &mask[0], t0, t1, <int32_t*>acc)
+                else:
+                    _ar_block(table, &mask[0], t0, t1, acc)
             for s in range(nsys):
                 first = <int64_t*>(<array>result[s][0]).data.as_voidptr
                 second = <int64_t*>(<array>result[s][1]).data.as_voidptr
@@ -597,6 +694,7 @@ def ar_sums(baseline, systems, int width, masks, Py_ssize_t n_trials, progress=N
                 progress(t0)
     finally:
         PyMem_RawFree(acc)
+        PyMem_RawFree(sub)
     return result
 
 
