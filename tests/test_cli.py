@@ -17,7 +17,6 @@ import gzip
 import io
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -324,6 +323,23 @@ def cache(tmp_path_factory):
     sgm.append("</srcset>")
     _write_lines(d17 / "raw" / "test" / "newstest2017-ende-src.en.sgm", sgm)
 
+    # WMT19 en-de: SGML documents that sacreBLEU's SUBSETS annotates (country-domain)
+    d19 = root / "wmt19"
+    docs19 = [("bbc.381790", "en"), ("nytimes.184853", "de"), ("upi.176266", "en")]
+    n19 = len(docs19) * 10
+    _write_lines(d19 / "wmt19.en-de.src", src[:n19])
+    _write_lines(d19 / "wmt19.en-de.ref", ref[:n19])
+    _write_lines(d19 / "wmt19.en-de.docid", [docs19[i // 10][0] for i in range(n19)])
+    _write_lines(d19 / "wmt19.en-de.genre", ["news"] * n19)
+    _write_lines(d19 / "wmt19.en-de.origlang", [docs19[i // 10][1] for i in range(n19)])
+    sgm = ['<srcset setid="newstest2019" srclang="any">']
+    for k, (docid, lang) in enumerate(docs19):
+        sgm.append(f'<doc sysid="ref" docid="{docid}" genre="news" origlang="{lang}">')
+        sgm += [f'<seg id="{i + 1}">{src[k * 10 + i]}</seg>' for i in range(10)]
+        sgm.append("</doc>")
+    sgm.append("</srcset>")
+    _write_lines(d19 / "raw" / "sgm" / "newstest2019-ende-src.en.sgm", sgm)
+
     n22 = WMT22_DOCS * 10
 
     def head(name):
@@ -334,7 +350,8 @@ def cache(tmp_path_factory):
     xml = ['<?xml version="1.0" encoding="utf-8"?>', '<dataset id="wmttest2022">',
            '<collection id="general">']
     for k in range(WMT22_DOCS):
-        xml.append(f'<doc id="doc{k}" origlang="{"de" if k == 1 else "en"}">')
+        domain = ("news", "social", "news")[k % 3]
+        xml.append(f'<doc id="doc{k}" origlang="{"de" if k == 1 else "en"}" domain="{domain}">')
         for tag, attrs, lines in (("src", 'lang="en"', src22),
                                   ("ref", 'lang="de" translator="A"', ref_a),
                                   ("ref", 'lang="de" translator="B"', ref_b),
@@ -359,7 +376,7 @@ def cache(tmp_path_factory):
     inputs = tmp_path_factory.mktemp("testset-inputs")
     paths = {"cache": str(root)}
     for key, lines in (("T", hyp17), ("T2", hyp17b), ("TT", hyp17 + hyp17b), ("T22", hyp22),
-                       ("Tshort", hyp17[:-1])):
+                       ("Tshort", hyp17[:-1]), ("T19", hyp17[:n19])):
         _write_lines(inputs / f"{key}.txt", lines)
         paths[key] = str(inputs / f"{key}.txt")
     paths["empty_cache"] = str(tmp_path_factory.mktemp("empty-cache"))
@@ -391,6 +408,13 @@ TEST_SET_CASES = {
     "t22-json": ("-t wmt22 -l en-de -i {T22}", None, TS),
     "t22-origlang": ("-t wmt22 -l en-de -i {T22} --origlang de -f text", None, TS),
     "t22-detail": ("-t wmt22 -l en-de -i {T22} -d", None, TS),
+    "t22-subset": ("-t wmt22 -l en-de -i {T22} --subset soc -f text", None, TS),
+    "t22-subset-origlang": ("-t wmt22 -l en-de -i {T22} --subset news --origlang en", None, TS),
+    "t22-echo-subset": ("-t wmt22 -l en-de --echo docid ref --subset news", None, TS),
+    "t19-subset-country": ("-t wmt19 -l en-de -i {T19} --subset country:US -f text", None, TS),
+    "t19-subset-domain": ("-t wmt19 -l en-de -i {T19} --subset politics", None, TS),
+    "t19-detail": ("-t wmt19 -l en-de -i {T19} -d", None, TS),
+    "t19-echo-subset": ("-t wmt19 -l en-de --echo docid --subset crime --origlang en", None, TS),
     "t22-echo": ("-t wmt22 -l en-de --echo src ref ref:B docid origlang", None, TS),
     "t-err-short": ("-t wmt17 -l en-de -i {Tshort}", None, TS),
     "t-err-echo-field": ("-t wmt17 -l en-de --echo foo", None, TS),
@@ -581,17 +605,17 @@ def test_stdin_decoding_error_counts_lines_across_buffers(files, capsys, monkeyp
 
 def test_long_inputs_are_scored_in_slices(files, capsys, monkeypatch, tmp_path):
     """A corpus longer than a slice gives the same numbers as one object scoring it whole."""
-    import cybleu.cli as cli
-    monkeypatch.setattr(cli, "CHUNK_LINES", 64)
+    import cybleu.streams as streams
+    monkeypatch.setattr(streams, "CHUNK_LINES", 64)
     for args in ([files["ref"], "-i", files["A"], files["U"], "-f", "text"],
                  [files["ref"], "-i", files["U"], "-ci", "-cin", "200"],
                  [files["ref"], "-i", files["A"], files["P"], "-pbs", "-pbsn", "100"],
                  [files["ref"], "-i", files["P"], "-sl", "-w", "3"],
                  [files["refs2"], "-nr", "2", "-i", files["U"]]):
-        monkeypatch.setattr(cli, "CHUNK_LINES", 1 << 17)
+        monkeypatch.setattr(streams, "CHUNK_LINES", 1 << 17)
         assert main(list(args)) == 0
         whole = capsys.readouterr().out
-        monkeypatch.setattr(cli, "CHUNK_LINES", 64)
+        monkeypatch.setattr(streams, "CHUNK_LINES", 64)
         assert main(list(args)) == 0
         assert capsys.readouterr().out == whole
     assert main([files["ref"], "-i", files["short"]]) == 1
@@ -774,8 +798,8 @@ def test_scoring_streams_the_hypotheses(tmp_path, capsys, monkeypatch):
     hypotheses of 500 characters (20 MB of text) peaks about as high as scoring 40,000 of 10."""
     import tracemalloc
 
-    import cybleu.cli as cli
-    monkeypatch.setattr(cli, "CHUNK_LINES", 2048)
+    import cybleu.streams as streams
+    monkeypatch.setattr(streams, "CHUNK_LINES", 2048)
     n = 40_000
     ref = tmp_path / "ref.txt"
     ref.write_text("".join(f"word{i % 97} and more\n" for i in range(n)), encoding="utf-8")

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from cybleu import _backend, _resample_py, significance
 from cybleu.metrics import BLEU
-from conftest import SHARED_DATA, data_path, read_lines
+from conftest import data_path, read_lines
 
 try:
     from cybleu import _resample as _resample_c
