@@ -653,3 +653,21 @@ def test_same_statistics_object_twice(resampler):
         twice = fn(metric, base, [stats, stats], n, 1)
         once = fn(metric, base, [other], n, 1)
         assert [r.__dict__ for r in twice] == [once[0].__dict__] * 2
+
+
+@SETTINGS
+@given(st.lists(st.lists(st.integers(-2**63, 2**63 - 1), min_size=3, max_size=3), max_size=30))
+def test_pack_rows_compiled_equal_twin(rows):
+    compiled = _compiled()
+    assert compiled.pack_rows(rows, 3) == _resample_py.pack_rows(rows, 3) == \
+        array("q", [v for row in rows for v in row])
+    assert compiled.pack_rows([tuple(r) for r in rows], 3) == _resample_py.pack_rows(rows, 3)
+
+
+@pytest.mark.parametrize("rows,error", [([[1.5, 2]], TypeError), ([[True, 2]], TypeError),
+                                        ([[1, 2, 3]], ValueError), ([[2**63, 1]], OverflowError),
+                                        ([["1", 2]], TypeError)])
+def test_pack_rows_rejects(rows, error):
+    for module in filter(None, (_resample_c, _resample_py)):
+        with pytest.raises(error):
+            module.pack_rows(rows, 2)
