@@ -146,6 +146,8 @@ def test_every_option(index, kw):
     _check(hyps, refs, **kw)
 
 
+@pytest.mark.skipif(_backend.TER_BACKEND == "python",
+                    reason="the twin takes about 20 s here; it runs in the slow sweep")
 def test_one_full_system():
     """A whole WMT17 system (3,004 segments) against sacreBLEU, bit for bit."""
     root = data_path("sacrebleu-fixtures", "wmt17-en-de")
