@@ -1300,7 +1300,8 @@ cdef tuple _intern(words_hyp, words_ref):
 
 
 def edit_stats(words_hyp, words_ref):
-    """`lib_ter.translation_edit_rate(words_hyp, words_ref)`: (number of edits, reference length)."""
+    """`lib_ter.translation_edit_rate(words_hyp, words_ref)`: (number of edits, reference
+    length)."""
     cdef array hyp, ref
     cdef _Scratch sc = _Scratch()
     cdef int64_t e
