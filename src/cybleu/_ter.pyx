@@ -52,6 +52,7 @@ cdef enum:
 cdef enum:
     ERR_NOMEM = -1
     ERR_TRACE = -2
+    ERR_TOO_LONG = -3
 
 # Lines are copied to code points a chunk at a time: the GIL is held only for the copy, and memory
 # stays bounded whatever the corpus size.
@@ -887,10 +888,6 @@ cdef int64_t ter_pair(TerWork* w, const word_t* hyp0, Py_ssize_t n, const word_t
 
 # ---------------------------------------------------------------------------------------------
 # segments
-
-cdef enum:
-    ERR_TOO_LONG = -3
-
 
 cdef inline const uint32_t* word_chars(const WordStore* st, Py_ssize_t t,
                                        Py_ssize_t* length) noexcept nogil:
