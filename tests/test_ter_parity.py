@@ -98,8 +98,8 @@ def test_tokenizer_matches_sacrebleu(line, f):
     want = SacreTercom(**f)(line)
     assert parity(lambda k: k.tokenize(line, *_args(f)), both_ter) == want
     # the metric's path: rstrip, tokenize; references go through it twice, as in sacreBLEU
-    twice = SacreTercom(**f)(want.rstrip())
-    assert parity(lambda k: k.RefSet([[line]], *_args(f)).ref_words(0), both_ter) == [twice.split()]
+    cached = SacreTER(**f)._cache_references([[line]])[0]["ref_words"]
+    assert parity(lambda k: k.RefSet([[line]], *_args(f)).ref_words(0), both_ter) == cached
 
 
 @SETTINGS
@@ -337,13 +337,13 @@ def _sweep(cps, combos):
 
 
 # the ranges tercom's rules and the CJK tables react to, with their edges
-_REACTIVE = [(0x0, 0x800), (0x2d00, 0x3500), (0x3f00, 0x4e10), (0x9f00, 0xa100),
-             (0xf800, 0x10000), (0x10000, 0x10100), (0x1f000, 0x1f100), (0x20000, 0x20100)]
+_REACTIVE = [(0x0, 0x250), (0x2e70, 0x2f10), (0x2ff0, 0x3430), (0x3f10, 0x3f30), (0x4db0, 0x4e10),
+             (0x9ff0, 0xa010), (0xf8f0, 0xfb00), (0xfe20, 0xfe60), (0xff00, 0xff70)]
 
 
 def test_tokenizer_on_reactive_code_points():
     cps = sorted({c for lo, hi in _REACTIVE for c in range(lo, hi)
-                  if not 0xd800 <= c < 0xe000} | set(range(0, 0x110000, 211)) - set(
+                  if not 0xd800 <= c < 0xe000} | set(range(0, 0x110000, 997)) - set(
                       range(0xd800, 0xe000)))
     # the settings whose rules differ (lowercasing is str.lower in both)
     _sweep(cps, [f for f in FLAGS if f["case_sensitive"] == f["no_punct"] and (

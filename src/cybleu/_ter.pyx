@@ -52,6 +52,7 @@ cdef enum:
 cdef enum:
     ERR_NOMEM = -1
     ERR_TRACE = -2
+    ERR_TOO_LONG = -3
 
 # Lines are copied to code points a chunk at a time: the GIL is held only for the copy, and memory
 # stays bounded whatever the corpus size.
@@ -888,10 +889,6 @@ cdef int64_t ter_pair(TerWork* w, const word_t* hyp0, Py_ssize_t n, const word_t
 # ---------------------------------------------------------------------------------------------
 # segments
 
-cdef enum:
-    ERR_TOO_LONG = -3
-
-
 cdef inline const uint32_t* word_chars(const WordStore* st, Py_ssize_t t,
                                        Py_ssize_t* length) noexcept nogil:
     cdef Py_ssize_t start = st.ends.data[t - 1] if t > 0 else 0
@@ -1300,7 +1297,8 @@ cdef tuple _intern(words_hyp, words_ref):
 
 
 def edit_stats(words_hyp, words_ref):
-    """`lib_ter.translation_edit_rate(words_hyp, words_ref)`: (number of edits, reference length)."""
+    """`lib_ter.translation_edit_rate(words_hyp, words_ref)`: (number of edits, reference
+    length)."""
     cdef array hyp, ref
     cdef _Scratch sc = _Scratch()
     cdef int64_t e

@@ -321,7 +321,8 @@ def _ter_pair(hyp: Sequence[Hashable], ref: Sequence[Hashable]) -> Tuple[int, in
 
 
 def edit_stats(words_hyp: Sequence[Hashable], words_ref: Sequence[Hashable]) -> Tuple[int, int]:
-    """`lib_ter.translation_edit_rate(words_hyp, words_ref)`: (number of edits, reference length)."""
+    """`lib_ter.translation_edit_rate(words_hyp, words_ref)`: (number of edits, reference
+    length)."""
     return _ter_pair(*_intern(words_hyp, words_ref))
 
 
