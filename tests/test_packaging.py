@@ -193,7 +193,7 @@ def python_with_cybleu(code, implementation=None):
 def test_running_on_the_twin_because_the_core_is_missing_warns_once():
     out = python_with_cybleu(BLOCK_CORE)
     assert out.stdout.startswith("python 100.00\n"), out.stdout + out.stderr
-    assert "(BLEU of sacreBLEU 2.6.0; python backend)" in out.stdout
+    assert "(python backend; sacreBLEU 2.6.0 semantics)" in out.stdout
     assert out.stderr.count("RuntimeWarning: cybleu's compiled core is not available") == 1, \
         out.stderr
     assert "set CYBLEU_IMPLEMENTATION=python to choose the pure-Python backend on purpose" \
@@ -215,7 +215,7 @@ def test_version_names_the_backend():
                              "from cybleu.cli import main; import cybleu\n"
                              "print(cybleu.BACKEND); main()")
     backend, version = out.stdout.splitlines()
-    assert version == f"cybleu {cybleu.__version__} (BLEU of sacreBLEU 2.6.0; {backend} backend)"
+    assert version == f"cybleu {cybleu.__version__} ({backend} backend; sacreBLEU 2.6.0 semantics)"
 
 
 # -- types --------------------------------------------------------------------------------------
