@@ -9,9 +9,10 @@ memory, machine.
 
 Ratio column: the baseline's median / this row's median, within the group (the row marked as
 baseline: sacrebleu `corpus_bleu` for corpus-13a, one reused `BLEU(effective_order=True)` for
-sentence-batch, an nltk `sentence_bleu` loop for ids-sentence-*, a sacrebleu `sentence_score` loop for
+sentence-batch, the `sacrebleu` command for cli-*, numpy for resample-*, an nltk `sentence_bleu` loop for ids-sentence-*, a sacrebleu `sentence_score` loop for
 ids-pairwise, sacrebleu `corpus_bleu` with the same tokenizer for tok-*, nltk for nltk-corpus and nltk-sentence, bleuscore for hf-corpus; sacrebleu `corpus_chrf`, a reused
-`CHRF().sentence_score` loop and a `sentence_score` loop on a slice for the chrf-* groups). Above 1 means faster
+`CHRF().sentence_score` loop and a `sentence_score` loop on a slice for the chrf-* groups; sacrebleu
+`corpus_ter` and a reused `TER().sentence_score` loop for the ter-* groups). Above 1 means faster
 than the baseline. A row timed on a slice of the workload (fast-bleu) is scaled to the
 full workload and marked "extrapolated". pytest's output goes to stderr, the markdown to stdout.
 """
@@ -31,7 +32,8 @@ GROUP_ORDER = ["corpus-13a", "sentence-batch", "tok-none", "tok-zh", "tok-intl",
                "ids-pairwise-128x128", "ids-lists-256x1024", "nltk-corpus", "nltk-sentence", "hf-corpus",
                "patched-evaluate-sacrebleu", "sentence-batch-threads",
                "chrf-corpus", "chrfpp-corpus", "chrf-sentence", "chrfpp-sentence",
-               "chrf-pairwise-128x128", "chrfpp-pairwise-128x128"]
+               "chrf-pairwise-128x128", "chrfpp-pairwise-128x128", "ter-corpus", "ter-sentence",
+               "cli-multi", "cli-paired-bs", "cli-paired-ar", "cli-ci", "resample-bs", "resample-ar"]
 GROUP_TITLES = {
     "corpus-13a": "Corpus BLEU, WMT22 en-de, all 8 systems vs reference A (16,296 segments per round)",
     "sentence-batch": "Sentence BLEU of every segment, 2 WMT22 en-de systems vs reference A (4,074 pairs per round)",
@@ -55,6 +57,14 @@ GROUP_TITLES = {
     "chrfpp-sentence": "Sentence chrF++ of every segment, one WMT17 en-de system (3,004 pairs)",
     "chrf-pairwise-128x128": "Pairwise chrF for MBR, 128 x 128 WMT17 en-de sentences (16,384 pairs)",
     "chrfpp-pairwise-128x128": "Pairwise chrF++ for MBR, 128 x 128 WMT17 en-de sentences (16,384 pairs)",
+    "ter-corpus": "Corpus TER, one WMT17 en-de system (sacreBLEU's fixture, 3,004 segments)",
+    "ter-sentence": "Sentence TER of every segment, one WMT17 en-de system (3,004 pairs)",
+    "cli-multi": "Command line, whole process: corpus BLEU of the 16 WMT17 en-de systems (`ref.txt -i <16 files>`, JSON)",
+    "cli-paired-bs": "Command line, whole process: paired bootstrap test of the 16 WMT17 en-de systems (`-pbs`, 1000 resamples)",
+    "cli-paired-ar": "Command line, whole process: approximate randomization test of the 16 WMT17 en-de systems (`-par`, 10000 trials)",
+    "cli-ci": "Command line, whole process: 95% confidence interval of one WMT17 en-de system (`-ci`, 1000 resamples)",
+    "resample-bs": "Resampling alone: row sums of 1000 bootstrap resamples, 16 WMT17 systems' integer BLEU statistics (same indices)",
+    "resample-ar": "Resampling alone: masked row sums of 10000 randomization trials, 15 WMT17 systems against the baseline (same masks)",
 }
 UNIT = {"corpus-13a": ("segments", "segments"), "sentence-batch": ("pairs", "pairs"),
         "ids-sentence-256x1024": ("pairs", "pairs"), "ids-sentence-1024x128": ("pairs", "pairs"),
@@ -66,7 +76,11 @@ UNIT = {"corpus-13a": ("segments", "segments"), "sentence-batch": ("pairs", "pai
         "patched-evaluate-sacrebleu": ("segments", "segments"), "sentence-batch-threads": ("pairs", "pairs"),
         "chrf-corpus": ("segments", "segments"), "chrfpp-corpus": ("segments", "segments"),
         "chrf-sentence": ("pairs", "pairs"), "chrfpp-sentence": ("pairs", "pairs"),
-        "chrf-pairwise-128x128": ("pairs", "pairs"), "chrfpp-pairwise-128x128": ("pairs", "pairs")}
+        "chrf-pairwise-128x128": ("pairs", "pairs"), "chrfpp-pairwise-128x128": ("pairs", "pairs"),
+        "ter-corpus": ("segments", "segments"), "ter-sentence": ("pairs", "pairs"),
+        "cli-multi": ("segments", "segments"), "cli-paired-bs": ("segments", "segments"),
+        "cli-paired-ar": ("segments", "segments"), "cli-ci": ("segments", "segments"),
+        "resample-bs": ("segments", "segments"), "resample-ar": ("segments", "segments")}
 
 
 def run_pytest(json_path, extra_args):
@@ -226,6 +240,15 @@ def markdown(bench, mem=None, pytest_rc=0, memory_rc=0):
         "tests/fixtures/evaluate) unchanged; the patched results are asserted identical to the unpatched.",
         "- chrf-* groups: cybleu checked bit for bit against sacrebleu's corpus and sentence chrF; fastchrf "
         "(chrF only, timed when installed) within 1e-9 of sacrebleu on sample pairs.",
+        "- ter-* groups: cybleu checked bit for bit against sacrebleu's corpus and every sentence TER.",
+        "- cli-* groups: whole `python -m <tool>` processes (start-up and imports included; cybleu's "
+        "modules byte-compiled first, as sacrebleu's are in site-packages); each cybleu run's stdout equals "
+        "sacrebleu's byte for byte but the version field. sacrebleu's paired runs are timed "
+        "CYBLEU_BENCH_ORACLE_ROUNDS times (default 2), without a warm-up round. cybleu reads two input "
+        "files at a time on two cores.",
+        "- resample-* groups: the integer sums every resample needs, from the same indices/masks; the numpy "
+        "rows are the obvious vectorized versions (fancy indexing + sum; float64 BLAS matrix products, exact "
+        "for these integers); all results checked equal.",
     ]
     if headline:
         lines.insert(2, "cybleu vs the baselines: " + "; ".join(headline) + ".\n")

@@ -17,6 +17,12 @@ try:
     from cybleu import _chrf as _chrf_c
 except ImportError:
     _chrf_c = None
+from cybleu import _ter_py
+
+try:
+    from cybleu import _ter as _ter_c
+except ImportError:
+    _ter_c = None
 
 SHARED_DATA = Path(os.environ.get("CYBLEU_SHARED_DATA")
                    or Path(__file__).resolve().parents[1].parent / "shared" / "data")
@@ -49,9 +55,15 @@ def both_chrf():
     return _chrf_c, _chrf_py
 
 
+def both_ter():
+    if _ter_c is None:
+        pytest.skip("the compiled TER kernel is not built in this install")
+    return _ter_c, _ter_py
+
+
 def parity(call, pair=both_cores):
-    """call(module) on the compiled module and its twin (`pair`: both_cores, both_chrf): equal
-    results (or the same exception type and message)."""
+    """call(module) on the compiled module and its twin (`pair`: both_cores, both_chrf,
+    both_ter): equal results (or the same exception type and message)."""
     compiled, python = pair()
     results = []
     for core in (compiled, python):

@@ -5,7 +5,6 @@ import os
 import struct
 import warnings
 from collections import namedtuple
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -2,7 +2,6 @@
 Fractions equal, int 0 where nltk returns int 0), equal exceptions, equal warnings; and the compiled
 counting core against its pure-Python twin."""
 import inspect
-import math
 import struct
 import warnings
 from fractions import Fraction as PyFraction

@@ -2,8 +2,11 @@
 from array import array
 from typing import Optional, Sequence
 
+from typing_extensions import disjoint_base
+
 __all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores"]
 
+@disjoint_base
 class RefSet:
     max_order: int
     tokenize: str
@@ -15,7 +18,8 @@ class RefSet:
     def corpus_stats(self, hyps: Sequence[str]) -> list[int]: ...
     def segment_stats(self, hyps: Sequence[str]) -> list[list[int]]: ...
     def sentence_scores(self, hyps: Sequence[str], smooth_method: str = ...,
-                        smooth_value: Optional[float] = ..., effective_order: bool = ...) -> array: ...
+                        smooth_value: Optional[float] = ...,
+                        effective_order: bool = ...) -> array[float]: ...
 
 def corpus_stats(hyps: Sequence[str], refs: Sequence[Sequence[str]], tokenize: str = ...,
                  lowercase: bool = ..., max_order: int = ...) -> list[int]: ...
@@ -23,4 +27,5 @@ def segment_stats(hyps: Sequence[str], refs: Sequence[Sequence[str]], tokenize: 
                   lowercase: bool = ..., max_order: int = ...) -> list[list[int]]: ...
 def sentence_scores(hyps: Sequence[str], refs: Sequence[Sequence[str]], tokenize: str = ...,
                     lowercase: bool = ..., max_order: int = ..., smooth_method: str = ...,
-                    smooth_value: Optional[float] = ..., effective_order: bool = ...) -> array: ...
+                    smooth_value: Optional[float] = ...,
+                    effective_order: bool = ...) -> array[float]: ...

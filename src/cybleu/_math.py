@@ -16,7 +16,7 @@ MAX_ORDER_LIMIT = 256
 SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 
 
-def check_max_order(order, name="max_order"):
+def check_max_order(order: Any, name: str = "max_order") -> int:
     """`order` as an int in 1..MAX_ORDER_LIMIT, or a ValueError naming the argument."""
     if isinstance(order, bool) or not isinstance(order, numbers.Integral):
         raise ValueError(f"{name} must be an integer from 1 to {MAX_ORDER_LIMIT}, "
@@ -27,7 +27,7 @@ def check_max_order(order, name="max_order"):
     return order
 
 
-def check_smoothing(smooth_method, smooth_value):
+def check_smoothing(smooth_method: str, smooth_value: Any) -> None:
     """A ValueError for a smoothing method sacreBLEU does not have, or a smooth_value that would
     make floor/add-k fail obscurely or return nan/inf (sacreBLEU takes any value there); a value
     the method ignores (none, exp) is not looked at, as in sacreBLEU."""

@@ -1,22 +1,26 @@
-"""`cybleu`: sacreBLEU 2.6.0's command line, BLEU only, on cybleu's core.
+"""`cybleu`: sacreBLEU 2.6.0's command line, flag for flag, on cybleu's metrics.
 
-    cybleu REF [REF...] -i HYP [HYP...]         # or the hypotheses on stdin
-    cat hyps.txt | cybleu ref.txt -f text
+    cybleu REF [REF...] -i HYP [HYP...]              # or the hypotheses on stdin
+    cybleu ref.txt -i base.txt sys1.txt sys2.txt -pbs  # paired bootstrap test, as sacreBLEU
+    cybleu -t wmt17 -l en-de -i out.de                 # test sets from sacreBLEU's local cache
     cybleu --demo
 
-The output is byte-identical to `sacrebleu` 2.6.0's for the same arguments (single-system json and
-text, sentence level, multi-system json; multi-system text too when `tabulate` is installed) except
-for the signature's `version:` value, which is `cybleu-<version>`. Messages go to stderr with a
-`cybleu: ` prefix where sacreBLEU writes `sacreBLEU: `.
+Output (json, text, latex; one system, several, paired tables) is byte-identical to `sacrebleu`
+2.6.0's for the same arguments except the signature's `version:` value, `cybleu-<version>`, with
+the same exit codes. Messages go to stderr with a `cybleu: ` prefix where sacreBLEU writes
+`sacreBLEU: `; where sacreBLEU would stop with a traceback (unreadable or undecodable files, a
+broken .gz, a bad -w, a missing model) cybleu names the file and line and exits with status 1.
+
+This module only wires arguments: metrics come from `cybleu.metrics.METRICS`, statistics tests
+from `cybleu.significance`, test sets from `cybleu.dataset`, and text from `cybleu.render`.
 """
 import argparse
-import gzip
 import io
-import json
 import logging
 import os
 import sys
 
+from . import streams
 from .tokenizers import registry
 from .version import SACREBLEU_VERSION, __version__
 
@@ -25,6 +29,10 @@ logger = logging.getLogger("cybleu.cli")
 OUTPUT_FORMATS = ("json", "text", "latex")
 SMOOTH_METHODS = ("none", "floor", "add-k", "exp")  # sacreBLEU's order (BLEU.SMOOTH_DEFAULTS)
 TOKENIZERS = registry.NAMES  # sacreBLEU's order
+# sacreBLEU's chrF defaults, used for the flags' defaults when chrF is not available
+CHRF_DEFAULTS = {"CHAR_ORDER": 6, "WORD_ORDER": 0, "BETA": 2}
+# Inputs longer than this show a progress bar (on a terminal).
+PROGRESS_LINES = 100_000
 
 DEMO_PREFIX = "wmt17-en-de."
 DEMO_REF = DEMO_PREFIX + "ref.txt"
@@ -44,38 +52,73 @@ def _fail(*messages, code=1):
     raise _Exit(code)
 
 
+def _metrics_registry():
+    from .metrics import METRICS
+    return METRICS
+
+
 def build_parser():
+    metrics = _metrics_registry()
     parser = argparse.ArgumentParser(
-        prog="cybleu",
+        prog="cybleu", allow_abbrev=False,
         description=(
-            "cybleu: sacreBLEU's BLEU on a compiled core, with sacreBLEU 2.6.0's command line.\n"
+            "cybleu: sacreBLEU 2.6.0's command line on a compiled core.\n"
             "Quick usage:\n"
-            "    cybleu ref.txt -i output.txt            (json, as sacrebleu)\n"
+            "    cybleu ref.txt -i output.txt                 (json, as sacrebleu)\n"
             "    cat output.txt | cybleu ref.txt -f text\n"
-            "    cybleu --demo                           (score the bundled WMT17 sample)\n\n"
+            "    cybleu ref.txt -i base.txt a.txt b.txt -pbs  (paired bootstrap test)\n"
+            "    cybleu -t wmt17 -l en-de -i output.txt       (sacreBLEU's cached test sets)\n"
+            "    cybleu --demo                                (score the bundled WMT17 sample)\n\n"
             "Output is byte-identical to sacrebleu's for the same arguments, except the\n"
-            "signature's version (cybleu-<version>). Only BLEU (every sacreBLEU\n"
-            "tokenizer); no test sets (-t), confidence intervals or paired tests.\n"
-            "Multi-system text output is tabulate's fancy_grid table (as sacrebleu) when the\n"
-            "`tabulate` package is installed, otherwise a plain aligned table."),
+            "signature's version (cybleu-<version>). Test sets are read from sacreBLEU's\n"
+            "cache ($SACREBLEU, default ~/.sacrebleu); cybleu never downloads."),
         formatter_class=argparse.RawDescriptionHelpFormatter)
 
     parser.add_argument("--demo", action="store_true",
                         help="Score a bundled 500-segment sample of WMT17 en-de (5 systems) and "
                              "print a table with the time taken, then quit.")
+    parser.add_argument("--citation", "--cite", default=False, action="store_true",
+                        help="Dump the bibtex citation and quit.")
+    parser.add_argument("--list", default=False, action="store_true",
+                        help="Print a list of all available test sets.")
+    parser.add_argument("--test-set", "-t", type=str, default=None,
+                        help="The test set to use (see also --list) or a comma-separated list of "
+                             "test sets to be concatenated. Read from sacreBLEU's local cache.")
+    parser.add_argument("--language-pair", "-l", dest="langpair", default=None,
+                        help="Source-target language pair (2-char ISO639-1 codes).")
+    parser.add_argument("--origlang", "-ol", dest="origlang", default=None,
+                        help="Use a subset of sentences with a given original language (2-char "
+                             'ISO639-1 codes), "non-" prefix means negation.')
+    parser.add_argument("--subset", dest="subset", default=None,
+                        help="Use a subset of sentences whose document annotation matches a "
+                             "given regex (see SUBSETS in the source code).")
+    parser.add_argument("--download", type=str, default=None,
+                        help="Check that a test set is in sacreBLEU's cache and quit (cybleu "
+                             "never downloads).")
+    parser.add_argument("--echo", nargs="+", type=str, default=None,
+                        help="Output the source (src), reference (ref), or other available field "
+                             "(docid, ref:A, ref:1 for example) to STDOUT and quit. You can get "
+                             "available fields with options `--list` and `-t`. If multiple "
+                             "fields are given, they are outputted with tsv format in the order "
+                             "they are given. You can also use `--echo all` to output all "
+                             "available fields.")
+
     parser.add_argument("--input", "-i", type=str, nargs="*", default=None,
-                        help="Read input from file(s) instead of STDIN (one system per file).")
+                        help="Read input from file(s) instead of STDIN.")
     parser.add_argument("refs", nargs="*", default=[],
-                        help="List of references. They should precede the -i/--input argument.")
+                        help="Optional list of references. If given, it should preceed the "
+                             "-i/--input argument.")
     parser.add_argument("--num-refs", "-nr", type=int, default=1,
-                        help="Split the reference stream on tabs, and expect this many references. "
-                             "(Default: %(default)s)")
+                        help="Split the reference stream on tabs, and expect this many "
+                             "references. (Default: %(default)s)")
     parser.add_argument("--encoding", "-e", type=str, default="utf-8",
                         help="Open text files with specified encoding (Default: %(default)s)")
-    parser.add_argument("--metrics", "-m", choices=["bleu"], nargs="+", default=["bleu"],
-                        help="Metric to compute: only bleu (Default: bleu)")
+
+    parser.add_argument("--metrics", "-m", choices=[m.lower() for m in metrics], nargs="+",
+                        default=["bleu"],
+                        help="Space-delimited list of metrics to compute (Default: bleu)")
     parser.add_argument("--sentence-level", "-sl", action="store_true",
-                        help="Compute metric for each sentence (effective order on).")
+                        help="Compute metric for each sentence.")
 
     bleu = parser.add_argument_group("BLEU related arguments")
     bleu.add_argument("--smooth-method", "-s", choices=SMOOTH_METHODS, default="exp",
@@ -84,37 +127,105 @@ def build_parser():
                            "add-k (increment num/denom by k for n>1), or none. "
                            "(Default: %(default)s)")
     bleu.add_argument("--smooth-value", "-sv", type=float, default=None, dest="bleu_smooth_value",
-                      metavar="SMOOTH_VALUE",
                       help="The smoothing value. Only valid for floor and add-k. "
                            "(Defaults: floor: 0.1, add-k: 1)")
     bleu.add_argument("--tokenize", "-tok", choices=TOKENIZERS, default=None, dest="bleu_tokenize",
-                      help="Tokenization method to use for BLEU (Default: 13a).")
+                      help="Tokenization method to use for BLEU. If not provided, defaults to "
+                           "`zh` for Chinese, `ja-mecab` for Japanese, `ko-mecab` for Korean and "
+                           "`13a` (mteval) otherwise.")
     bleu.add_argument("--lowercase", "-lc", dest="bleu_lowercase", action="store_true",
                       default=False, help="If True, enables case-insensitivity. "
                                           "(Default: %(default)s)")
     bleu.add_argument("--force", default=False, action="store_true", dest="bleu_force",
                       help="Insist that your tokenized input is actually detokenized.")
 
+    chrf_cls = metrics.get("CHRF")
+    chrf_default = (lambda key: getattr(chrf_cls, key)) if chrf_cls is not None \
+        else CHRF_DEFAULTS.__getitem__
+    chrf = parser.add_argument_group("chrF related arguments")
+    chrf.add_argument("--chrf-char-order", "-cc", type=int, default=chrf_default("CHAR_ORDER"),
+                      help="Character n-gram order. (Default: %(default)s)")
+    chrf.add_argument("--chrf-word-order", "-cw", type=int, default=chrf_default("WORD_ORDER"),
+                      help="Word n-gram order (Default: %(default)s). If equals to 2, the metric "
+                           "is referred to as chrF++.")
+    chrf.add_argument("--chrf-beta", type=int, default=chrf_default("BETA"),
+                      help="Determine the importance of recall w.r.t precision. "
+                           "(Default: %(default)s)")
+    chrf.add_argument("--chrf-whitespace", action="store_true", default=False,
+                      help="Include whitespaces when extracting character n-grams. "
+                           "(Default: %(default)s)")
+    chrf.add_argument("--chrf-lowercase", action="store_true", default=False,
+                      help="Enable case-insensitivity. (Default: %(default)s)")
+    chrf.add_argument("--chrf-eps-smoothing", action="store_true", default=False,
+                      help="Enables epsilon smoothing similar to chrF++.py, NLTK and Moses; "
+                           "instead of effective order smoothing. (Default: %(default)s)")
+
+    ter = parser.add_argument_group(
+        "TER related arguments (The defaults replicate TERCOM's behavior)")
+    ter.add_argument("--ter-case-sensitive", action="store_true",
+                     help="Enables case sensitivity. (Default: %(default)s)")
+    ter.add_argument("--ter-asian-support", action="store_true",
+                     help="Enables special treatment of Asian characters. (Default: %(default)s)")
+    ter.add_argument("--ter-no-punct", action="store_true",
+                     help="Removes punctuation. (Default: %(default)s)")
+    ter.add_argument("--ter-normalized", action="store_true",
+                     help="Applies basic normalization and tokenization. (Default: %(default)s)")
+
+    sign = parser.add_argument_group(
+        "Confidence interval (CI) estimation for single-system evaluation")
+    sign.add_argument("--confidence", "-ci", action="store_true",
+                      help="Report confidence interval using bootstrap resampling.")
+    sign.add_argument("--confidence-n", "-cin", type=int, default=1000,
+                      help="Set the number of bootstrap resamples for CI estimation "
+                           "(Default: %(default)s).")
+
+    pair = parser.add_argument_group("Paired significance testing for multi-system evaluation")
+    choice = pair.add_mutually_exclusive_group()
+    choice.add_argument("--paired-ar", "-par", action="store_true",
+                        help="Perform paired test using approximate randomization (AR). This "
+                             "option is mutually exclusive with --paired-bs "
+                             "(Default: %(default)s).")
+    choice.add_argument("--paired-bs", "-pbs", action="store_true",
+                        help="Perform paired test using bootstrap resampling. This option is "
+                             "mutually exclusive with --paired-ar (Default: %(default)s).")
+    pair.add_argument("--paired-ar-n", "-parn", type=int, default=10000,
+                      help="Number of trials for approximate randomization test "
+                           "(Default: %(default)s).")
+    pair.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000,
+                      help="Number of bootstrap resamples for paired bootstrap resampling test "
+                           "(Default: %(default)s).")
+    pair.add_argument("--paired-jobs", "-j", type=int, default=1,
+                      help="Accepted for compatibility with sacreBLEU; cybleu runs the tests in "
+                           "one process, with the same results.")
+
     report = parser.add_argument_group("Reporting related arguments")
     report.add_argument("--quiet", "-q", default=False, action="store_true",
-                        help="Suppress verbose messages.")
+                        help="Suppress verbose messages (and the progress bar).")
     report.add_argument("--short", "-sh", default=False, action="store_true",
-                        help="Produce a shorter (less human readable) signature (not for json).")
+                        help="Produce a shorter (less human readable) signature.")
     report.add_argument("--score-only", "-b", default=False, action="store_true",
                         help="Print only the computed score.")
     report.add_argument("--width", "-w", type=int, default=1,
                         help="Floating point width (Default: %(default)s).")
+    report.add_argument("--detail", "-d", default=False, action="store_true",
+                        help="Print detailed information (split test sets based on origlang).")
     report.add_argument("--no-color", "-nc", action="store_true",
                         help="Disable the occasional use of terminal colors.")
     report.add_argument("--format", "-f", default="json", choices=OUTPUT_FORMATS,
-                        help="Set the output format. `json` and `text` apply to single-system "
-                             "mode; multi-system mode prints a JSON list, a table (text) or a "
-                             "LaTeX table (latex, needs tabulate). Overridden by the "
-                             "SACREBLEU_FORMAT environment variable if it holds one of the "
-                             "choices. (Default: %(default)s)")
-    parser.add_argument("--version", "-V", action="version",
-                        version=f"cybleu {__version__} (BLEU of sacreBLEU {SACREBLEU_VERSION})")
+                        help="Set the output format. `latex` is only valid for multi-system mode "
+                             "whereas `json` and `text` apply to single-system mode only. This "
+                             "flag is overridden if the SACREBLEU_FORMAT environment variable is "
+                             "set to one of the valid choices (Default: %(default)s).")
+    parser.add_argument("--version", "-V", action="version", version=_version_string())
     return parser
+
+
+def _version_string():
+    try:
+        from ._backend import BACKEND
+    except ImportError:  # a forced backend that cannot load: say so in the version line
+        BACKEND = "unavailable"
+    return f"cybleu {__version__} ({BACKEND} backend; sacreBLEU {SACREBLEU_VERSION} semantics)"
 
 
 def parse_args(argv=None):
@@ -127,71 +238,44 @@ def parse_args(argv=None):
     return args
 
 
-# -- input ---------------------------------------------------------------------------------------
-
-def _open(path, encoding):
-    """sacreBLEU's smart_open: .gz transparently, lines end at '\\n' only."""
-    if path.endswith(".gz"):
-        return gzip.open(path, mode="rt", encoding=encoding, newline="\n")
-    return open(path, mode="rt", encoding=encoding, newline="\n")
+def _args_to_dict(args, prefix):
+    """sacreBLEU's args_to_dict(strip_prefix=True): the metric's own flags, prefix removed."""
+    prefix += "_"
+    return {k.replace(prefix, ""): v for k, v in vars(args).items() if k.startswith(prefix)}
 
 
-def _read_refs(args):
-    full_refs = [[] for _ in range(max(len(args.refs), args.num_refs))]
-    for refno, ref_file in enumerate(args.refs):
-        with _open(ref_file, args.encoding) as fh:
-            for lineno, line in enumerate(fh, 1):
-                line = line.rstrip()
-                if args.num_refs == 1:
-                    full_refs[refno].append(line)
-                else:
-                    fields = line.split(sep="\t", maxsplit=args.num_refs - 1)
-                    if len(fields) != args.num_refs:
-                        _fail(f"FATAL: line {lineno}: expected {args.num_refs} fields, "
-                              f"but found {len(fields)}.", code=17)
-                    for k, ref in enumerate(fields):
-                        full_refs[k].append(ref)
-    return full_refs
+def _empty_message(args):
+    message = f"Test set {args.test_set!r} contains no sentence"
+    if args.origlang is not None or args.subset is not None:
+        message += " with"
+        if args.origlang:
+            message += f" origlang={args.origlang}"
+        if args.subset:
+            message += f" subset={args.subset}" + args.subset  # sacreBLEU repeats it
+    return message
 
 
-def _read_stdin_systems(encoding):
-    """Tab-separated columns on stdin, one system per column (the first line sets how many)."""
-    stdin = sys.stdin
-    buffer = getattr(stdin, "buffer", None)
-    if buffer is None:  # a text-only stream (tests): no re-decoding possible
-        inputfh, detach = stdin, False
-    else:  # sacreBLEU re-wraps stdin's bytes: universal newlines, the -e encoding
-        inputfh, detach = io.TextIOWrapper(buffer, encoding=encoding), True
-    try:
-        fields = inputfh.readline().rstrip().split("\t")
-        num_sys = len(fields)
-        systems = [[s] for s in fields]
-        for line in inputfh:
-            fields = line.rstrip().split("\t")
-            if len(fields) != num_sys:
-                _fail("FATAL: the number of tab-delimited fields in the input stream differ "
-                      "across lines.", code=17)
-            for k, sent in enumerate(fields):
-                systems[k].append(sent.rstrip())
-    finally:
-        if detach:
-            inputfh.detach()  # leave sys.stdin's buffer open
-    return systems, [f"System {i + 1}" for i in range(num_sys)]
+def _check_length(args, system, n_refs_lines, label):
+    if system.n_lines == 0:
+        _fail(_empty_message(args), f"{label} is empty.")
+    if system.n_lines != n_refs_lines:
+        _length_error(args, f"{label} has {system.n_lines} lines, the references "
+                            f"{n_refs_lines}.")
 
 
-def _read_file_systems(paths, encoding):
-    systems, names = [], []
-    for path in paths:
-        if path in names:
-            _fail(f"{path!r} already used to name a system.",
-                  "Make sure to have a different basename for each system.")
-        with _open(path, encoding) as fh:
-            systems.append([line.rstrip() for line in fh])
-        names.append(path)
-    return systems, names
+def _length_error(args, detail):
+    from .dataset import cache_dir
+    messages = ["System and reference streams have different lengths.", detail]
+    if args.test_set:
+        messages += ["This could be an issue with your system output or with sacreBLEU's "
+                     "reference database if -t is given.",
+                     "For the latter, try cleaning out the cache by typing:\n",
+                     f"  rm -r {cache_dir()}/{args.test_set}\n",
+                     "The test sets will be re-downloaded the next time you run sacreBLEU."]
+    _fail(*messages)
 
 
-# -- output --------------------------------------------------------------------------------------
+# -- output helpers ------------------------------------------------------------------------------
 
 def _colors_enabled(args):
     if os.environ.get("NO_COLOR", False) or args.no_color:
@@ -202,109 +286,158 @@ def _colors_enabled(args):
         return False
 
 
-def _color(msg, enabled, code="36"):  # 36: cyan
-    return f"\x1b[{code}m{msg}\x1b[0m" if enabled else msg
-
-
-def _print_single(results, args):
-    """sacreBLEU's print_single_results for one metric."""
-    print(results[0])
-
-
-def _plain_table(rows, headers):
-    """An aligned table for when tabulate is not installed."""
-    cols = list(zip(headers, *rows))
-    widths = [max(len(str(c)) for c in col) for col in cols]
-    line = "  ".join("-" * w for w in widths)
-    out = ["  ".join(f"{h:>{w}}" if i else f"{h:<{w}}" for i, (h, w) in
-                     enumerate(zip(headers, widths)))]
-    out.append(line)
-    for row in rows:
-        out.append("  ".join(f"{v:>{w}}" if i else f"{v:<{w}}" for i, (v, w) in
-                             enumerate(zip(row, widths))))
-    return "\n".join(out)
-
-
-def _print_table(scores, sigs, args):
-    """sacreBLEU's print_results_table, without paired tests."""
-    if args.format == "json":
-        keys = list(scores)
-        rows = []
-        for i in range(len(scores["System"])):
-            value = {"system": scores["System"][i]}
-            for key in keys[1:]:
-                value[key] = scores[key][i]
-            rows.append(value)
-        print(json.dumps(rows, indent=4))
-        return
-
-    try:
-        from tabulate import tabulate
-    except ImportError:
-        tabulate = None
-    if tabulate is not None:
-        colors = _colors_enabled(args)
-        table = tabulate({_color(name, colors): vals for name, vals in scores.items()},
-                         headers="keys",
-                         tablefmt="latex_booktabs" if args.format == "latex" else "fancy_grid",
-                         colalign=("right",), stralign="center", numalign="center",
-                         floatfmt=f".{args.width}f")
-    else:
-        names = list(scores)
-        table = _plain_table(list(zip(*scores.values())), names)
-    print(table)
-    print()
-    print("-----------------")
-    print("Metric signatures")
-    print("-----------------")
-    for name, sig in sigs.items():
-        print(f" - {name:<10} {sig}")
+def _print(text):
+    sys.stdout.write(text + "\n")
 
 
 # -- modes ---------------------------------------------------------------------------------------
 
-def _make_metric(args, refs, effective_order=False, force=None):
-    from .metrics import BLEU
+def _progress_for(args, label):
+    from .render import Progress
+    bar = Progress(0, label, enabled=not args.quiet and _stderr_is_tty())
+    return bar
+
+
+def _stderr_is_tty():
     try:
-        return BLEU(lowercase=args.bleu_lowercase,
-                    force=args.bleu_force if force is None else force,
-                    tokenize=args.bleu_tokenize, smooth_method=args.bleu_smooth_method,
-                    smooth_value=args.bleu_smooth_value, effective_order=effective_order,
-                    references=refs)
-    except (TypeError, ValueError) as err:
-        _fail(str(err))
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
-def _sentence_level(args, system, refs):
-    # sacreBLEU scores each line with sentence_score(), which never warns about tokenized
-    # periods (one line at a time): force=True keeps the batch path quiet as well.
-    metric = _make_metric(args, refs, effective_order=True, force=True)
+def _line_progress(args, label):
+    """Progress on lines read: drawn once an input passes PROGRESS_LINES lines."""
+    from .render import Progress
+    enabled = not args.quiet and _stderr_is_tty()
+    bar = Progress(1, label, enabled=enabled)
+
+    def report(done):
+        if enabled and done >= PROGRESS_LINES:
+            bar.total = max(bar.total, done)
+            bar.label = f"{label}: {done} lines"
+            bar.update(done)
+    report.close = bar.close
+    return report
+
+
+def _sentence_level(args, metrics, system):
+    metric = next(iter(metrics.values()))
     width = args.width
-    if args.score_only:
-        lines = [f"{s:.{width}f}" for s in metric.sentence_scores(system).tolist()]
-    else:
-        sig = metric.get_signature().format(args.short)
-        rows = metric._extract_corpus_statistics(system, None)
-        lines = [metric._compute_score_from_stats(row).format(width, False, sig) for row in rows]
-    if lines:
-        sys.stdout.write("\n".join(lines) + "\n")
+    out = []
+    stats = system.stats[metric.key]
+    m0 = metric.first
+    # sacreBLEU: `metric.sentence_score(hyp, refs)` per line; its score is the metric's
+    # arithmetic on that line's statistics
+    sig = m0.get_signature().format(args.short)
+    for i in range(stats.n_segments):
+        score = m0._compute_score_from_stats(stats.row(i))
+        out.append(score.format(width, args.score_only, sig))
+        if len(out) >= 4096:
+            sys.stdout.write("\n".join(out) + "\n")
+            out = []
+    if out:
+        sys.stdout.write("\n".join(out) + "\n")
 
 
-def _corpus_level(args, systems, names, refs):
-    metric = _make_metric(args, refs)
-    if len(systems) == 1:
-        score = metric.corpus_score(systems[0], None)
-        sig = metric.get_signature().format(args.short if args.format != "json" else False)
-        _print_single([score.format(args.width, args.score_only, sig, args.format == "json")],
-                      args)
-        return
-    logger.info(f"Found {len(systems)} systems.")
-    sigs, scores = {}, {"System": names}
+def _single(args, metrics, system, detail_rows):
+    from . import render
+    results = []
+    for name in sorted(metrics):
+        metric = metrics[name]
+        score = system.corpus_score(metric)
+        n = args.confidence_n if args.confidence else 1
+        if n > 1:
+            from .significance import _bootstrap_resample
+            m0 = metric.first
+            stats = system.stats[name]
+            m0.n_bootstrap = n
+            bar = _progress_for(args, "bootstrap resampling")
+            try:
+                m0.seed, samples = _bootstrap_resample(stats, m0, n, progress=bar)
+            finally:
+                bar.close()
+            score.estimate_ci(samples)
+        sig = metric.first.get_signature().format(args.short if args.format != "json" else False)
+        results.append(score.format(args.width, args.score_only, sig, args.format == "json"))
+    _print(render.single_results(results, args.format))
+    if args.detail:
+        _print(render.subset_results(detail_rows(), args.width))
+
+
+def _plain_table(args, metrics, systems):
+    from . import render
+    sigs, scores = {}, {"System": [s.name for s in systems]}
     for system in systems:
-        score = metric.corpus_score(system, None)
-        sigs[score.name] = metric.get_signature().format(args.short)
-        scores.setdefault(score.name, []).append(score.format(args.width, True))
-    _print_table(scores, sigs, args)
+        for name in sorted(metrics):
+            score = system.corpus_score(metrics[name])
+            sigs[score.name] = metrics[name].first.get_signature().format(args.short)
+            scores.setdefault(score.name, []).append(score.format(args.width, True))
+    _print(render.results_table(scores, sigs, args.format, args.width))
+
+
+def _paired(args, metrics, systems):
+    from . import render
+    from .significance import PairedTest
+    test_type = "bs" if args.paired_bs else "ar"
+    n_samples = args.paired_bs_n if args.paired_bs else args.paired_ar_n
+    named = [(s.name, s.stats) for s in systems]
+    bar = _progress_for(args, "paired bootstrap" if test_type == "bs"
+                        else "approximate randomization")
+    try:
+        test = PairedTest.from_statistics(named, {k: m.first for k, m in metrics.items()},
+                                          test_type=test_type, n_samples=n_samples,
+                                          n_jobs=args.paired_jobs, progress=bar)
+        args.paired_n = test.n_samples
+        sigs, scores = test()
+    finally:
+        bar.close()
+    sigs = {k: v.format(args.short) for k, v in sigs.items()}
+    _print(render.results_table(scores, sigs, args.format, args.width,
+                                paired=test_type, n_samples=n_samples))
+
+
+def _detail_rows(args, metrics, stats):
+    """(-d) scores of each origlang/subset split of a single system, from its segment
+    statistics (sacreBLEU re-scores the text of each split: the same numbers). None when the
+    test set has no origlang information."""
+    from .dataset import get_available_origlangs, get_available_subsets, subset_mask
+    from .significance import _score
+
+    def rows():
+        # sacreBLEU 2.6.0 iterates over the --origlang string here, one letter at a time
+        origlangs = args.origlang if args.origlang else \
+            get_available_origlangs(args.test_set, args.langpair)
+        if len(origlangs) == 0:
+            return None
+        n_lines = next(iter(stats.values())).n_segments
+        out = []
+        for origlang in origlangs:
+            subsets = [None]
+            if args.subset is not None:
+                subsets += [args.subset]
+            else:
+                subsets += get_available_subsets(args.test_set, args.langpair)
+            for subset in subsets:
+                mask = subset_mask(args.test_set, args.langpair, origlang, subset)
+                chosen = [i for i, k in enumerate(mask) if k and i < n_lines]
+                if not chosen:
+                    continue
+                key = f"origlang={origlang}"
+                if subset is None:
+                    key += " domain=ALL"
+                elif subset.startswith("country:"):
+                    key += f" country={subset[8:]}"
+                else:
+                    key += f" domain={subset}"
+                for metric in metrics.values():
+                    part = stats[metric.key].select(chosen)
+                    out.append((key, len(chosen), _score(metric.first, part)))
+        if not out:
+            _fail("-d/--detail found no segments for any original language"
+                  + (f" (sacreBLEU 2.6.0 reads --origlang {args.origlang!r} letter by letter "
+                     "here, and stops with an error as well)." if args.origlang else "."))
+        return out
+    return rows
 
 
 def _demo_files():
@@ -326,10 +459,23 @@ def _demo_lines(entry):
     return [line.rstrip() for line in lines]
 
 
+def _aligned_table(rows, headers):
+    cols = list(zip(headers, *rows))
+    widths = [max(len(str(c)) for c in col) for col in cols]
+    out = ["  ".join(f"{h:>{w}}" if i else f"{h:<{w}}" for i, (h, w) in
+                     enumerate(zip(headers, widths)))]
+    out.append("  ".join("-" * w for w in widths))
+    for row in rows:
+        out.append("  ".join(f"{v:>{w}}" if i else f"{v:<{w}}" for i, (v, w) in
+                             enumerate(zip(row, widths))))
+    return "\n".join(out)
+
+
 def _demo(args):
     import time
 
     from ._backend import BACKEND
+    from .metrics import BLEU
     ref_entry, entries = _demo_files()
     if not entries or not ref_entry.is_file():
         _fail("The bundled demo data (cybleu/data/wmt17-en-de.*.txt) is missing from this "
@@ -338,7 +484,12 @@ def _demo(args):
     hyps = {name: _demo_lines(entry) for name, entry in entries.items()}
 
     start = time.perf_counter()
-    metric = _make_metric(args, [refs])
+    try:
+        metric = BLEU(lowercase=args.bleu_lowercase, force=args.bleu_force,
+                      tokenize=args.bleu_tokenize, smooth_method=args.bleu_smooth_method,
+                      smooth_value=args.bleu_smooth_value, references=[refs])
+    except (ImportError, OSError, TypeError, ValueError) as err:
+        _fail(str(err))
     cache_time = time.perf_counter() - start
     results = []
     for name, lines in hyps.items():
@@ -354,7 +505,7 @@ def _demo(args):
     print(f"cybleu {__version__} demo ({BACKEND} core): corpus BLEU of {len(rows)} WMT17 en-de "
           f"systems on the first {len(refs)} segments of newstest2017")
     print()
-    print(_plain_table(rows, ("System", "BLEU", "hyp_len", "ref_len", "time (ms)")))
+    print(_aligned_table(rows, ("System", "BLEU", "hyp_len", "ref_len", "time (ms)")))
     print()
     print(f"Reference tokenization and caching: {cache_time * 1000:.2f} ms; "
           f"total: {total * 1000:.2f} ms.")
@@ -363,48 +514,241 @@ def _demo(args):
           "from sacreBLEU's test fixtures, Apache-2.0 (see cybleu/data/README.md).")
 
 
+def _list(args):
+    from .dataset import (DATASETS, get_available_testsets, get_available_testsets_for_langpair,
+                          get_langpairs_for_testset)
+    if args.test_set:
+        if args.test_set not in DATASETS:
+            _fail(f"Unknown test set {args.test_set!r}",
+                  "Please run with --list to see the available test sets.")
+        pairs = [args.langpair] if args.langpair else get_langpairs_for_testset(args.test_set)
+        for pair in pairs:
+            fields = DATASETS[args.test_set].fieldnames(pair)
+            _print(f'{pair}: {", ".join(fields)}')
+        return
+    if args.langpair:
+        _print(f"The available test sets for {args.langpair} are:")
+        testsets = get_available_testsets_for_langpair(args.langpair)
+    else:
+        _print("The available test sets are:")
+        testsets = get_available_testsets()
+    for testset in sorted(testsets):
+        desc = DATASETS[testset].description.strip()
+        _print(f"{testset:<30}: {desc}")
+
+
+def _check_test_sets(args):
+    from .dataset import DATASETS, get_available_testsets, get_langpairs_for_testset
+    if args.test_set is not None:
+        for test_set in args.test_set.split(","):
+            if test_set not in DATASETS:
+                _fail(f"Unknown test set {test_set!r}",
+                      "Please run with --list to see the available test sets.")
+    if args.test_set is None:
+        if len(args.refs) == 0:
+            _fail("If manual references given, make sure to provide them before the -i/--input "
+                  "argument to avoid confusion.",
+                  "Otherwise, I need a predefined test set (-t) from the following list:",
+                  str(get_available_testsets()))
+    elif len(args.refs) > 0:
+        _fail("I need exactly one of (a) a predefined test set (-t) or (b) a list of references")
+    elif args.langpair is None:
+        _fail("I need a language pair (-l). Use --list to see available language pairs for this "
+              "test set.")
+    else:
+        for test_set in args.test_set.split(","):
+            langpairs = get_langpairs_for_testset(test_set)
+            if args.langpair not in langpairs:
+                _fail(f"No such language pair {args.langpair!r}",
+                      f"Available language pairs for {test_set!r} are:",
+                      *[f" > {lp}" for lp in langpairs])
+
+
 def _run(args):
+    from . import render
     if args.demo:
-        if args.refs or args.input is not None:
+        if args.refs or args.input is not None or args.test_set:
             _fail("--demo scores the bundled sample: give no reference or input files.")
         _demo(args)
+        return
+
+    if args.width < 0:
+        _fail(f"-w/--width must be a non-negative number of decimals, not {args.width}.")
+    paired = args.paired_bs or args.paired_ar
+    render.Color.ENABLE_COLORS = _colors_enabled(args)
+
+    if args.download:
+        from .dataset import download_test_set
+        download_test_set(args.download, args.langpair)
+        return
+
+    if args.list:
+        _list(args)
         return
 
     if args.sentence_level and len(args.metrics) > 1:
         _fail("Only one metric can be used in sentence-level mode.")
 
-    if args.num_refs != 1 and len(args.refs) > 1:
+    if args.citation:
+        from .dataset import DATASETS
+        if not args.test_set:
+            _fail("I need a test set (-t).")
+        for test_set in args.test_set.split(","):
+            if test_set not in DATASETS:
+                _fail(f"Unknown test set {test_set!r}",
+                      "Please run with --list to see the available test sets.")
+            if "citation" not in DATASETS[test_set]:
+                logger.error(f"No citation found for {test_set}")
+            else:
+                _print(DATASETS[test_set].citation)
+        return
+
+    if args.num_refs != 1 and (args.test_set is not None or len(args.refs) > 1):
         _fail("The --num-refs argument allows you to provide any number of tab-delimited "
               "references in a single file.",
               "You can only use it with externally provided references, however (i.e., not "
               "with `-t`),",
               "and you cannot then provide multiple reference files.")
 
-    if not args.refs:
-        _fail("If manual references given, make sure to provide them before the -i/--input "
-              "argument to avoid confusion.",
-              "Otherwise, I need a predefined test set (-t), which cybleu does not provide: "
-              "give one or more reference files.")
+    _check_test_sets(args)
 
-    full_refs = _read_refs(args)
-    if args.input is None:
-        systems, names = _read_stdin_systems(args.encoding)
+    if args.echo:
+        from .dataset import test_set_lines
+        if args.langpair is None or args.test_set is None:
+            logger.warning("--echo requires a test set (--t) and a language pair (-l)")
+            raise _Exit(1)
+        for test_set in args.test_set.split(","):
+            for line in test_set_lines(test_set, args.langpair, args.echo, args.origlang,
+                                       args.subset):
+                _print(line)
+        return
+
+    if args.langpair:
+        parts = args.langpair.split("-")
+        if len(parts) < 2:
+            _fail(f"A language pair looks like en-de (source-target), not {args.langpair!r}.")
+        args.bleu_trg_lang = parts[1]
+
+    if args.test_set is not None and args.bleu_tokenize == "none":
+        logger.warning("You are turning off BLEU's internal tokenizer presumably to supply your "
+                       "own tokenized files.")
+        logger.warning("Published numbers will not be comparable to other papers.")
+
+    if args.test_set is None:
+        ref_groups = [args.refs]
     else:
-        systems, names = _read_file_systems(args.input, args.encoding)
+        from .dataset import get_reference_files
+        ref_groups = []
+        for test_set in args.test_set.split(","):
+            ref_files = get_reference_files(test_set, args.langpair)
+            if len(ref_files) == 0:
+                logger.warning(f"No references found for test set {test_set}/{args.langpair}.")
+            ref_groups.append(ref_files)
 
-    if args.sentence_level and len(systems) > 1:
-        _fail("Only one system can be evaluated in sentence-level mode.")
+    full_refs = streams.read_references(ref_groups, args.num_refs, args.encoding)
+    args.num_refs = len(full_refs)
 
-    for system in systems:
-        if len(system) == 0:
-            _fail("Test set None contains no sentence")
-        if any(len(stream) != len(system) for stream in full_refs):
-            _fail("System and reference streams have different lengths.")
+    # systems: names first, then their text streams through the metrics
+    if args.input is None:
+        names = None
+    else:
+        names, paths = [], []
+        for fname in args.input:
+            if fname in names:
+                if paired and fname == names[0]:
+                    logger.info(f"Ignoring {fname!r} as it was also given as the baseline.")
+                    continue
+                _fail(f"{fname!r} already used to name a system.",
+                      "Make sure to have a different basename for each system.")
+            names.append(fname)
+            paths.append(fname)
+
+    keep = None
+    if args.origlang is not None or args.subset is not None:
+        from .dataset import subset_mask
+        keep = subset_mask(args.test_set, args.langpair, args.origlang, args.subset)
+    refs = full_refs if keep is None else [[r for r, k in zip(stream, keep) if k]
+                                           for stream in full_refs]
+    n_ref_lines = len(refs[0]) if refs else 0
+    if any(len(stream) != n_ref_lines for stream in refs):
+        _length_error(args, "The reference streams have different lengths.")
+
+    if names is not None:
+        num_sys = len(names)
+        if args.sentence_level and num_sys > 1:
+            _fail("Only one system can be evaluated in sentence-level mode.")
+        if args.sentence_level and (args.confidence or paired):
+            _fail("Statistical tests are unavailable in sentence-level mode.")
+        if paired and num_sys == 1:
+            _fail("Paired tests require multiple input systems given to --input (-i).")
+        if num_sys > 1 and args.confidence:
+            _fail("Use paired tests (--paired) for multiple systems.")
 
     if args.sentence_level:
-        _sentence_level(args, systems[0], full_refs)
+        args.bleu_effective_order = True
+        # sacreBLEU scores one line at a time there, so never warns about tokenized periods
+        args.bleu_force = True
+
+    # -d splits the whole test set by origlang itself: stream every line then, and select the
+    # --origlang/--subset lines from the statistics
+    select_later = keep is not None and args.detail and not args.sentence_level
+    stream_refs = full_refs if select_later else refs
+    n_stream_lines = len(stream_refs[0]) if stream_refs else 0
+    metric_args = {name.upper(): _args_to_dict(args, name.lower()) for name in args.metrics}
+    metrics = streams.make_metrics(_metrics_registry(), metric_args, stream_refs, n_stream_lines)
+    keep_rows = bool(args.sentence_level or paired or args.confidence or args.detail)
+    progress = _line_progress(args, "scoring")
+    reader = streams.Reader(args.encoding, metrics, n_stream_lines,
+                            None if select_later else keep, keep_rows, progress)
+    try:
+        if names is None:
+            systems = reader.stdin()
+            num_sys = len(systems)
+            if paired:
+                systems[0].name = "Baseline"
+                for i, system in enumerate(systems[1:], 1):
+                    system.name = f"System {i}"
+            if args.sentence_level and num_sys > 1:
+                _fail("Only one system can be evaluated in sentence-level mode.")
+            if args.sentence_level and (args.confidence or paired):
+                _fail("Statistical tests are unavailable in sentence-level mode.")
+            if paired and num_sys == 1:
+                _fail("Paired tests require multiple input systems given to --input (-i).")
+            if num_sys > 1 and args.confidence:
+                _fail("Use paired tests (--paired) for multiple systems.")
+            for system in systems:
+                _check_length(args, system, n_stream_lines, "the input")
+        else:
+            labels = [f"Baseline: {n}" if paired and i == 0 else n for i, n in enumerate(names)]
+            systems = reader.files(paths, labels)
+            for system, path in zip(systems, paths):
+                _check_length(args, system, n_stream_lines, path)
+    finally:
+        progress.close()
+    full_stats = None
+    if select_later:
+        chosen = [i for i, k in enumerate(keep) if k and i < n_stream_lines]
+        full_stats = [system.stats for system in systems]
+        for system in systems:
+            system.stats = {key: st.select(chosen) for key, st in system.stats.items()}
+            system.n_lines = len(chosen)
+
+    if args.sentence_level:
+        _sentence_level(args, metrics, systems[0])
+        return
+
+    if args.detail and args.format == "json":
+        args.format = "text"  # the translationese details would interfere with JSON
+
+    if len(systems) == 1:
+        detail_stats = full_stats[0] if full_stats is not None else systems[0].stats
+        _single(args, metrics, systems[0], _detail_rows(args, metrics, detail_stats))
+        return
+    logger.info(f"Found {len(systems)} systems.")
+    if paired:
+        _paired(args, metrics, systems)
     else:
-        _corpus_level(args, systems, names, full_refs)
+        _plain_table(args, metrics, systems)
 
 
 class _LogToStderr:
@@ -464,10 +808,23 @@ def main(argv=None):
             _run(args)
         except _Exit as exc:
             return exc.code
-        except (OSError, UnicodeDecodeError, LookupError) as err:
-            # sacreBLEU stops with a traceback (exit 1) on unreadable files or a bad encoding
-            logger.error(f"{type(err).__name__}: {err}")
-            return 1
+        except streams.InputError as err:
+            for message in err.messages:
+                logger.error(message)
+            return err.code
+        except KeyboardInterrupt:
+            logger.error("Interrupted.")
+            return 130
+        except Exception as err:  # noqa: BLE001 - a clean message instead of a traceback
+            from .dataset import TestSetError
+            if isinstance(err, TestSetError):
+                for line in str(err).split("\n"):
+                    logger.error(line)
+                return 1
+            if isinstance(err, (OSError, ValueError, LookupError, ImportError)):
+                logger.error(f"{type(err).__name__}: {err}")
+                return 1
+            raise
     sys.stdout.flush()
     return 0
 

@@ -1,13 +1,14 @@
 """sacreBLEU's function API (`corpus_bleu`, `sentence_bleu`, `raw_corpus_bleu`, `corpus_chrf`,
-`sentence_chrf`), same defaults: effective order is on only in `sentence_bleu` and
-`raw_corpus_bleu`. Plus cybleu's batch functions (`batch_sentence_bleu`, `batch_sentence_chrf`,
-`pairwise_chrf`)."""
+`sentence_chrf`, `corpus_ter`, `sentence_ter`), same defaults: effective order is on only in
+`sentence_bleu` and `raw_corpus_bleu`. Plus cybleu's batch functions (`batch_sentence_bleu`,
+`batch_sentence_chrf`, `pairwise_chrf`, `batch_sentence_ter`)."""
 from typing import Any, Optional, Sequence
 
-from .metrics import BLEU, CHRF, BLEUScore, CHRFScore
+from .metrics import BLEU, CHRF, TER, BLEUScore, CHRFScore, TERScore
 
 __all__ = ["corpus_bleu", "raw_corpus_bleu", "sentence_bleu", "batch_sentence_bleu",
-           "corpus_chrf", "sentence_chrf", "batch_sentence_chrf", "pairwise_chrf"]
+           "corpus_chrf", "sentence_chrf", "batch_sentence_chrf", "pairwise_chrf", "corpus_ter",
+           "sentence_ter", "batch_sentence_ter"]
 
 Refs = Sequence[Sequence[Optional[str]]]
 
@@ -100,3 +101,34 @@ def pairwise_chrf(hypotheses: Sequence[str], references: Optional[Sequence[str]]
     metric = CHRF(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
                   whitespace=not remove_whitespace, eps_smoothing=eps_smoothing)
     return metric.pairwise_scores(hypotheses, references)
+
+
+def corpus_ter(hypotheses: Sequence[str], references: Refs, normalized: bool = False,
+               no_punct: bool = False, asian_support: bool = False,
+               case_sensitive: bool = False) -> TERScore:
+    """Corpus TER of hypotheses against reference streams ([[ref of each hyp], ...])."""
+    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
+                 case_sensitive=case_sensitive)
+    return metric.corpus_score(hypotheses, references)
+
+
+def sentence_ter(hypothesis: str, references: Sequence[Optional[str]], normalized: bool = False,
+                 no_punct: bool = False, asian_support: bool = False,
+                 case_sensitive: bool = False) -> TERScore:
+    """TER of one hypothesis against its references (a list of strings)."""
+    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
+                 case_sensitive=case_sensitive)
+    return metric.sentence_score(hypothesis, references)
+
+
+def batch_sentence_ter(hypotheses: Sequence[str], references: Refs, normalized: bool = False,
+                       no_punct: bool = False, asian_support: bool = False,
+                       case_sensitive: bool = False) -> Any:
+    """Sentence TER of every hypothesis in one call: a float64 numpy array, element i equal bit
+    for bit to `sentence_ter(hypotheses[i], [stream[i] for stream in references]).score`.
+
+    `references` are streams, as for `corpus_ter`.
+    """
+    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
+                 case_sensitive=case_sensitive)
+    return metric.sentence_scores(hypotheses, references)

@@ -5,8 +5,9 @@ from typing import Dict
 from .base import Metric, Score, Signature
 from .bleu import BLEU, BLEUScore, BLEUSignature
 from .chrf import CHRF, CHRFScore, CHRFSignature
+from .ter import TER, TERScore, TERSignature
 
-METRICS: Dict[str, type] = {"BLEU": BLEU, "CHRF": CHRF}
+METRICS: Dict[str, type] = {"BLEU": BLEU, "CHRF": CHRF, "TER": TER}
 
-__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "CHRF", "CHRFScore", "CHRFSignature", "Metric",
-           "Score", "Signature", "METRICS"]
+__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "CHRF", "CHRFScore", "CHRFSignature", "TER",
+           "TERScore", "TERSignature", "Metric", "Score", "Signature", "METRICS"]

@@ -17,7 +17,6 @@ own (`_own_hooks`). Argument checks are cybleu's: a clear error where sacreBLEU 
 """
 import json
 import logging
-import os
 import statistics
 from abc import ABCMeta, abstractmethod
 from collections.abc import Sequence
@@ -231,13 +230,10 @@ def _no_references(refs: Any) -> bool:
 def _bootstrap_resample(stats: Any, metric: "Metric",
                         n_samples: int = 1000) -> Tuple[str, List[Any]]:
     """sacreBLEU's `significance._bootstrap_resample`: the same RNG calls and float32 statistics,
-    so the intervals are the same numbers."""
-    import numpy as np
-    seed = os.environ.get("SACREBLEU_SEED", "12345")
-    rng = np.random.default_rng(None if seed.lower() == "none" else int(seed))
-    idxs = rng.choice(len(stats), size=(n_samples, len(stats)), replace=True)
-    stats_np = np.array(stats, dtype="float32")
-    return str(seed).lower(), [metric._compute_score_from_stats(s.sum(0)) for s in stats_np[idxs]]
+    so the intervals are the same numbers (cybleu.significance resamples integer statistics in
+    compiled code, and falls back to numpy's float32 sums where they could round)."""
+    from ..significance import _bootstrap_resample as resample
+    return resample(stats, metric, n_samples)
 
 
 class Metric(metaclass=ABCMeta):

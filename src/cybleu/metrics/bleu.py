@@ -6,6 +6,8 @@ compiled core answers the same calls (tokenize, count and sum without a Python o
 a subclass or instance that overrides a hook gets the hooks, as in sacreBLEU.
 `_math.bleu_from_stats` turns statistics into a score for both.
 """
+from __future__ import annotations
+
 import logging
 from collections import Counter
 from collections.abc import Sequence
@@ -195,7 +197,7 @@ class BLEUScore(Score):
         self.ref_len = ref_len
         self.precisions = precisions
         self.prec_str = "/".join(f"{p:.1f}" for p in precisions)
-        self.ratio = sys_len / ref_len if ref_len else 0
+        self.ratio: float = sys_len / ref_len if ref_len else 0
         self._verbose = (f"{self.prec_str} (BP = {bp:.3f} ratio = {self.ratio:.3f} "
                          f"hyp_len = {sys_len:d} ref_len = {ref_len:d})")
 

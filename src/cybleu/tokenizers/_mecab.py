@@ -4,6 +4,7 @@ MeCab segments; the core interns and counts. Like sacreBLEU, the dictionary is c
 size, and that no user dictionary is loaded) so that a score cannot silently come from another
 dictionary."""
 import threading
+from typing import Any, Optional
 
 from .tokenizer_base import BaseTokenizer
 
@@ -14,10 +15,13 @@ _LOCAL = threading.local()
 
 
 class MecabTokenizer(BaseTokenizer):
-    _extra = _language = _dic_name = _suffix = None
+    _extra: Optional[str] = None
+    _language: Optional[str] = None
+    _dic_name: Optional[str] = None
+    _suffix: Optional[str] = None
     _dic_size = 0
 
-    def __init__(self):
+    def __init__(self) -> None:
         taggers = _LOCAL.__dict__.setdefault("taggers", {})
         if self._extra not in taggers:
             taggers[self._extra] = self._make_tagger()
@@ -31,14 +35,18 @@ class MecabTokenizer(BaseTokenizer):
             raise RuntimeError("A MeCab user dictionary is loaded; the scores would not be "
                                "comparable with sacreBLEU's.")
 
-    def _missing(self, err):
+    def _make_tagger(self) -> Any:  # a MeCab.Tagger (the MeCab packages have no type hints)
+        raise NotImplementedError()
+
+    def _missing(self, err: ImportError) -> RuntimeError:
         return RuntimeError(f"\n{self._language} tokenization requires extra dependencies, but you "
                             f"do not have them installed ({err}). Please install them like so.\n\n"
                             f"    pip install cybleu[{self._extra}]\n")
 
-    def __call__(self, line):
+    def __call__(self, line: str) -> str:
         self._check(line)
-        return self._parse(line.strip()).strip()
+        tokens: str = self._parse(line.strip()).strip()
+        return tokens
 
-    def signature(self):
+    def signature(self) -> str:
         return f"{self._extra}-mecab-{self.tagger.version()}-{self._suffix}"

@@ -7,9 +7,9 @@ class TokenizerV14International(BaseTokenizer):
     a digit is on both sides, symbols split off, by the `regex` module's Unicode categories (the
     tables are generated from the `regex` release sacreBLEU 2.6.0 installs). No cache."""
 
-    def signature(self):
+    def signature(self) -> str:
         return "intl"
 
-    def __call__(self, line):
+    def __call__(self, line: str) -> str:
         self._check(line)
         return core.tokenize(line, "intl")

@@ -1,3 +1,5 @@
+from typing import Any
+
 from ._mecab import MecabTokenizer
 
 
@@ -6,10 +8,10 @@ class TokenizerJaMecab(MecabTokenizer):
 
     _extra, _language, _dic_name, _suffix, _dic_size = "ja", "Japanese", "IPA", "IPA", 392126
 
-    def _make_tagger(self):
+    def _make_tagger(self) -> Any:
         try:
-            import MeCab
-            import ipadic
+            import MeCab  # type: ignore[import-untyped, unused-ignore]
+            import ipadic  # type: ignore[import-untyped, unused-ignore]
         except ImportError as err:
             raise self._missing(err) from None
         return MeCab.Tagger(ipadic.MECAB_ARGS + " -Owakati")

@@ -5,12 +5,13 @@ the directory in $CYBLEU_SPM_MODELS; sacreBLEU's own cache $SACREBLEU/models (de
 ~/.sacrebleu/models), under sacreBLEU's file names, so a model sacreBLEU fetched once is reused."""
 import logging
 import os
+from typing import Any, Optional
 
 from .tokenizer_base import BaseTokenizer
 
 logger = logging.getLogger("cybleu")
 
-SPM_MODELS = {
+SPM_MODELS: dict[str, dict[str, str]] = {
     "spm": {
         "url": "https://dl.fbaipublicfiles.com/fairseq/models/flores/sacrebleu_tokenizer_spm.model",
         "signature": "flores101",
@@ -30,7 +31,7 @@ SPM_MODELS = {
 }
 
 
-def model_dirs():
+def model_dirs() -> list[str]:
     """Where a model is looked for, in order."""
     dirs = []
     if os.environ.get("CYBLEU_SPM_MODELS"):
@@ -40,7 +41,7 @@ def model_dirs():
     return dirs
 
 
-def find_model(key):
+def find_model(key: str) -> str:
     """Path of the model file of `key`, or FileNotFoundError saying where to put it."""
     url = SPM_MODELS[key]["url"]
     name = os.path.basename(url)
@@ -59,10 +60,10 @@ def find_model(key):
 class TokenizerSPM(BaseTokenizer):
     """sacreBLEU's sentencepiece tokenizer: the pieces joined by spaces. No cache."""
 
-    def signature(self):
+    def signature(self) -> str:
         return self.name
 
-    def __init__(self, key="spm", model_file=None):
+    def __init__(self, key: str = "spm", model_file: Optional[str] = None) -> None:
         if key not in SPM_MODELS:
             raise ValueError(f"Unknown sentencepiece tokenizer {key!r}; one of {', '.join(SPM_MODELS)}.")
         self.name = SPM_MODELS[key]["signature"]
@@ -70,29 +71,30 @@ class TokenizerSPM(BaseTokenizer):
             logger.warning("Tokenizer 'spm' has been changed to 'flores101', and may be removed "
                            "in the future.")
         try:
-            import sentencepiece as spm
+            import sentencepiece as spm  # type: ignore[import-untyped, unused-ignore]
         except ImportError:
             raise ImportError("\n\nPlease install the sentencepiece library for SPM tokenization:"
                               "\n\n  pip install cybleu[spm]") from None
         self.model_file = model_file if model_file is not None else find_model(key)
-        self.sp = spm.SentencePieceProcessor()
+        self.sp: Any = spm.SentencePieceProcessor()
         self.sp.Load(self.model_file)
 
-    def __call__(self, line):
+    def __call__(self, line: str) -> str:
         self._check(line)
-        return " ".join(self.sp.EncodeAsPieces(line))
+        pieces: list[str] = self.sp.EncodeAsPieces(line)
+        return " ".join(pieces)
 
 
 class Flores101Tokenizer(TokenizerSPM):
-    def __init__(self, model_file=None):
+    def __init__(self, model_file: Optional[str] = None) -> None:
         super().__init__("flores101", model_file)
 
 
 class Flores200Tokenizer(TokenizerSPM):
-    def __init__(self, model_file=None):
+    def __init__(self, model_file: Optional[str] = None) -> None:
         super().__init__("flores200", model_file)
 
 
 class spBLEU1KTokenizer(TokenizerSPM):  # noqa: N801 (sacreBLEU's name)
-    def __init__(self, model_file=None):
+    def __init__(self, model_file: Optional[str] = None) -> None:
         super().__init__("spBLEU-1K", model_file)

@@ -35,14 +35,14 @@ class TokenizerZh(BaseTokenizer):
     """sacreBLEU's `zh`: strip, a space either side of every 'Chinese' character (sacreBLEU's
     ranges as they behave), then 13a's regular expressions. No cache."""
 
-    def signature(self):
+    def signature(self) -> str:
         return "zh"
 
     @staticmethod
-    def _is_chinese_char(uchar):
+    def _is_chinese_char(uchar: str) -> bool:
         """Whether sacreBLEU's range table counts `uchar` as Chinese."""
         return any(start <= uchar <= end for start, end in _UCODE_RANGES)
 
-    def __call__(self, line):
+    def __call__(self, line: str) -> str:
         self._check(line)
         return core.tokenize(line, "zh")

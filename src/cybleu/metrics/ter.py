@@ -1,0 +1,267 @@
+"""TER (Snover et al., 2006) with sacreBLEU 2.6.0's interface and results.
+
+sacreBLEU's hooks are here with its semantics; when they are TER's own and the tokenizer is
+cybleu's `TercomTokenizer`, TER's kernel (`_backend.module("_ter")`: compiled, or its pure-Python twin
+`_ter_py.py`, the readable specification) tokenizes, searches the shifts and computes the edit
+distances, and gives the same per-segment statistics [edits, average reference length].
+"""
+from collections.abc import Sequence
+from typing import Any, Dict, List, Optional, Sequence as SequenceT, Tuple, Union, overload
+
+from .. import _backend
+from ..tokenizers.tokenizer_ter import TercomTokenizer
+from ..utils import sum_of_lists
+from .base import (Metric, Score, Signature, _check_hypotheses, _explain_type_error,
+                   _no_references, _segments_from_streams)
+from .lib_ter import translation_edit_rate
+
+_ter_kernel = _backend.module("_ter")
+
+__all__ = ["TER", "TERScore", "TERSignature"]
+
+Streams = SequenceT[SequenceT[Optional[str]]]
+Flags = Tuple[bool, bool, bool, bool]
+
+
+class TERSignature(Signature):
+    """TER's reproducibility signature: sacreBLEU's fields, with cybleu's version."""
+
+    def __init__(self, args: Dict[str, Any]) -> None:
+        super().__init__(args)
+        self._abbr.update({"case": "c", "tok": "t", "norm": "nr", "punct": "pn", "asian": "as"})
+        self.info.update({
+            "case": "mixed" if args["case_sensitive"] else "lc",
+            "tok": args["tokenizer_signature"],
+            "norm": args["normalized"],
+            "punct": not args["no_punct"],
+            "asian": args["asian_support"],
+        })
+
+
+class TERScore(Score):
+    """A TER result: `score` (0-100, lower is better), `num_edits` (int) and `ref_length` (the
+    summed average reference lengths, a float)."""
+
+    def __init__(self, score: float, num_edits: float, ref_length: float) -> None:
+        super().__init__("TER", score)
+        self.num_edits = int(num_edits)
+        self.ref_length = ref_length
+
+
+class _TERRefCache(Sequence[Dict[str, Any]]):
+    """What `TER._cache_references` returns: sacreBLEU's per-segment sequence of
+    `{'ref_words': [[word, ...] per reference]}` (each dict built when read), over the kernel's
+    tokenized references, which the kernel scores against. Pickles with them."""
+
+    def __init__(self, refset: Any, flags: Flags) -> None:
+        self.refset = refset
+        self.flags = flags
+
+    def __len__(self) -> int:
+        return int(self.refset.num_segments)
+
+    @overload
+    def __getitem__(self, index: int) -> Dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> List[Dict[str, Any]]: ...
+
+    def __getitem__(self, index: Union[int, slice]) -> Any:
+        n = len(self)
+        if isinstance(index, slice):
+            return [{"ref_words": self.refset.ref_words(i)} for i in range(*index.indices(n))]
+        i = index + n if index < 0 else index
+        if not 0 <= i < n:
+            raise IndexError("reference cache index out of range")
+        return {"ref_words": self.refset.ref_words(i)}
+
+    def __repr__(self) -> str:
+        return f"<TER reference cache: {len(self)} segments>"
+
+
+# the hooks the kernel stands in for: overriding any of them sends TER down the hooks
+_STAT_HOOKS = ("_preprocess_segment", "_extract_reference_info", "_compute_segment_statistics",
+               "_cache_references", "_extract_corpus_statistics")
+_SCORE_HOOKS = _STAT_HOOKS + ("_aggregate_and_compute",)
+
+
+class TER(Metric):
+    """Translation edit rate (sacreBLEU's `TER`, same arguments and results): the edits (shifts of
+    word blocks, insertions, deletions, substitutions) that turn the hypothesis into the closest
+    reference, over the average reference length, with tercom's shift search as sacreBLEU does it.
+
+    :param normalized: tercom's normalization: punctuation split off, XML escapes undone (with
+        `asian_support`, CJK characters split apart too).
+    :param no_punct: Remove punctuation (with `asian_support`, CJK punctuation too).
+    :param asian_support: The CJK parts of `normalized` and `no_punct`.
+    :param case_sensitive: Do not lowercase.
+    :param references: Reference streams to tokenize once and reuse across `corpus_score` calls.
+    """
+
+    _SIGNATURE_TYPE = TERSignature
+
+    def __init__(self, normalized: bool = False, no_punct: bool = False,
+                 asian_support: bool = False, case_sensitive: bool = False,
+                 references: Optional[Streams] = None) -> None:
+        super().__init__()
+        self.no_punct = no_punct
+        self.normalized = normalized
+        self.asian_support = asian_support
+        self.case_sensitive = case_sensitive
+        self.tokenizer = TercomTokenizer(normalized=self.normalized, no_punct=self.no_punct,
+                                         asian_support=self.asian_support,
+                                         case_sensitive=self.case_sensitive)
+        self.tokenizer_signature = self.tokenizer.signature()
+        if references is not None:
+            self._ref_cache = self._cache_references(references)
+
+    # -- sacreBLEU's hooks -----------------------------------------------------------------------
+
+    def _preprocess_segment(self, sent: str) -> str:
+        """The line as TER compares it: rstrip, then the tokenizer."""
+        words: str = self.tokenizer(sent.rstrip())
+        return words
+
+    def _compute_score_from_stats(self, stats: SequenceT[Any]) -> TERScore:
+        """TERScore of summed [edits, reference length]: 100 * edits / length (an empty
+        reference: 100 if there are edits, else 0)."""
+        total_edits, sum_ref_lengths = stats[0], stats[1]
+        if sum_ref_lengths > 0:
+            score = total_edits / sum_ref_lengths
+        elif total_edits > 0:
+            score = 1.0
+        else:
+            score = 0.0
+        return TERScore(100 * score, total_edits, sum_ref_lengths)
+
+    def _aggregate_and_compute(self, stats: List[List[Any]]) -> TERScore:
+        return self._compute_score_from_stats(sum_of_lists(stats))
+
+    def _compute_segment_statistics(self, hypothesis: str,
+                                    ref_kwargs: Dict[str, Any]) -> List[Any]:
+        """[fewest edits over the references, average reference length (a float)] of a
+        preprocessed hypothesis against `{'ref_words': [[word, ...] per reference]}`."""
+        ref_words = ref_kwargs["ref_words"]
+        if len(ref_words) == 0:
+            raise ValueError("TER: a segment has no reference (every reference is None)")
+        words_hyp = hypothesis.split()
+        ref_lengths = 0
+        best_num_edits = int(1e16)
+        for words_ref in ref_words:
+            num_edits, ref_len = translation_edit_rate(words_hyp, words_ref)
+            ref_lengths += ref_len
+            if num_edits < best_num_edits:
+                best_num_edits = num_edits
+        return [best_num_edits, ref_lengths / len(ref_words)]
+
+    def _extract_reference_info(self, refs: SequenceT[str]) -> Dict[str, Any]:
+        """`{'ref_words': [[word, ...] per reference]}` of references the pipeline has already
+        preprocessed: they go through `_preprocess_segment` a second time, as in sacreBLEU."""
+        return {"ref_words": [self._preprocess_segment(ref).split() for ref in refs]}
+
+    def _cache_references(self, references: Streams) -> SequenceT[Any]:
+        """sacreBLEU's per-segment reference info (a lazy sequence of dicts); sets `num_refs`."""
+        flags = self._kernel_flags(("_preprocess_segment", "_extract_reference_info"))
+        if flags is None:
+            return super()._cache_references(references)
+        segments, num_refs = _segments_from_streams(references, prefix="TER")
+        try:
+            refset = _ter_kernel.RefSet(segments, *flags)
+        except TypeError:
+            _explain_type_error((), references, "TER")
+            raise
+        self.num_refs = num_refs
+        return _TERRefCache(refset, flags)
+
+    # -- the kernel ------------------------------------------------------------------------------
+
+    def _kernel_flags(self, hooks: SequenceT[str]) -> Optional[Flags]:
+        """The tokenizer's settings when the kernel computes what the hooks would (the hooks are
+        TER's own and the tokenizer is cybleu's TercomTokenizer, not a subclass); else None."""
+        tok = self.__dict__.get("tokenizer")
+        if type(tok) is not TercomTokenizer or not self._own_hooks(TER, hooks):
+            return None
+        return tok._flags()
+
+    def _kernel_call(self, method: str, hypotheses: SequenceT[str],
+                     references: Optional[Streams], flags: Flags) -> Any:
+        """kernel.<method>(hyps, segments, flags) on `references`, or RefSet.<method>(hyps) on the
+        cached ones; None when the cache was made with other settings."""
+        if not _no_references(references):
+            segments, num_refs = _segments_from_streams(references, len(hypotheses), "TER")
+            call = getattr(_ter_kernel, method)
+            args: Tuple[Any, ...] = (hypotheses, segments) + flags
+        else:
+            cache = self._ref_cache
+            if not cache:
+                raise RuntimeError("No references provided and the cache is empty.")
+            if not (isinstance(cache, _TERRefCache) and cache.flags == flags):
+                return None
+            if len(cache) != len(hypotheses):
+                raise ValueError(f"TER: {len(hypotheses)} hypotheses but the cached references "
+                                 f"have {len(cache)} segments.")
+            num_refs = None
+            call = getattr(cache.refset, method)
+            args = (hypotheses,)
+        try:
+            result = call(*args)
+        except TypeError:
+            _explain_type_error(hypotheses, None if num_refs is None else references, "TER")
+            raise
+        if num_refs is not None:
+            self.num_refs = num_refs
+        return result
+
+    def _extract_corpus_statistics(self, hypotheses: SequenceT[str],
+                                   references: Optional[Streams]) -> Any:
+        """One [edits, average reference length] list per segment."""
+        flags = self._kernel_flags(_STAT_HOOKS)
+        if flags is not None:
+            rows = self._kernel_call("segment_stats", hypotheses, references, flags)
+            if rows is not None:
+                return rows
+        return super()._extract_corpus_statistics(hypotheses, references)
+
+    def corpus_score(self, hypotheses: SequenceT[str], references: Optional[Streams],
+                     n_bootstrap: int = 1) -> TERScore:
+        """Corpus TER of `hypotheses` against reference streams (None: the cached references).
+
+        :param n_bootstrap: If > 1, adds a 95% confidence interval from bootstrap resampling.
+        """
+        flags = self._kernel_flags(_SCORE_HOOKS)
+        if n_bootstrap <= 1 and flags is not None:
+            self._check_corpus_score_args(hypotheses, references)
+            stats = self._kernel_call("corpus_stats", hypotheses, references, flags)
+            if stats is not None:
+                return self._compute_score_from_stats(stats)
+        return super().corpus_score(hypotheses, references, n_bootstrap)  # type: ignore
+
+    def sentence_score(self, hypothesis: str, references: SequenceT[Optional[str]]) -> TERScore:
+        """TER of one hypothesis against its references (strings, or None to skip)."""
+        flags = self._kernel_flags(_SCORE_HOOKS)
+        if flags is None:
+            return super().sentence_score(hypothesis, references)  # type: ignore
+        self._check_sentence_score_args(hypothesis, references)
+        segment = [r for r in references if r is not None]
+        stats = _ter_kernel.corpus_stats([hypothesis], [segment], *flags)
+        self.num_refs = len(segment)
+        return self._compute_score_from_stats(stats)
+
+    def sentence_scores(self, hypotheses: SequenceT[str],
+                        references: Optional[Streams] = None) -> Any:
+        """Sentence TER of every hypothesis against its segment's references, in one call.
+
+        A float64 numpy array equal, element for element and bit for bit, to
+        `[self.sentence_score(h, refs_of_h).score for h in hypotheses]`; `references` are streams
+        as for `corpus_score` (None: the cached references).
+        """
+        import numpy as np
+        _check_hypotheses(hypotheses, "TER")
+        flags = self._kernel_flags(_STAT_HOOKS + ("_compute_score_from_stats",))
+        if flags is not None:
+            scores = self._kernel_call("sentence_scores", hypotheses, references, flags)
+            if scores is not None:
+                return np.frombuffer(scores, dtype=np.float64)
+        rows = self._extract_corpus_statistics(hypotheses, references)
+        return np.array([self._compute_score_from_stats(row).score for row in rows],
+                        dtype=np.float64)

@@ -1,0 +1,972 @@
+"""Significance tests: sacreBLEU 2.6.0's paired bootstrap resampling, approximate
+randomization and bootstrap confidence intervals, with its numbers, computed on integer
+statistics.
+
+Same conventions as `sacrebleu.significance`, so p-values, means and intervals are the same
+floats for the same seed:
+
+- `SACREBLEU_SEED` (default 12345; `none` = fresh entropy). A paired test seeds with
+  `seed if seed else None`, so 0 is unseeded there, while a confidence interval seeds with 0.
+- One `np.random.default_rng(seed)` per compared system: the same `choice` indices for the
+  baseline and the system (bootstrap), the same `integers(2, dtype=bool)` swaps (randomization).
+- Bootstrap: the test statistic is |Δ| − mean|Δ| over resamples, compared with the observed |Δ|;
+  randomization: |score(A') − score(B')| of the shuffled pseudo-systems.
+- p = (count(statistic > observed) + 1) / (n + 1); the 95% interval is sorted[n//40] ..
+  sorted[n - n//40 - 1], its half-width and numpy's mean reported.
+- Scores of resamples are the metric's arithmetic on numpy float32 sums (bootstrap) or int64 sums
+  (randomization), as sacreBLEU's numpy code gives them.
+
+How it is computed: every system is tokenized once into integer segment statistics; a resample
+is a sum of rows, done for all systems at once in the compiled `_resample` module (numpy's random
+streams are reproduced there, so numpy is not even imported); BLEU's float arithmetic on the sums
+is replayed in C and checked against the metric's own `_compute_score_from_stats`. Statistics
+that are not integers, other metrics, and float32 sums that could round (a column sum reaching
+2**24) take sacreBLEU's own numpy path instead, so no result silently differs.
+
+Beyond sacreBLEU (extensions, not in its API): `paired_t_test` (the test of the 2002 BLEU paper:
+BLEU on blocks of sentences, a paired t-test on the block scores), `all_pairs` (a p-value for
+every pair of systems with Holm's correction for multiple comparisons), and resampling by blocks
+or documents (`groups=` in `paired_bootstrap`, `paired_randomization` and `all_pairs`).
+"""
+import logging
+import math
+import os
+from array import array
+from itertools import chain
+
+from .utils import sum_of_lists
+
+logger = logging.getLogger("cybleu")
+
+IS_WINDOWS = os.name == "nt"
+
+# float32 sums of non-negative integers are exact while every partial sum stays below this
+_F32_EXACT = 1 << 24
+# resamples (trials) drawn per call, bounded so that indices and masks stay around 64 MiB
+_CHUNK_VALUES = 1 << 23
+
+__all__ = ["Result", "estimate_ci", "PairedTest", "Statistics", "paired_bootstrap",
+           "paired_randomization", "all_pairs", "holm", "paired_t_test", "TTestResult",
+           "student_t_sf2"]
+
+
+_kernel = None   # the resampling module, loaded on first use: its twin imports numpy
+
+
+def _resample():
+    global _kernel
+    if _kernel is None:
+        from ._backend import module
+        _kernel = module("_resample")
+    return _kernel
+
+
+class Result:
+    """A container to represent results from a particular statistical significance test.
+
+    :param score: The floating point score for the system at hand.
+    :param p_value: If exists, represents the p-value when the system at hand is compared to a
+        baseline using a paired test.
+    :param mean: When paired bootstrap test is applied, this represents the true mean score
+        estimated from bootstrap resamples of the system.
+    :param ci: When paired bootstrap test is applied, this represents the 95% confidence interval
+        around the true mean score `sys_mean`.
+    """
+
+    def __init__(self, score, p_value=None, mean=None, ci=None):
+        self.score = score
+        self.p_value = p_value
+        self.mean = mean
+        self.ci = ci
+
+    def __repr__(self):
+        return ",".join([f"{k}={str(v)}" for k, v in self.__dict__.items()])
+
+
+def estimate_ci(scores):
+    """Mean and half-width of the 95% interval of resampled scores (sacreBLEU's estimate_ci:
+    numpy's mean of the sorted scores, half the distance from sorted[n//40] to
+    sorted[n - n//40 - 1])."""
+    data = sorted(float(x) for x in scores)
+    n = len(data)
+    if n == 0:
+        raise ValueError("estimate_ci needs at least one score")
+    lower_idx = n // 40
+    upper_idx = n - lower_idx - 1
+    ci = 0.5 * (data[upper_idx] - data[lower_idx])
+    return _resample().pairwise_mean(data), ci
+
+
+def _plain_floats(scores):
+    """True when every score is a Python float: then float64 arithmetic in Python is numpy's."""
+    return all(type(s) is float for s in scores)
+
+
+def _numpy_estimate_ci(scores):
+    """sacreBLEU's estimate_ci on scores numpy gave (float32 ones stay float32)."""
+    import numpy as np
+    data = np.sort(np.array(scores))
+    n = len(data)
+    lower_idx = n // 40
+    upper_idx = n - lower_idx - 1
+    return data.mean(), 0.5 * (data[upper_idx] - data[lower_idx])
+
+
+def _numpy_p_value(stats, real_difference):
+    import numpy as np
+    c = np.sum(stats > real_difference).item()
+    return (c + 1) / (len(stats) + 1)
+
+
+def _numpy_bs_statistic(sys_scores, bl_scores, diff):
+    """The bootstrap test statistic in sacreBLEU's numpy arithmetic: (mean, ci, p)."""
+    import numpy as np
+    sys_mean, sys_ci = _numpy_estimate_ci(sys_scores)
+    sample_diffs = np.abs(np.array(sys_scores) - np.array(bl_scores))
+    stats = sample_diffs - sample_diffs.mean()
+    return sys_mean, sys_ci, _numpy_p_value(stats, diff)
+
+
+def _p_value(stats, real_difference):
+    """(count(stats > observed) + 1) / (n + 1); the strict > keeps a system compared with itself
+    from looking significant (multeval)."""
+    c = sum(1 for s in stats if s > real_difference)
+    return (c + 1) / (len(stats) + 1)
+
+
+# -- seeds ---------------------------------------------------------------------------------------
+
+def _env_seed():
+    """SACREBLEU_SEED as sacreBLEU reads it: (the string it reports, the seed: None or an int)."""
+    value = os.environ.get("SACREBLEU_SEED", "12345")
+    if value.lower() == "none":
+        return value.lower(), None
+    try:
+        seed = int(value)
+    except ValueError:
+        raise ValueError(f"SACREBLEU_SEED must be an integer or 'none', not {value!r}") from None
+    if seed < 0:
+        raise ValueError(f"SACREBLEU_SEED must be a non-negative integer or 'none', not {value!r}")
+    return str(value).lower(), seed
+
+
+# -- statistics ----------------------------------------------------------------------------------
+
+class Statistics:
+    """One system's segment statistics for one metric, packed for resampling.
+
+    Integer statistics (BLEU's and chrF's counts; TER's when its lengths are whole numbers) are
+    kept as one flat int64 buffer; anything else keeps its rows for sacreBLEU's numpy path.
+    `extend` appends the rows of more segments (a file scored a slice at a time).
+    """
+
+    __slots__ = ("width", "n_segments", "flat", "rows", "ar_dtype", "_min")
+
+    def __init__(self, rows=None):
+        self.width = None
+        self.n_segments = 0
+        self.flat = array("q")
+        self.rows = None
+        # the dtype numpy gives `np.array(rows)`, which sacreBLEU's randomization sums in
+        self.ar_dtype = "int64"
+        self._min = 0
+        if rows is not None:
+            self.extend(rows)
+
+    def extend(self, rows):
+        rows = rows if isinstance(rows, list) else list(rows)
+        if not rows:
+            return
+        if self.width is None:
+            self.width = len(rows[0])
+        if self.width == 0 or any(len(row) != self.width for row in rows):
+            raise ValueError("segment statistics rows must all have the same, non-zero length")
+        self.n_segments += len(rows)
+        if self.rows is not None:
+            self.rows.extend(rows)
+            return
+        start = len(self.flat)
+        try:
+            self.flat.extend(_resample().pack_rows(rows, self.width))
+        except (TypeError, OverflowError):
+            del self.flat[start:]
+            values = list(chain.from_iterable(rows))
+            if all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                   and v == int(v) and abs(v) < 2 ** 53 for v in values):
+                # whole numbers stored as floats: their sums are exact in any order
+                self.ar_dtype = "float64"
+                self.flat.extend(int(v) for v in values)
+            else:
+                w = self.width
+                old = [list(self.flat[i:i + w]) for i in range(0, start, w)]
+                self.rows = old + rows
+                self.flat = None
+                self.ar_dtype = "float64"
+                return
+        if len(self.flat) > start:
+            self._min = min(self._min, min(self.flat[start:]))
+
+    @property
+    def integer(self):
+        return self.flat is not None
+
+    @property
+    def nonnegative(self):
+        return self.flat is not None and self._min >= 0
+
+    def row(self, i):
+        """Segment i's statistics as the metric gave them (ints; floats if it gave floats)."""
+        if self.flat is None:
+            return self.rows[i]
+        values = self.flat[i * self.width:(i + 1) * self.width].tolist()
+        return values if self.ar_dtype == "int64" else [float(v) for v in values]
+
+    def select(self, indices):
+        """A Statistics of the given segments, in that order."""
+        return Statistics([self.row(i) for i in indices])
+
+    def numpy_rows(self):
+        """The rows as numpy gives `np.array(stats)` (sacreBLEU's operand)."""
+        import numpy as np
+        if self.flat is not None:
+            rows = np.frombuffer(self.flat, dtype=np.int64).reshape(self.n_segments, self.width)
+            return rows.astype(self.ar_dtype)
+        return np.array(self.rows)
+
+    def totals(self):
+        """Column sums as sacreBLEU's sum_of_lists gives them (exact ints, or its float order)."""
+        if self.n_segments == 0:
+            raise ValueError("no segment statistics: the corpus is empty")
+        if self.flat is None:
+            return sum_of_lists(self.rows)
+        w = self.width
+        if self.n_segments == 1:
+            sums = self.flat.tolist()
+        else:
+            sums = [sum(self.flat[k::w]) for k in range(w)]
+        return sums if self.ar_dtype == "int64" else [float(v) for v in sums]
+
+
+def _statistics(metric, hypotheses, references=None):
+    stats = Statistics(metric._extract_corpus_statistics(hypotheses, references))
+    if stats.n_segments == 0:
+        raise ValueError("no segment statistics: the corpus is empty")
+    return stats
+
+
+def _score(metric, stats):
+    """The metric's corpus score from packed statistics (its _aggregate_and_compute)."""
+    if stats.flat is None:
+        aggregate = getattr(metric, "_aggregate_and_compute", None)
+        if aggregate is not None:
+            return aggregate(stats.rows)
+    return metric._compute_score_from_stats(stats.totals())
+
+
+# -- scores of resamples ------------------------------------------------------------------------
+
+def _bleu_fast_args(metric):
+    """(max_order, smooth_method, smooth_value, effective_order) when `metric` is cybleu's BLEU
+    with its own score arithmetic, which the compiled replay reproduces; else None."""
+    from .metrics.bleu import BLEU
+    if type(metric) is not BLEU or \
+            type(metric)._compute_score_from_stats is not BLEU._compute_score_from_stats:
+        return None
+    order, value = metric.max_ngram_order, metric.smooth_value
+    if not 1 <= order <= 256:
+        return None
+    if value is not None:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not math.isfinite(value) or abs(value) > 1e38:
+            return None
+    return order, metric.smooth_method, value, metric.effective_order
+
+
+def _scores_of_sums(metric, sums, width, dtype):
+    """metric._compute_score_from_stats(row).score of every summed row, the row being a numpy
+    array of `dtype` as in sacreBLEU."""
+    fast = _bleu_fast_args(metric)
+    if fast is not None and dtype in ("float32", "int64"):
+        return list(_resample().bleu_scores(sums, *fast, dtype))
+    import numpy as np
+    rows = np.frombuffer(sums, dtype=np.int64).reshape(-1, width).astype(dtype)
+    if dtype == "float32":
+        return [metric._compute_score_from_stats(row).score for row in rows]
+    aggregate = getattr(metric, "_aggregate_and_compute", None)
+    if aggregate is None:
+        return [metric._compute_score_from_stats(row).score for row in rows]
+    return [aggregate(rows[i:i + 1]).score for i in range(rows.shape[0])]
+
+
+def _f32_exact(stats, sums):
+    # Every partial float32 sum is an exact integer when the values are non-negative integers
+    # and the final sums stay below 2**24; then float32(integer sum) is numpy's float32 sum.
+    return stats.nonnegative and (len(sums) == 0 or max(sums) < _F32_EXACT)
+
+
+def _chunk_rows(n_rows, n_segments, multiple=1):
+    rows = max(1, _CHUNK_VALUES // max(1, n_segments))
+    rows = max(multiple, rows // multiple * multiple)
+    return min(n_rows, rows)
+
+
+def _index_chunks(generator, n_samples, n_segments):
+    """The bootstrap indices of one numpy `choice` call, drawn a chunk of resamples at a time
+    (the stream is the same: each index is its own draw)."""
+    chunks, done = [], 0
+    step = _chunk_rows(n_samples, n_segments)
+    while done < n_samples:
+        rows = min(step, n_samples - done)
+        chunks.append((rows, generator.bootstrap_indices(rows, n_segments)))
+        done += rows
+    return chunks
+
+
+def _mask_chunks(generator, n_trials, n_segments):
+    """The swaps of one numpy `integers(2, dtype=bool)` call, a chunk of trials at a time; numpy
+    starts a fresh 32-bit draw at each call, so chunks are whole multiples of 32 trials."""
+    chunks, done = [], 0
+    step = _chunk_rows(n_trials, n_segments, multiple=32)
+    while done < n_trials:
+        rows = min(step, n_trials - done)
+        chunks.append((rows, generator.ar_masks(rows, n_segments)))
+        done += rows
+    return chunks
+
+
+# below this many additions a resampling call runs in the calling thread
+_PARALLEL_WORK = 20_000_000
+
+
+def _halves(n_rows, per_row, n_values):
+    """[(first row, rows)] splitting n_rows in two when the work is worth a second thread."""
+    if n_rows < 64 or n_rows * per_row * n_values < _PARALLEL_WORK or (os.cpu_count() or 1) < 2:
+        return [(0, n_rows)]
+    half = n_rows // 2 // 32 * 32  # whole blocks of the kernel
+    return [(0, half), (half, n_rows - half)]
+
+
+def _in_threads(calls, progress):
+    """Run `calls` (callables taking a progress callback) in threads, results in order. The
+    compiled kernels release the GIL, so two halves of a resampling run on two cores; Ctrl-C
+    stops both at their next block."""
+    if len(calls) == 1:
+        return [calls[0](progress)]
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+    stop = threading.Event()
+    done = [0] * len(calls)
+
+    def reporter(k):
+        def report(n):
+            if stop.is_set():
+                raise KeyboardInterrupt
+            done[k] = n
+            if progress is not None:
+                progress(sum(done))
+        return report
+
+    with ThreadPoolExecutor(max_workers=len(calls)) as pool:
+        futures = [pool.submit(call, reporter(k)) for k, call in enumerate(calls)]
+        try:
+            return [f.result() for f in futures]
+        except BaseException:
+            stop.set()
+            raise
+
+
+def _concat(arrays):
+    arrays = list(arrays)
+    if len(arrays) == 1:
+        return arrays[0]
+    out = array("q")
+    for a in arrays:
+        out.extend(a)
+    return out
+
+
+def _offset(progress, base):
+    if progress is None:
+        return None
+    return lambda done: progress(base + done)
+
+
+def _numpy_bootstrap_scores(metric, stats, chunks):
+    """sacreBLEU's own float32 path: `metric._compute_score_from_stats(stats_np[idxs[r]].sum(0))`."""
+    import numpy as np
+    stats_np = np.array(stats.rows if stats.flat is None else stats.numpy_rows(),
+                        dtype="float32")
+    scores = []
+    for rows, idxs in chunks:
+        idx = np.frombuffer(idxs, dtype=np.int64).reshape(rows, stats.n_segments)
+        scores.extend(metric._compute_score_from_stats(stats_np[i].sum(0)).score for i in idx)
+    return scores
+
+
+def _bootstrap_scores(metric, systems, chunks, progress=None):
+    """The score of every bootstrap resample (given by `chunks` of indices) of each system: the
+    compiled sums for integer statistics, sacreBLEU's numpy path otherwise."""
+    resample = _resample()
+    unique = list({id(s): s for s in systems}.values())  # one Statistics passed twice: once
+    out = {id(s): [] for s in unique}
+    fast = [s for s in unique if s.integer]
+    slow = [s for s in unique if not s.integer]
+    done = 0
+    for rows, idxs in chunks:
+        if fast:
+            flats, width, n_seg = [s.flat for s in fast], fast[0].width, fast[0].n_segments
+            view = memoryview(idxs)
+            parts = _halves(rows, n_seg, width * len(fast))
+            calls = [(lambda a, r: lambda report: resample.resample_sums(
+                flats, width, view[a * n_seg:(a + r) * n_seg], r, report))(a, r)
+                for a, r in parts]
+            results = _in_threads(calls, _offset(progress, done))
+            sums = [_concat(part[k] for part in results) for k in range(len(fast))]
+            for stats, total in zip(list(fast), sums):
+                if _f32_exact(stats, total):
+                    out[id(stats)].extend(_scores_of_sums(metric, total, stats.width, "float32"))
+                else:  # a float32 sum may round here: numpy's own summation decides
+                    fast.remove(stats)
+                    slow.append(stats)
+        done += rows
+    for stats in slow:
+        out[id(stats)] = _numpy_bootstrap_scores(metric, stats, chunks)
+    return [out[id(s)] for s in systems]
+
+
+def _numpy_ar_scores(metric, baseline, stats, chunks):
+    """sacreBLEU's own randomization path: `pos_sel @ bl + ~pos_sel @ sys` and its complement."""
+    import numpy as np
+    bl_np, sys_np = baseline.numpy_rows(), stats.numpy_rows()
+    aggregate = getattr(metric, "_aggregate_and_compute", None)
+    first, second = [], []
+    for rows, masks in chunks:
+        pos = np.frombuffer(bytes(masks), dtype=np.bool_).reshape(rows, baseline.n_segments)
+        neg = ~pos
+        for out, shuf in ((first, pos @ bl_np + neg @ sys_np),
+                          (second, neg @ bl_np + pos @ sys_np)):
+            for x in shuf[:, None]:
+                out.append(aggregate(x).score if aggregate is not None
+                           else metric._compute_score_from_stats(x[0]).score)
+    return first, second
+
+
+def _ar_scores(metric, baseline, systems, chunks, progress=None):
+    """For each system, the scores of both pseudo-systems of every randomization trial."""
+    resample = _resample()
+    unique = list({id(s): s for s in systems}.values())  # one Statistics passed twice: once
+    out = {id(s): ([], []) for s in unique}
+    fast = [s for s in unique if s.integer] if baseline.integer else []
+    done = 0
+    for rows, masks in chunks:
+        if fast:
+            flats, width, n_seg = [s.flat for s in fast], baseline.width, baseline.n_segments
+            view = memoryview(masks)
+            parts = _halves(rows, n_seg // 2, width * len(fast))  # about half the rows are added
+            calls = [(lambda a, r: lambda report: resample.ar_sums(
+                baseline.flat, flats, width, view[a * n_seg:(a + r) * n_seg], r, report))(a, r)
+                for a, r in parts]
+            results = _in_threads(calls, _offset(progress, done))
+            pairs = [(_concat(part[k][0] for part in results),
+                      _concat(part[k][1] for part in results)) for k in range(len(fast))]
+            for stats, (first, second) in zip(fast, pairs):
+                # numpy's dtype for `pos_sel @ rows`: int64 for int lists, float64 if floats
+                dtype = "float64" if "float64" in (stats.ar_dtype, baseline.ar_dtype) \
+                    else "int64"
+                out[id(stats)][0].extend(_scores_of_sums(metric, first, stats.width, dtype))
+                out[id(stats)][1].extend(_scores_of_sums(metric, second, stats.width, dtype))
+        done += rows
+    for stats in unique:
+        if not any(stats is s for s in fast):
+            out[id(stats)] = _numpy_ar_scores(metric, baseline, stats, chunks)
+    return [out[id(s)] for s in systems]
+
+
+class _Sample:
+    """A resampled score: sacreBLEU's `_bootstrap_resample` returns Score objects, of which only
+    `.score` is read."""
+
+    __slots__ = ("score",)
+
+    def __init__(self, score):
+        self.score = score
+
+    def __repr__(self):
+        return f"_Sample({self.score!r})"
+
+
+def _bootstrap_resample(stats, metric, n_samples=1000, progress=None):
+    """Bootstrap resampling of one system for a confidence interval (sacreBLEU's function of the
+    same name): (the seed as reported in signatures, the score of every resample). `progress`,
+    if given, is called with (resamples done, total)."""
+    seed_str, seed = _env_seed()
+    packed = stats if isinstance(stats, Statistics) else Statistics(stats)
+    if packed.n_segments == 0:
+        raise ValueError("no segment statistics: the corpus is empty")
+    chunks = _index_chunks(_resample().Generator(seed), n_samples, packed.n_segments)
+    report = None if progress is None else (lambda done: progress(done, n_samples))
+    scores = _bootstrap_scores(metric, [packed], chunks, report)[0]
+    return seed_str, [_Sample(s) for s in scores]
+
+
+def _check_samples(n, what):
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"{what} must be an int, not {type(n).__name__}")
+
+
+class PairedTest:
+    """Paired significance tests of systems against the first one, the baseline (sacreBLEU's
+    `PairedTest`, same arguments and results).
+
+    :param named_systems: A list of (system_name, system_hypotheses) tuples on which the test will
+        be applied; the first is the baseline.
+    :param metrics: A dictionary of `Metric` instances that will be computed for each system.
+    :param references: A sequence of reference documents with document being defined as a sequence
+        of reference strings. If `None`, already cached references will be used through each
+        metric's internal cache.
+    :param test_type: `ar` for approximate randomization, `bs` for paired bootstrap.
+    :param n_samples: The number of AR trials (for `ar`) or bootstrap resamples (for `bs`). The
+        defaults (10000 or 1000 respectively) will be used if 0 is passed.
+    :param n_ar_confidence: If `approximate randomization` is selected, the number of bootstrap
+        resamples to use for confidence estimation. A value of -1 disables confidence estimation.
+        0 will use the default of 1000.
+    :param n_jobs: Accepted for compatibility; cybleu runs the test in one process (sacreBLEU
+        forks workers), with the same results.
+    :param progress: Optional callable(done, total) called as resamples are summed.
+    """
+
+    _DEFAULT_SAMPLES = {"ar": 10000, "bs": 1000}
+
+    def __init__(self, named_systems, metrics, references, test_type="ar", n_samples=0,
+                 n_ar_confidence=-1, n_jobs=1, progress=None):
+        if test_type not in ("ar", "bs"):
+            raise ValueError(f"Unknown test type {test_type!r}: use 'ar' or 'bs'")
+        _check_samples(n_samples, "n_samples")
+        _check_samples(n_ar_confidence, "n_ar_confidence")
+        _check_samples(n_jobs, "n_jobs")
+        if len(named_systems) < 2:
+            raise ValueError("A paired test needs a baseline and at least one other system.")
+        self.test_type = test_type
+        _, self._seed = _env_seed()
+        self.n_jobs = n_jobs
+        self.references = references
+        self.named_systems = named_systems
+        self.progress = progress
+        self.n_ar_confidence = n_ar_confidence if n_ar_confidence != 0 else \
+            self._DEFAULT_SAMPLES["bs"]
+        self.n_samples = n_samples if n_samples > 0 else self._DEFAULT_SAMPLES[test_type]
+        self.n_systems = len(named_systems) - 1
+        if IS_WINDOWS:
+            logger.warning("Parallel tests are not supported on Windows.")
+            self.n_jobs = 1
+        elif self.n_jobs == 0:
+            self.n_jobs = max(1, min(os.cpu_count() // 2 if os.cpu_count() else 1,
+                                     self.n_systems))
+
+        self._signatures = {}
+        self._baseline_info = {}
+        self._keys = {}  # score name -> the key `metrics` gave the metric
+        self._shared_ci = set()  # metric keys whose baseline interval comes from the test
+        self.metrics = {}
+        bl_name, bl_hyps = named_systems[0]
+        for name, metric in metrics.items():
+            logger.info(f"Pre-computing {name} statistics for {bl_name!r}")
+            bl_stats = self._system_statistics(metric, name, bl_hyps)
+            bl_score = _score(metric, bl_stats)
+            confidence_n = self.n_samples if test_type == "bs" else self.n_ar_confidence
+            bl_mean, bl_ci = None, None
+            if confidence_n > 0 and test_type == "bs" and self._seed:
+                # the paired resamples use the same seed and count: their baseline scores are
+                # this interval's, computed once in __call__
+                self._shared_ci.add(name)
+            elif confidence_n > 0:
+                _, bl_scores = _bootstrap_resample(bl_stats, metric, confidence_n)
+                bl_scores = [x.score for x in bl_scores]
+                bl_mean, bl_ci = estimate_ci(bl_scores) if _plain_floats(bl_scores) \
+                    else _numpy_estimate_ci(bl_scores)
+            result = Result(bl_score.score, mean=bl_mean, ci=bl_ci)
+            self._baseline_info[bl_score.name] = (bl_stats, result)
+            self.metrics[bl_score.name] = metric
+            self._keys[bl_score.name] = name
+            sig = metric.get_signature()
+            sig.update("seed", str(self._seed).lower())
+            sig.update(test_type, self.n_samples)
+            if self.n_ar_confidence > 0:
+                sig.update("bs", self.n_ar_confidence)
+            self._signatures[bl_score.name] = sig
+
+    def _system_statistics(self, metric, name, hypotheses):
+        if isinstance(hypotheses, dict):  # from_statistics: packed already
+            return hypotheses[name]
+        return _statistics(metric, hypotheses, self.references)
+
+    @classmethod
+    def from_statistics(cls, named_statistics, metrics, test_type="ar", n_samples=0,
+                        n_ar_confidence=-1, n_jobs=1, progress=None):
+        """The same test on statistics extracted beforehand: `named_statistics` is a list of
+        (system_name, {metric_key: Statistics}) with the keys of `metrics`."""
+        return cls(named_statistics, metrics, None, test_type, n_samples, n_ar_confidence,
+                   n_jobs, progress)
+
+    def __call__(self):
+        """Runs the test: (signatures, {"System": names, metric name: [Result, ...]})."""
+        scores = {"System": [ns[0] for ns in self.named_systems]}
+        for metric_name, (_, result) in self._baseline_info.items():
+            scores[metric_name] = [result]
+        # one rng per system, seeded alike: the same draws for every system when seeded
+        seed = self._seed if self._seed else None
+        systems = []
+        for sys_name, hyps in self.named_systems[1:]:
+            per_metric = {}
+            for name, metric in self.metrics.items():
+                logger.info(f"Computing {name} for {sys_name!r} and extracting sufficient "
+                            "statistics")
+                stats = self._system_statistics(metric, self._keys[name], hyps)
+                per_metric[name] = (stats, _score(metric, stats))
+                if self.test_type == "bs":
+                    logger.info(f" > Performing paired bootstrap resampling test "
+                                f"(# resamples: {self.n_samples})")
+                else:
+                    logger.info(f" > Performing approximate randomization test "
+                                f"(# trials: {self.n_samples})")
+                    if self.n_ar_confidence > 0:
+                        logger.info(" > Performing bootstrap resampling for confidence interval "
+                                    f"(# resamples: {self.n_ar_confidence})")
+            systems.append(per_metric)
+        for name, metric in self.metrics.items():
+            bl_stats, bl_result = self._baseline_info[name]
+            entries = [per_metric[name] for per_metric in systems]
+            if self.test_type == "bs":
+                shared = self._keys[name] in self._shared_ci
+                scores[name].extend(self._run_bs(metric, bl_stats, bl_result, entries, seed,
+                                                 shared))
+            else:
+                scores[name].extend(self._run_ar(metric, bl_stats, bl_result, entries, seed))
+        return self._signatures, scores
+
+    def _progress(self, total, n_runs):
+        if self.progress is None:
+            return lambda run: None
+        return lambda run: (lambda done: self.progress(run * total + done, n_runs * total))
+
+    def _run_bs(self, metric, bl_stats, bl_result, entries, seed, shared_ci=False):
+        n, n_seg = self.n_samples, bl_stats.n_segments
+        resample = _resample()
+        groups = [entries] if seed is not None else [[e] for e in entries]
+        report = self._progress(n, len(groups))
+        results = []
+        for run, group in enumerate(groups):
+            chunks = _index_chunks(resample.Generator(seed), n, n_seg)
+            all_scores = _bootstrap_scores(metric, [bl_stats] + [st for st, _ in group], chunks,
+                                           report(run))
+            bl_scores = all_scores[0]
+            if shared_ci and run == 0:
+                bl_result.mean, bl_result.ci = estimate_ci(bl_scores) \
+                    if _plain_floats(bl_scores) else _numpy_estimate_ci(bl_scores)
+            for (stats, score), sys_scores in zip(group, all_scores[1:]):
+                diff = abs(bl_result.score - score.score)
+                if _plain_floats(sys_scores) and _plain_floats(bl_scores):
+                    sys_mean, sys_ci = estimate_ci(sys_scores)
+                    sample_diffs = [abs(s - b) for s, b in zip(sys_scores, bl_scores)]
+                    mean_diff = resample.pairwise_mean(sample_diffs)
+                    p = _p_value([d - mean_diff for d in sample_diffs], diff)
+                else:  # numpy scalars (float32 scores of chrF, TER): numpy's own arithmetic
+                    sys_mean, sys_ci, p = _numpy_bs_statistic(sys_scores, bl_scores, diff)
+                results.append(Result(score.score, p, sys_mean, sys_ci))
+        return results
+
+    def _run_ar(self, metric, bl_stats, bl_result, entries, seed):
+        n, n_seg = self.n_samples, bl_stats.n_segments
+        resample = _resample()
+        groups = [entries] if seed is not None else [[e] for e in entries]
+        report = self._progress(n, len(groups))
+        results = []
+        for run, group in enumerate(groups):
+            generator = resample.Generator(seed)
+            chunks = _mask_chunks(generator, n, n_seg)
+            conf_chunks = None
+            if self.n_ar_confidence > 0:
+                conf_chunks = _index_chunks(generator, self.n_ar_confidence, n_seg)
+            pairs = _ar_scores(metric, bl_stats, [st for st, _ in group], chunks, report(run))
+            conf_scores = [None] * len(group)
+            if conf_chunks is not None:
+                conf_scores = _bootstrap_scores(metric, [st for st, _ in group], conf_chunks)
+            for (stats, score), (first, second), conf in zip(group, pairs, conf_scores):
+                diff = abs(bl_result.score - score.score)
+                if _plain_floats(first) and _plain_floats(second):
+                    p = _p_value([abs(a - b) for a, b in zip(first, second)], diff)
+                else:
+                    import numpy as np
+                    p = _numpy_p_value(np.abs(np.array(first) - np.array(second)), diff)
+                res = Result(score.score, p)
+                if conf is not None:
+                    res.mean, res.ci = estimate_ci(conf) if _plain_floats(conf) \
+                        else _numpy_estimate_ci(conf)
+                results.append(res)
+        return results
+
+
+# -- beyond sacreBLEU ----------------------------------------------------------------------------
+# Extensions: not in sacreBLEU's API. They take the same inputs (hypotheses, or Statistics from
+# metric._extract_corpus_statistics) and use the same resampler and score arithmetic.
+
+def _as_statistics(metric, system, references=None):
+    if isinstance(system, Statistics):
+        if system.n_segments == 0:
+            raise ValueError("no segment statistics: the corpus is empty")
+        return system
+    if isinstance(system, str):
+        raise TypeError("a system is a sequence of hypothesis strings (or Statistics), not a str")
+    return _statistics(metric, system, references)
+
+
+def _group_rows(stats, groups):
+    """Statistics whose rows are the sums of each group's segment rows, groups in order of first
+    appearance. `groups` is a block size (consecutive segments) or one label per segment (e.g.
+    document ids)."""
+    n = stats.n_segments
+    if isinstance(groups, bool):
+        raise TypeError("groups must be a block size or one label per segment")
+    if isinstance(groups, int):
+        if groups < 1:
+            raise ValueError(f"a block size must be >= 1, not {groups}")
+        labels = [i // groups for i in range(n)]
+    else:
+        labels = list(groups)
+        if len(labels) != n:
+            raise ValueError(f"{len(labels)} group labels for {n} segments")
+    order, members = [], {}
+    for i, key in enumerate(labels):
+        if key not in members:
+            members[key] = []
+            order.append(key)
+        members[key].append(i)
+    if not stats.integer:
+        raise ValueError("resampling by groups needs integer statistics")
+    w = stats.width
+    rows = []
+    for key in order:
+        total = [0] * w
+        for i in members[key]:
+            row = stats.flat[i * w:(i + 1) * w]
+            total = [a + b for a, b in zip(total, row)]
+        rows.append(total)
+    grouped = Statistics(rows)
+    grouped.ar_dtype = stats.ar_dtype
+    return grouped
+
+
+def _seed_value(seed):
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int or None, not {seed!r}")
+    return seed
+
+
+def paired_bootstrap(metric, baseline, systems, n_samples=1000, seed=12345, groups=None,
+                     references=None, progress=None):
+    """Paired bootstrap resampling of each system against `baseline` (sacreBLEU's test, p-value,
+    mean and 95% interval), resampling segments, or blocks/documents with `groups` (a block
+    size, or one label per segment). With groups=None (or 1) the numbers are sacreBLEU's for the
+    same seed. `metric` caches the references unless `references` is given. Extension: sacreBLEU
+    resamples segments only. Returns one Result per system."""
+    _check_samples(n_samples, "n_samples")
+    if n_samples < 1:
+        raise ValueError("n_samples must be >= 1")
+    seed = _seed_value(seed)
+    bl = _as_statistics(metric, baseline, references)
+    entries = [_as_statistics(metric, s, references) for s in systems]
+    bl_score = _score(metric, bl)
+    scored = [(st, _score(metric, st)) for st in entries]
+    if groups is not None:
+        bl = _group_rows(bl, groups)
+        scored = [(_group_rows(st, groups), sc) for st, sc in scored]
+    test = PairedTest.__new__(PairedTest)
+    test.n_samples = n_samples
+    test.progress = progress
+    return test._run_bs(metric, bl, Result(bl_score.score), scored, seed)
+
+
+def paired_randomization(metric, baseline, systems, n_trials=10000, seed=12345, groups=None,
+                         references=None, progress=None):
+    """Approximate randomization of each system against `baseline` (sacreBLEU's test), swapping
+    segments, or whole blocks/documents with `groups`. With groups=None the p-values are
+    sacreBLEU's for the same seed. Extension: sacreBLEU swaps segments only."""
+    _check_samples(n_trials, "n_trials")
+    if n_trials < 1:
+        raise ValueError("n_trials must be >= 1")
+    seed = _seed_value(seed)
+    bl = _as_statistics(metric, baseline, references)
+    entries = [_as_statistics(metric, s, references) for s in systems]
+    bl_score = _score(metric, bl)
+    scored = [(st, _score(metric, st)) for st in entries]
+    if groups is not None:
+        bl = _group_rows(bl, groups)
+        scored = [(_group_rows(st, groups), sc) for st, sc in scored]
+    test = PairedTest.__new__(PairedTest)
+    test.n_samples = n_trials
+    test.n_ar_confidence = -1
+    test.progress = progress
+    return test._run_ar(metric, bl, Result(bl_score.score), scored, seed)
+
+
+def holm(p_values):
+    """Holm's step-down adjustment of p-values for multiple comparisons (controls the
+    family-wise error rate): sorted ascending, p_(k) * (m - k + 1), kept monotone, capped at 1.
+    Returns the adjusted values in the input order."""
+    p = [float(v) for v in p_values]
+    for v in p:
+        if not 0.0 <= v <= 1.0:
+            raise ValueError(f"p-values lie in [0, 1], not {v}")
+    m = len(p)
+    order = sorted(range(m), key=lambda i: p[i])
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def all_pairs(metric, systems, test="bs", n_samples=None, seed=12345, groups=None,
+              correction="holm", references=None):
+    """A p-value for every pair of systems (extension; sacreBLEU compares with one baseline).
+
+    `systems` maps names to hypotheses (or Statistics). Every pair is tested with the same
+    resamples (`test` 'bs': paired bootstrap, 'ar': approximate randomization; `n_samples`
+    defaults to 1000 / 10000), then adjusted with Holm's method over all m(m-1)/2 pairs
+    (`correction=None` keeps them raw). Returns (names, matrix) where matrix[i][j] is the
+    adjusted p-value of systems i and j (None on the diagonal)."""
+    if test not in ("bs", "ar"):
+        raise ValueError(f"Unknown test type {test!r}: use 'ar' or 'bs'")
+    if correction not in ("holm", None):
+        raise ValueError(f"correction must be 'holm' or None, not {correction!r}")
+    names = list(systems)
+    if len(names) < 2:
+        raise ValueError("all_pairs needs at least two systems")
+    n = n_samples if n_samples is not None else (1000 if test == "bs" else 10000)
+    stats = {name: _as_statistics(metric, systems[name], references) for name in names}
+    pairs = {}
+    for i, a in enumerate(names):
+        rest = names[i + 1:]
+        if not rest:
+            break
+        run = paired_bootstrap if test == "bs" else paired_randomization
+        results = run(metric, stats[a], [stats[b] for b in rest], n, seed, groups)
+        for b, result in zip(rest, results):
+            pairs[(a, b)] = result.p_value
+    keys = list(pairs)
+    values = holm([pairs[k] for k in keys]) if correction == "holm" else [pairs[k] for k in keys]
+    adjusted = dict(zip(keys, values))
+    matrix = [[None if a == b else adjusted.get((a, b), adjusted.get((b, a))) for b in names]
+              for a in names]
+    return names, matrix
+
+
+def _betainc(a, b, x):
+    """The regularized incomplete beta function I_x(a, b) (continued fraction, modified Lentz)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    if x > (a + 1.0) / (a + b + 2.0):  # the fraction converges fast on this side
+        return 1.0 - _betainc(b, a, 1.0 - x)
+    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                 + a * math.log(x) + b * math.log1p(-x))
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 10000):
+        m2 = 2 * m
+        num = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2))
+        d = 1.0 + num * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + num / (c if abs(c) > tiny else tiny)
+        h *= d * c
+        num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0))
+        d = 1.0 + num * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + num / (c if abs(c) > tiny else tiny)
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < 1e-15:
+            break
+    return math.exp(log_front) * h / a
+
+
+def student_t_sf2(t, df):
+    """Two-sided p-value of Student's t statistic with `df` degrees of freedom."""
+    if df <= 0:
+        raise ValueError("degrees of freedom must be positive")
+    if math.isnan(t):
+        return float("nan")
+    if math.isinf(t):
+        return 0.0
+    return _betainc(df / 2.0, 0.5, df / (df + t * t))
+
+
+class TTestResult:
+    """The paired t-test over blocks: statistic t, degrees of freedom, two-sided p-value, the
+    mean block difference (system - baseline) and the block scores."""
+
+    def __init__(self, t, df, p_value, mean_difference, baseline_blocks, system_blocks):
+        self.t = t
+        self.df = df
+        self.p_value = p_value
+        self.mean_difference = mean_difference
+        self.baseline_blocks = baseline_blocks
+        self.system_blocks = system_blocks
+
+    def __repr__(self):
+        return (f"TTestResult(t={self.t!r}, df={self.df}, p_value={self.p_value!r}, "
+                f"mean_difference={self.mean_difference!r})")
+
+
+def paired_t_test(metric, baseline, system, n_blocks=20, block_size=None, references=None):
+    """The test of the 2002 BLEU paper (Papineni et al., section 6): score the corpus in blocks
+    (20 blocks by default; or consecutive blocks of `block_size` segments), then a paired t-test
+    on the per-block score differences. Extension: not in sacreBLEU.
+
+    Blocks of `n_blocks` split the segments as evenly as possible (the first ones one segment
+    longer, as numpy.array_split)."""
+    bl = _as_statistics(metric, baseline, references)
+    sy = _as_statistics(metric, system, references)
+    n = bl.n_segments
+    if sy.n_segments != n:
+        raise ValueError(f"the systems have {n} and {sy.n_segments} segments")
+    if block_size is not None:
+        if isinstance(block_size, bool) or not isinstance(block_size, int) or block_size < 1:
+            raise ValueError(f"block_size must be a positive int, not {block_size!r}")
+        bounds = [(s, min(s + block_size, n)) for s in range(0, n, block_size)]
+    else:
+        if isinstance(n_blocks, bool) or not isinstance(n_blocks, int) or n_blocks < 2:
+            raise ValueError(f"n_blocks must be an int >= 2, not {n_blocks!r}")
+        if n_blocks > n:
+            raise ValueError(f"{n_blocks} blocks need at least as many segments, not {n}")
+        size, extra = divmod(n, n_blocks)
+        bounds, start = [], 0
+        for k in range(n_blocks):
+            stop = start + size + (1 if k < extra else 0)
+            bounds.append((start, stop))
+            start = stop
+    if len(bounds) < 2:
+        raise ValueError("a t-test needs at least two blocks")
+    bl_blocks = [_score(metric, bl.select(range(a, b))).score for a, b in bounds]
+    sy_blocks = [_score(metric, sy.select(range(a, b))).score for a, b in bounds]
+    diffs = [s - b for s, b in zip(sy_blocks, bl_blocks)]
+    k = len(diffs)
+    mean = math.fsum(diffs) / k
+    var = math.fsum((d - mean) ** 2 for d in diffs) / (k - 1)
+    df = k - 1
+    if var == 0.0:
+        t = 0.0 if mean == 0.0 else math.copysign(math.inf, mean)
+    else:
+        t = mean / math.sqrt(var / k)
+    return TTestResult(t, df, student_t_sf2(t, df), mean, bl_blocks, sy_blocks)
+
+
+def _compute_p_value(stats, real_difference):
+    """sacreBLEU's p-value helper (imported by some users): (count(stats > real) + 1) / (n + 1)."""
+    return _p_value([float(s) for s in stats], real_difference)

@@ -1,0 +1,420 @@
+"""Inputs of the command line, read and scored a slice at a time.
+
+- `TextSource`: one file (`.gz` read transparently) or stdin, decoded with the -e encoding into
+  sacreBLEU's lines (a file splits at '\\n' only, stdin at any newline); a decoding error names
+  the input and its line, not a position in a read buffer.
+- `MetricSlices`: one metric object per CHUNK_LINES slice of the references, each caching its
+  slice; an input up to CHUNK_LINES lines (the usual case) is sacreBLEU's single metric object.
+- `Reader`, `Feeder`, `System`: the systems' lines go through the metrics a slice at a time, so
+  memory holds the references and the statistics, never the hypothesis text.
+"""
+import io
+import os
+import sys
+
+__all__ = ["CHUNK_LINES", "InputError", "TextSource", "read_references", "MetricSlices",
+           "make_metrics", "System", "Feeder", "Reader"]
+
+# Hypotheses are scored this many lines at a time (one metric object per slice of the
+# references), so memory holds the references and statistics, not the hypothesis text.
+CHUNK_LINES = 1 << 17
+
+
+class LineTracker(io.BufferedIOBase):
+    """A binary stream that remembers how many newlines came before the chunk it handed out
+    last, so that a decoding error can name its line (the decoder only knows a position in its
+    read buffer)."""
+
+    def __init__(self, raw):
+        super().__init__()
+        self._raw = raw
+        self.before = 0
+        self._last = b""
+
+    def readable(self):
+        return True
+
+    def _take(self, data):
+        self.before += self._last.count(b"\n")
+        self._last = data
+        return data
+
+    def read1(self, size=-1):
+        reader = getattr(self._raw, "read1", None) or self._raw.read
+        return self._take(reader(size))
+
+    def read(self, size=-1):
+        return self._take(self._raw.read(size))
+
+    def readinto(self, buffer):
+        data = self.read(len(buffer))
+        buffer[:len(data)] = data
+        return len(data)
+
+    def line_of(self, err):
+        """1-based line of a UnicodeDecodeError raised while decoding the last chunk."""
+        obj = err.object if isinstance(err.object, (bytes, bytearray)) else b""
+        return self.before + bytes(obj[:err.start]).count(b"\n") + 1
+
+    def close(self):
+        try:
+            self._raw.close()
+        finally:
+            super().close()
+
+
+class InputError(Exception):
+    """An input that cannot be used: the lines the user sees, and the exit status (1, or 17 for
+    sacreBLEU's malformed tab-separated input)."""
+
+    def __init__(self, *messages, code=1):
+        super().__init__("\n".join(messages))
+        self.messages = messages
+        self.code = code
+
+
+class TextSource:
+    """Lines of one input (a file, .gz read transparently, or stdin), decoded with `encoding`,
+    errors naming the input and line."""
+
+    def __init__(self, path, encoding, stdin=False):
+        self.path = path
+        self.label = "standard input" if stdin else path
+        self.encoding = encoding
+        self.stdin = stdin
+        self._tracker = None
+
+    def __enter__(self):
+        try:
+            if self.stdin:
+                buffer = getattr(sys.stdin, "buffer", None)
+                if buffer is None:  # a text-only stream (tests): no re-decoding possible
+                    self._stream, self._detach = sys.stdin, False
+                    return self
+                self._tracker = LineTracker(buffer)
+                # sacreBLEU re-wraps stdin's bytes: universal newlines, the -e encoding
+                self._stream = io.TextIOWrapper(self._tracker, encoding=self.encoding)
+                self._detach = True
+                return self
+            if self.path.endswith(".gz"):
+                import gzip
+                raw = gzip.open(self.path, "rb")
+            else:
+                raw = open(self.path, "rb")
+            self._tracker = LineTracker(raw)
+            self._stream = io.TextIOWrapper(self._tracker, encoding=self.encoding, newline="\n")
+            self._detach = False
+        except LookupError as err:
+            raise InputError(f"{self.label}: {err}") from None
+        except OSError as err:
+            raise InputError(os_error_message(self.label, err)) from None
+        return self
+
+    def __exit__(self, *exc):
+        stream = getattr(self, "_stream", None)
+        if stream is not None:
+            if self._detach:
+                try:
+                    stream.detach()  # leave sys.stdin's buffer open
+                except ValueError:
+                    pass
+            else:
+                stream.close()
+        return False
+
+    def lines(self):
+        """The lines, read lazily; errors become InputError naming the input and line."""
+        with self._errors():
+            yield from self._stream
+
+    def blocks(self, max_lines, size=1 << 20):
+        """The lines, right-stripped, in lists of at most `max_lines`, read a megabyte at a
+        time (sacreBLEU's lines: a file splits at '\\n' only, stdin at any newline)."""
+        with self._errors():
+            read = self._stream.read
+            pending, out = "", []
+            while True:
+                text = read(size)
+                if not text:
+                    break
+                parts = (pending + text).split("\n")
+                pending = parts.pop()
+                out.extend([part.rstrip() for part in parts])
+                while len(out) >= max_lines:
+                    yield out[:max_lines]
+                    del out[:max_lines]
+            if pending:
+                out.append(pending.rstrip())
+            while out:
+                yield out[:max_lines]
+                del out[:max_lines]
+
+    def _errors(self):
+        return _ReadErrors(self)
+
+
+class _ReadErrors:
+    """Turns a read or decoding error into an InputError naming the input (and line)."""
+
+    def __init__(self, source):
+        self.source = source
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, err, tb):
+        if err is None:
+            return False
+        source = self.source
+        if isinstance(err, UnicodeDecodeError):
+            tracker = source._tracker
+            where = f" line {tracker.line_of(err)}:" if tracker is not None else ""
+            raise InputError(
+                f"{source.label}:{where} cannot decode as {source.encoding}: {err.reason} "
+                f"(byte 0x{err.object[err.start]:02x}). Use -e/--encoding to name the "
+                "file's encoding.") from None
+        if isinstance(err, (EOFError, OSError)):
+            raise InputError(os_error_message(source.label, err)) from None
+        if type(err).__name__ == "error" and type(err).__module__ == "zlib":
+            raise InputError(f"{source.label}: not a valid gzip file ({err})") from None
+        return False
+
+
+def os_error_message(label, err):
+    import gzip
+    if isinstance(err, gzip.BadGzipFile) or (isinstance(err, EOFError)):
+        return f"{label}: not a valid gzip file ({err or 'truncated'})"
+    if isinstance(err, FileNotFoundError):
+        return f"{label}: no such file"
+    if isinstance(err, IsADirectoryError):
+        return f"{label}: is a directory, not a file"
+    if isinstance(err, PermissionError):
+        return f"{label}: permission denied"
+    return f"{label}: {err.strerror or err}"
+
+
+def read_references(ref_files_groups, num_refs, encoding):
+    """Reference streams from groups of files (one group per test set, concatenated): one file
+    per stream, or one file split on tabs into `num_refs` streams (sacreBLEU's -nr)."""
+    full_refs = [[] for _ in range(max(len(ref_files_groups[0]), num_refs))]
+    for ref_files in ref_files_groups:
+        for refno, ref_file in enumerate(ref_files):
+            with TextSource(ref_file, encoding) as source:
+                if num_refs == 1:
+                    for block in source.blocks(CHUNK_LINES):
+                        full_refs[refno].extend(block)
+                    continue
+                lineno = 0
+                for block in source.blocks(CHUNK_LINES):
+                    for line in block:
+                        lineno += 1
+                        fields = line.split(sep="\t", maxsplit=num_refs - 1)
+                        if len(fields) != num_refs:
+                            raise InputError(f"FATAL: line {lineno}: expected {num_refs} "
+                                             f"fields, but found {len(fields)}.", code=17)
+                        for k, ref in enumerate(fields):
+                            full_refs[k].append(ref)
+    return full_refs
+
+
+
+
+class MetricSlices:
+    """One metric, as one metric object per CHUNK_LINES slice of the references (each caching
+    its slice), so that a hypothesis file can be scored a slice at a time. For inputs up to
+    CHUNK_LINES lines it is exactly sacreBLEU's single metric object."""
+
+    def __init__(self, key, cls, kwargs, refs, n_segments):
+        self.key = key
+        self.slices = []
+        for start in range(0, max(n_segments, 1), CHUNK_LINES):
+            part = [stream[start:start + CHUNK_LINES] for stream in refs]
+            self.slices.append(cls(**kwargs, references=part))
+        self.first = self.slices[0]
+        nrefs = {getattr(m, "num_refs", None) for m in self.slices}
+        if len(nrefs) > 1:  # slices disagree: the corpus has a variable number of references
+            for m in self.slices:
+                m.num_refs = -1
+
+    def statistics(self, k, lines):
+        return self.slices[k]._extract_corpus_statistics(lines, None)
+
+
+def make_metrics(registry, metric_args, refs, n_segments):
+    """{key: MetricSlices} for {key: keyword arguments} (keys of `registry`, upper case); a
+    metric that refuses its arguments raises InputError with its message."""
+    metrics = {}
+    for key, kwargs in metric_args.items():
+        try:
+            metrics[key] = MetricSlices(key, registry[key], kwargs, refs, n_segments)
+        except (ImportError, OSError, TypeError, ValueError, RuntimeError) as err:
+            message = " ".join(str(err).split())
+            prefix = f"{registry[key].__name__}: "
+            raise InputError(message if message.startswith(prefix) else prefix + message)
+    return metrics
+
+
+class System:
+    """One system's results, filled while its lines stream past: per metric, the packed segment
+    statistics when a test or the sentence level needs them, else the corpus score or the
+    statistics' running totals."""
+
+    def __init__(self, name, metrics, keep_rows):
+        from .significance import Statistics
+        self.name = name
+        self.n_lines = 0
+        self.keep_rows = keep_rows
+        self.stats = {key: Statistics() for key in metrics} if keep_rows else None
+        self.totals = {key: None for key in metrics}
+        self.scores = {}
+
+    def corpus_score(self, metric):
+        """The corpus score for one MetricSlices (the metric's _aggregate_and_compute)."""
+        from .significance import _score
+        if self.keep_rows:
+            return _score(metric.first, self.stats[metric.key])
+        if metric.key in self.scores:
+            return self.scores[metric.key]
+        return metric.first._compute_score_from_stats(self.totals[metric.key])
+
+    def add(self, metrics, lines, only_slice):
+        """Statistics of the next `lines` (at most one slice of the references). A system that
+        is one slice long and needs no segment statistics is scored as sacreBLEU scores it,
+        with corpus_score."""
+        k = self.n_lines // CHUNK_LINES
+        for key, metric in metrics.items():
+            if only_slice and not self.keep_rows:
+                self.scores[key] = metric.slices[0].corpus_score(lines, None)
+                continue
+            rows = metric.statistics(k, lines)
+            if self.keep_rows:
+                self.stats[key].extend(rows)
+            elif rows:
+                # column sums in sacreBLEU's sum_of_lists order, carried across slices
+                prev = self.totals[key]
+                if len(rows) == 1 and prev is None:
+                    self.totals[key] = list(rows[0])
+                else:
+                    starts = prev if prev is not None else [0] * len(rows[0])
+                    self.totals[key] = [sum(col, start) for col, start in zip(zip(*rows), starts)]
+        self.n_lines += len(lines)
+
+
+class Feeder:
+    """Collects a system's selected lines and hands them to the metrics a slice at a time; past
+    the references' end it only counts lines (for the length error)."""
+
+    def __init__(self, system, metrics, n_ref_lines, keep):
+        self.system = system
+        self.metrics = metrics
+        self.n_ref_lines = n_ref_lines
+        self.keep = keep
+        self.index = 0
+        self.buf = []
+        self.overflow = False
+        self.fed = False
+
+    def push(self, lines):
+        keep = self.keep
+        if keep is None:
+            self.buf.extend(lines)
+        else:
+            i = self.index
+            self.buf.extend(line for j, line in enumerate(lines, i)
+                            if j < len(keep) and keep[j])
+        self.index += len(lines)
+        while len(self.buf) >= CHUNK_LINES and (len(self.buf) > CHUNK_LINES or self.fed):
+            self._flush(CHUNK_LINES)
+
+    def _flush(self, n):
+        chunk = self.buf[:n]
+        del self.buf[:n]
+        if not chunk:
+            return
+        system = self.system
+        expected = min(CHUNK_LINES, self.n_ref_lines - system.n_lines)
+        if self.overflow or len(chunk) != expected:
+            # longer or shorter than the references: only count, for the length error
+            self.overflow = True
+            system.n_lines += len(chunk)
+            return
+        only = not self.fed and len(chunk) == self.n_ref_lines
+        self.fed = True
+        system.add(self.metrics, chunk, only)
+
+    def finish(self):
+        if self.buf or not self.fed:
+            self._flush(len(self.buf))
+        return self.system
+
+
+class Reader:
+    """Streams the systems through the metrics, with the --origlang/--subset selection applied
+    by line number."""
+
+    def __init__(self, encoding, metrics, n_ref_lines, keep, keep_rows, progress):
+        self.encoding = encoding
+        self.metrics = metrics
+        self.n_ref_lines = n_ref_lines  # after the subset selection
+        self.keep = keep  # None, or one bool per input line
+        self.keep_rows = keep_rows
+        self.progress = progress
+
+    def _feeder(self, name):
+        system = System(name, self.metrics, self.keep_rows)
+        return Feeder(system, self.metrics, self.n_ref_lines, self.keep)
+
+    def file(self, path, name):
+        feeder = self._feeder(name)
+        total = 0
+        with TextSource(path, self.encoding) as source:
+            for block in source.blocks(CHUNK_LINES):
+                feeder.push(block)
+                total += len(block)
+                self.progress(total)
+        return feeder.finish()
+
+    def files(self, paths, names):
+        """Every file, in order; two at a time on machines with two cores or more when only BLEU
+        is computed (its core releases the GIL while it counts, and is made for concurrent
+        calls). A read error surfaces for the first file in order that has one, as when reading
+        one after the other."""
+        if len(paths) < 2 or (os.cpu_count() or 1) < 2 or set(self.metrics) != {"BLEU"}:
+            return [self.file(p, n) for p, n in zip(paths, names)]
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            futures = [pool.submit(self.file, p, n) for p, n in zip(paths, names)]
+            try:
+                return [f.result() for f in futures]
+            finally:
+                for f in futures:
+                    f.cancel()
+
+    def stdin(self):
+        """Tab-separated columns, one system each; the first line says how many."""
+        with TextSource("-", self.encoding, stdin=True) as source:
+            blocks = source.blocks(CHUNK_LINES)
+            block = next(blocks, [""])
+            fields = block[0].split("\t")
+            num_sys = len(fields)
+            feeders = [self._feeder(f"System {i + 1}") for i in range(num_sys)]
+            columns = [[s] for s in fields]
+            block = block[1:]
+            total = 1
+            while True:
+                for line in block:
+                    fields = line.split("\t")
+                    if len(fields) != num_sys:
+                        raise InputError("FATAL: the number of tab-delimited fields in the "
+                                         "input stream differ across lines.", code=17)
+                    for k, sent in enumerate(fields):
+                        columns[k].append(sent.rstrip())
+                for feeder, column in zip(feeders, columns):
+                    feeder.push(column)
+                columns = [[] for _ in range(num_sys)]
+                total += len(block)
+                self.progress(total)
+                block = next(blocks, None)
+                if block is None:
+                    break
+        return [feeder.finish() for feeder in feeders]
