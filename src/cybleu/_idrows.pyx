@@ -24,10 +24,41 @@ cdef extern from "Python.h":
     PyTypeObject PyLong_Type
     bint PyList_CheckExact(object o)
     bint PyTuple_CheckExact(object o)
+    bint PyBytes_Check(object o)
     Py_ssize_t PySequence_Fast_GET_SIZE(object o)
     PyObject** PySequence_Fast_ITEMS(object o)
     PyObject* PySequence_Fast_GET_ITEM(object o, Py_ssize_t i)
     long long PyLong_AsLongLongAndOverflow(PyObject* o, int* overflow)
+
+# An exact int's value without a call for the common case (one digit: below 2**30 in magnitude),
+# through CPython's own accessors where it has them (3.12+) and its long layout before that.
+cdef extern from *:
+    """
+    #if PY_VERSION_HEX < 0x030B0000
+    #include "longintrepr.h"
+    #endif
+    static CYTHON_INLINE int cybleu_exact_long(PyObject* o, int64_t* v) {
+    #if PY_VERSION_HEX >= 0x030C0000
+        if (PyUnstable_Long_IsCompact((PyLongObject*)o)) {
+            *v = (int64_t)PyUnstable_Long_CompactValue((PyLongObject*)o);
+            return 1;
+        }
+    #else
+        Py_ssize_t size = Py_SIZE(o);
+        if (size == 0) { *v = 0; return 1; }
+        if (size == 1) { *v = (int64_t)((PyLongObject*)o)->ob_digit[0]; return 1; }
+        if (size == -1) { *v = -(int64_t)((PyLongObject*)o)->ob_digit[0]; return 1; }
+    #endif
+        {
+            int overflow = 0;
+            long long x = PyLong_AsLongLongAndOverflow(o, &overflow);
+            if (overflow) return 0;
+            *v = (int64_t)x;
+            return 1;
+        }
+    }
+    """
+    bint exact_long "cybleu_exact_long"(PyObject* o, int64_t* v) noexcept
 
 __all__ = ["read_batch", "read_references"]
 
@@ -190,7 +221,7 @@ cdef int read_items(object row, const Trim* t, U32Buf* out) except -1:
     cdef PyObject** items = PySequence_Fast_ITEMS(row)
     cdef PyObject* o
     cdef PyTypeObject* tp
-    cdef int kind = KIND_NONE, overflow = 0, sk
+    cdef int kind = KIND_NONE, sk
     cdef int64_t v
     cdef RowState st
     memset(&st, 0, sizeof(RowState))
@@ -206,8 +237,7 @@ cdef int read_items(object row, const Trim* t, U32Buf* out) except -1:
                 if kind != KIND_NONE:
                     break
                 kind = KIND_INT
-            v = PyLong_AsLongLongAndOverflow(o, &overflow)
-            if overflow:
+            if not exact_long(o, &v):     # beyond int64: the Python reader says why
                 break
         else:
             sk = scalar_kind(tp)
@@ -306,7 +336,8 @@ cdef int read_row(object row, const Trim* trim, U32Buf* out) except -1:
     this reader leaves to the pure-Python one. Needs the GIL and ensure_scalar_types()."""
     if PyList_CheckExact(row) or PyTuple_CheckExact(row):
         return read_items(row, trim, out)
-    if PyObject_CheckBuffer(row):
+    # bytes export a buffer of bytes, but a bytes row is text to the Python reader (an error)
+    if PyObject_CheckBuffer(row) and not PyBytes_Check(row):
         return read_buffer(row, trim, out)
     return ROW_DEFER
 
@@ -316,7 +347,7 @@ cdef Py_ssize_t row_length(object row) except -2:
     defers anyway."""
     if PyList_CheckExact(row) or PyTuple_CheckExact(row):
         return PySequence_Fast_GET_SIZE(row)
-    if PyObject_CheckBuffer(row):
+    if PyObject_CheckBuffer(row) and not PyBytes_Check(row):
         try:
             return len(row)
         except Exception:
