@@ -182,8 +182,11 @@ class RefSet:
         """[sys_len, ref_len, correct_1..N, total_1..N] summed over the corpus."""
         return [sum(col) for col in zip(*self.segment_stats(hyps))] or [0] * (2 + 2 * self.max_order)
 
-    def sentence_scores(self, hyps, smooth_method="exp", smooth_value=None, effective_order=True):
-        """Sentence BLEU of every hypothesis against its segment's references (array of doubles)."""
+    def sentence_scores(self, hyps, smooth_method="exp", smooth_value=None, effective_order=True,
+                        n_threads=1):
+        """Sentence BLEU of every hypothesis against its segment's references (array of doubles);
+        n_threads is checked, and the same results come from one thread here."""
+        _threads(n_threads)
         if smooth_method not in _SMOOTHERS:
             raise ValueError(f"unknown smooth_method {smooth_method!r}")
         rows = self.segment_stats(hyps)
@@ -209,10 +212,18 @@ def segment_stats(hyps, refs, tokenize="13a", lowercase=False, max_order=4):
     return RefSet(refs, tokenize, lowercase, max_order).segment_stats(hyps)
 
 
+def _threads(n_threads):
+    """n_threads checked (as cybleu.ids checks it)."""
+    from ._ragged import check_threads
+    return check_threads(n_threads)
+
+
 def sentence_scores(hyps, refs, tokenize="13a", lowercase=False, max_order=4,
-                    smooth_method="exp", smooth_value=None, effective_order=True):
-    """Sentence BLEU of every hypothesis against its segment's references (array of doubles)."""
+                    smooth_method="exp", smooth_value=None, effective_order=True, n_threads=1):
+    """Sentence BLEU of every hypothesis against its segment's references (array of doubles);
+    the same for every n_threads."""
     _check_lengths(hyps, refs)
+    _threads(n_threads)
     return RefSet(refs, tokenize, lowercase, max_order).sentence_scores(
         hyps, smooth_method, smooth_value, effective_order)
 

@@ -3,7 +3,7 @@ chunk of hypotheses at a time with the GIL released, against references cached o
 streamed alongside; sentence scores through _bleu."""
 from cpython.array cimport array
 from cpython.bytes cimport PyBytes_FromStringAndSize
-from cpython.exc cimport PyErr_CheckSignals
+from cpython.exc cimport PyErr_CheckSignals, PyErr_SetInterrupt
 from cpython.mem cimport PyMem_RawFree
 from libc.stdint cimport uint32_t, int64_t
 from libc.string cimport memcpy, memset
@@ -13,11 +13,82 @@ from ._intern cimport segment_ids
 from ._ngrams cimport count_segment
 from ._tokenize cimport tokenizer_mode, tokenize_line
 from ._types cimport U32Buf, I64Buf, ERR_NOMEM, ERR_NO_REFS, CORE_MAX_ORDER
-from ._workspace cimport Workspace, acquire_workspace, release_workspace, load_lines
+from ._workspace cimport Job, Workspace, acquire_workspace, release_workspace, load_lines, run_jobs
 
 from ._bleu import SMOOTH_MODES, bleu_scores_from_stats
 
 __all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores"]
+
+
+cdef int load_chunk(Workspace ws, segments, hyps, Py_ssize_t start, Py_ssize_t stop,
+                    bint lowercase) except -1:
+    """Copy hypotheses start..stop-1 into ws as code points (with the GIL), and their references
+    when they are streamed (`segments` not None: one sequence of reference strings per segment)."""
+    load_lines(hyps[start:stop], start, lowercase, &ws.text, &ws.line_off)
+    if segments is not None:
+        flat = []
+        ws.rseg.size = 0
+        if i64_push(&ws.rseg, 0) < 0:
+            raise MemoryError()
+        for seg in segments[start:stop]:
+            flat.extend(seg)
+            if i64_push(&ws.rseg, len(flat)) < 0:
+                raise MemoryError()
+        try:
+            load_lines(flat, 0, lowercase, &ws.rtext, &ws.rline_off)
+        except TypeError:
+            raise TypeError("a reference is not a str") from None
+    return 0
+
+
+cdef int count_chunk(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t stop,
+                     int tok_mode, int max_order, int64_t* totals, int64_t* rows,
+                     Py_ssize_t* where) noexcept nogil:
+    """Tokenize, intern and count the loaded segments start..stop-1: each one's statistics added
+    to totals and, unless rows is NULL, written to rows (segment start first). On an error,
+    returns it with *where the segment."""
+    cdef Py_ssize_t width = 2 + 2 * max_order, k, s, w, r, nref
+    cdef int rc = 0
+    cdef bint streamed = cached is None
+    for k in range(stop - start):
+        s = start + k
+        where[0] = s
+        ws.tok_chars.size = ws.tok_ends.size = ws.tok_hash.size = 0
+        rc = tokenize_line(ws, &ws.text, &ws.line_off, k, tok_mode, &ws.tok_chars,
+                           &ws.tok_ends, &ws.tok_hash)
+        if rc < 0:
+            return rc
+        if streamed:
+            ws.rchars.size = ws.rends.size = ws.rhash.size = ws.rref.size = 0
+            nref = ws.rseg.data[k + 1] - ws.rseg.data[k]
+            rc = i64_push(&ws.rref, 0)
+            for r in range(ws.rseg.data[k], ws.rseg.data[k + 1]):
+                if rc < 0:
+                    break
+                rc = tokenize_line(ws, &ws.rtext, &ws.rline_off, r, tok_mode,
+                                   &ws.rchars, &ws.rends, &ws.rhash)
+                if rc == 0:
+                    rc = i64_push(&ws.rref, ws.rends.size)
+            if rc < 0:
+                return rc
+            rc = segment_ids(ws, ws.rchars.data, ws.rends.data, ws.rhash.data,
+                             ws.rref.data, 0, nref)
+        else:
+            rc = segment_ids(ws, cached.chars.data, cached.tok_end.data,
+                             cached.tok_hash.data, cached.ref_tok.data,
+                             cached.seg_ref.data[s], cached.seg_ref.data[s + 1])
+        if rc < 0:
+            return rc
+        rc = count_segment(&ws.table, ws.ids.data, ws.ids.size, ws.ref_ids.data,
+                           ws.ref_off.data, 0, ws.ref_off.size - 1, max_order,
+                           True, ws.stats.data)
+        if rc < 0:
+            return rc
+        for w in range(width):
+            totals[w] += ws.stats.data[w]
+        if rows != NULL:
+            memcpy(rows + k * width, ws.stats.data, width * sizeof(int64_t))
+    return 0
 
 
 cdef int run_stats(RefSet cached, segments, hyps, int tok_mode, bint lowercase, int max_order,
@@ -25,10 +96,9 @@ cdef int run_stats(RefSet cached, segments, hyps, int tok_mode, bint lowercase, 
     """Statistics of every segment: summed into totals, and appended to rows unless NULL. The
     references come from `cached` when it is not None, else from `segments` (one sequence of
     reference strings per segment), tokenized a chunk at a time alongside the hypotheses."""
-    cdef Py_ssize_t nseg = len(hyps), start = 0, stop, k = 0, s, w, r, nref
+    cdef Py_ssize_t nseg = len(hyps), start = 0, stop, where = 0
     cdef Py_ssize_t width = 2 + 2 * max_order
     cdef int rc = 0
-    cdef bint streamed = cached is None
     cdef Workspace ws = acquire_workspace()
     try:
         if i64_reserve(&ws.stats, width) < 0:
@@ -38,64 +108,153 @@ cdef int run_stats(RefSet cached, segments, hyps, int tok_mode, bint lowercase, 
         memset(totals, 0, width * sizeof(int64_t))
         while start < nseg:
             stop = ws.chunk_end(hyps, start)
-            load_lines(hyps[start:stop], start, lowercase, &ws.text, &ws.line_off)
-            if streamed:
-                flat = []
-                ws.rseg.size = 0
-                if i64_push(&ws.rseg, 0) < 0:
-                    raise MemoryError()
-                for seg in segments[start:stop]:
-                    flat.extend(seg)
-                    if i64_push(&ws.rseg, len(flat)) < 0:
-                        raise MemoryError()
-                try:
-                    load_lines(flat, 0, lowercase, &ws.rtext, &ws.rline_off)
-                except TypeError:
-                    raise TypeError("a reference is not a str") from None
+            load_chunk(ws, segments if cached is None else None, hyps, start, stop, lowercase)
             with nogil:
-                for k in range(stop - start):
-                    s = start + k
-                    ws.tok_chars.size = ws.tok_ends.size = ws.tok_hash.size = 0
-                    rc = tokenize_line(ws, &ws.text, &ws.line_off, k, tok_mode, &ws.tok_chars,
-                                       &ws.tok_ends, &ws.tok_hash)
-                    if rc < 0:
-                        break
-                    if streamed:
-                        ws.rchars.size = ws.rends.size = ws.rhash.size = ws.rref.size = 0
-                        nref = ws.rseg.data[k + 1] - ws.rseg.data[k]
-                        rc = i64_push(&ws.rref, 0)
-                        for r in range(ws.rseg.data[k], ws.rseg.data[k + 1]):
-                            if rc < 0:
-                                break
-                            rc = tokenize_line(ws, &ws.rtext, &ws.rline_off, r, tok_mode,
-                                               &ws.rchars, &ws.rends, &ws.rhash)
-                            if rc == 0:
-                                rc = i64_push(&ws.rref, ws.rends.size)
-                        if rc < 0:
-                            break
-                        rc = segment_ids(ws, ws.rchars.data, ws.rends.data, ws.rhash.data,
-                                         ws.rref.data, 0, nref)
-                    else:
-                        rc = segment_ids(ws, cached.chars.data, cached.tok_end.data,
-                                         cached.tok_hash.data, cached.ref_tok.data,
-                                         cached.seg_ref.data[s], cached.seg_ref.data[s + 1])
-                    if rc < 0:
-                        break
-                    rc = count_segment(&ws.table, ws.ids.data, ws.ids.size, ws.ref_ids.data,
-                                       ws.ref_off.data, 0, ws.ref_off.size - 1, max_order,
-                                       True, ws.stats.data)
-                    if rc < 0:
-                        break
-                    for w in range(width):
-                        totals[w] += ws.stats.data[w]
-                    if rows != NULL:
-                        memcpy(rows.data + rows.size, ws.stats.data, width * sizeof(int64_t))
-                        rows.size += width
-            _check(rc, start + k)
+                rc = count_chunk(ws, cached, start, stop, tok_mode, max_order, totals,
+                                 rows.data + rows.size if rows != NULL else NULL, &where)
+            _check(rc, where)
+            if rows != NULL:
+                rows.size += (stop - start) * width
             PyErr_CheckSignals()
             start = stop
     finally:
         release_workspace(ws)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# the same on several threads: the chunks (exactly those run_stats makes, so the first error is
+# the same one) shared out in contiguous runs, every thread with its own workspace
+
+cdef class _TextJob(Job):
+    """Chunks c..c1-1 of a batch, one per step: loaded with the GIL (held for the copy only),
+    counted without it into their rows."""
+    cdef Py_ssize_t c, c1, where
+    cdef const int64_t* bounds       # chunk c is segments bounds[c]..bounds[c + 1] - 1
+    cdef RefSet cached
+    cdef object segments, hyps, error
+    cdef bint lowercase
+    cdef int tok_mode, max_order
+    cdef Workspace ws
+    cdef int64_t* rows
+    cdef I64Buf totals
+
+    def __dealloc__(self):
+        PyMem_RawFree(self.totals.data)
+
+    cdef int load_guarded(self) noexcept with gil:
+        try:
+            load_chunk(self.ws, self.segments, self.hyps, self.bounds[self.c],
+                       self.bounds[self.c + 1], self.lowercase)
+            return 0
+        except BaseException as err:
+            if isinstance(err, KeyboardInterrupt):
+                # seen by this (the main) thread's load: raise it again where run_jobs looks,
+                # so every thread stops at its next step
+                PyErr_SetInterrupt()
+            self.error = err
+            return -1
+
+    cdef bint step(self) noexcept nogil:
+        cdef Py_ssize_t start = self.bounds[self.c], stop = self.bounds[self.c + 1]
+        if self.load_guarded() < 0:
+            self.rc = ERR_NOMEM        # any rc < 0 ends the job; self.error says what happened
+            return True
+        self.rc = count_chunk(self.ws, self.cached, start, stop, self.tok_mode, self.max_order,
+                              self.totals.data, self.rows + start * (2 + 2 * self.max_order),
+                              &self.where)
+        if self.rc < 0:
+            return True
+        self.c += 1
+        return self.c >= self.c1
+
+
+cdef int run_stats_threads(RefSet cached, segments, hyps, int tok_mode, bint lowercase,
+                           int max_order, int64_t* totals, I64Buf* rows, int n_threads) except -1:
+    """run_stats on up to n_threads threads (rows: every segment's row, in order)."""
+    cdef Py_ssize_t nseg = len(hyps), width = 2 + 2 * max_order, start = 0, nchunks, k, s, c
+    cdef int64_t total = 0, acc = 0, share, w
+    cdef I64Buf bounds, chars, own_rows
+    cdef Workspace ws
+    cdef _TextJob job
+    memset(&bounds, 0, sizeof(I64Buf))
+    memset(&chars, 0, sizeof(I64Buf))
+    memset(&own_rows, 0, sizeof(I64Buf))
+    jobs = []
+    try:
+        if i64_push(&bounds, 0) < 0:
+            raise MemoryError()
+        ws = acquire_workspace()
+        try:
+            while start < nseg:
+                start = ws.chunk_end(hyps, start)
+                if i64_push(&bounds, start) < 0:
+                    raise MemoryError()
+        finally:
+            release_workspace(ws)
+        nchunks = bounds.size - 1
+        if nchunks < 2 or n_threads < 2:
+            return run_stats(cached, segments, hyps, tok_mode, lowercase, max_order, totals,
+                             rows)
+        if rows == NULL:            # corpus totals: the rows are summed per thread, then dropped
+            rows = &own_rows
+        if i64_reserve(rows, rows.size + nseg * width) < 0:
+            raise MemoryError()
+        # a chunk's work: its hypothesis characters (references scale with them) and its lines
+        for k in range(nchunks):
+            w = bounds.data[k + 1] - bounds.data[k]
+            for s in range(bounds.data[k], bounds.data[k + 1]):
+                line = hyps[s]
+                if isinstance(line, str):
+                    w += len(<str>line)
+            if i64_push(&chars, w) < 0:
+                raise MemoryError()
+            total += w
+        n_threads = min(n_threads, nchunks)
+        c = 0
+        for k in range(n_threads):
+            job = _TextJob()
+            jobs.append(job)
+            job.c = c
+            if k == n_threads - 1:
+                c = nchunks
+            else:
+                share = total * (k + 1) // n_threads
+                while c < nchunks - (n_threads - 1 - k) and (c == job.c or acc < share):
+                    acc += chars.data[c]
+                    c += 1
+            job.c1 = c
+            job.bounds = bounds.data
+            job.cached = cached
+            job.segments = segments if cached is None else None
+            job.hyps = hyps
+            job.lowercase = lowercase
+            job.tok_mode = tok_mode
+            job.max_order = max_order
+            job.rows = rows.data + rows.size
+            if i64_reserve(&job.totals, width) < 0:
+                raise MemoryError()
+            memset(job.totals.data, 0, width * sizeof(int64_t))
+            job.ws = acquire_workspace()
+            if i64_reserve(&job.ws.stats, width) < 0:
+                raise MemoryError()
+        run_jobs(jobs)
+        for job in jobs:
+            if job.error is not None:
+                raise job.error
+            _check(job.rc, job.where)
+        rows.size += nseg * width
+        memset(totals, 0, width * sizeof(int64_t))
+        for job in jobs:
+            for k in range(width):
+                totals[k] += job.totals.data[k]
+    finally:
+        for job in jobs:
+            if job.ws is not None:
+                release_workspace(job.ws)
+        PyMem_RawFree(bounds.data)
+        PyMem_RawFree(chars.data)
+        PyMem_RawFree(own_rows.data)
     return 0
 
 
@@ -112,7 +271,7 @@ cdef int check_args(str tokenize, max_order) except -1:
 
 cdef object collect(RefSet cached, segments, hyps, str tokenize, bint lowercase, max_order,
                     int what, str smooth_method=None, smooth_value=None,
-                    bint effective_order=True):
+                    bint effective_order=True, int n_threads=1):
     """what: 0 corpus totals, 1 per-segment rows, 2 sentence scores."""
     cdef int mode = check_args(tokenize, max_order)
     cdef int order = max_order
@@ -128,8 +287,12 @@ cdef object collect(RefSet cached, segments, hyps, str tokenize, bint lowercase,
     try:
         if i64_reserve(&tot, width) < 0:
             raise MemoryError()
-        run_stats(cached, segments, hyps, mode, lowercase, order, tot.data,
-                  &rows if what else NULL)
+        if n_threads > 1:
+            run_stats_threads(cached, segments, hyps, mode, lowercase, order, tot.data,
+                              &rows if what else NULL, n_threads)
+        else:
+            run_stats(cached, segments, hyps, mode, lowercase, order, tot.data,
+                      &rows if what else NULL)
         if what == 0:
             return [tot.data[w] for w in range(width)]
         if what == 1:
@@ -162,12 +325,22 @@ def segment_stats(hyps, refs, str tokenize="13a", bint lowercase=False, max_orde
     return collect(None, refs, hyps, tokenize, lowercase, max_order, 1)
 
 
+cdef int _threads(n_threads) except -1:
+    """n_threads checked (as cybleu.ids checks it; 1 without importing numpy)."""
+    if type(n_threads) is int and n_threads == 1:
+        return 1
+    from ._ragged import check_threads
+    return check_threads(n_threads)
+
+
 def sentence_scores(hyps, refs, str tokenize="13a", bint lowercase=False, max_order=4,
-                    str smooth_method="exp", smooth_value=None, bint effective_order=True):
-    """Sentence BLEU of every hypothesis against its segment's references (array of doubles)."""
+                    str smooth_method="exp", smooth_value=None, bint effective_order=True,
+                    n_threads=1):
+    """Sentence BLEU of every hypothesis against its segment's references (array of doubles);
+    the same for every n_threads (the segments are shared out among that many threads)."""
     _check_lengths(hyps, refs)
     return collect(None, refs, hyps, tokenize, lowercase, max_order, 2, smooth_method,
-                   smooth_value, effective_order)
+                   smooth_value, effective_order, _threads(n_threads))
 
 
 cdef class RefSet:
@@ -246,10 +419,12 @@ cdef class RefSet:
                        self.max_order, 1)
 
     def sentence_scores(self, hyps, str smooth_method="exp", smooth_value=None,
-                        bint effective_order=True):
-        """Sentence BLEU of every hypothesis against its segment's references (array of doubles)."""
+                        bint effective_order=True, n_threads=1):
+        """Sentence BLEU of every hypothesis against its segment's references (array of doubles);
+        the same for every n_threads."""
         return collect(self, None, self._hyps(hyps), self.tokenize, self.lowercase,
-                       self.max_order, 2, smooth_method, smooth_value, effective_order)
+                       self.max_order, 2, smooth_method, smooth_value, effective_order,
+                       _threads(n_threads))
 
     def __reduce__(self):
         # the tokenized references travel as raw buffers: unpickling does not re-tokenize

@@ -418,14 +418,17 @@ class BLEU(Metric):
         return self._compute_score_from_stats(stats)
 
     def sentence_scores(self, hypotheses: SequenceT[str],
-                        references: Optional[Streams] = None) -> Any:
+                        references: Optional[Streams] = None, n_threads: int = 1) -> Any:
         """Sentence BLEU of every hypothesis against its segment's references, in one call.
 
         Returns a float64 numpy array equal, element for element and bit for bit, to
         `[self.sentence_score(h, refs_of_h).score for h in hypotheses]`. `references` are
-        streams as for `corpus_score` (None: the cached references).
+        streams as for `corpus_score` (None: the cached references). n_threads: the compiled
+        core shares the segments out among that many threads (the results do not change).
         """
         import numpy as np
+        from .._ragged import check_threads
+        n_threads = check_threads(n_threads)
         _check_hypotheses(hypotheses)
         if not self.effective_order:
             logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
@@ -434,7 +437,7 @@ class BLEU(Metric):
         if (self._own_hooks(BLEU, _STAT_HOOKS + ("_compute_score_from_stats",)) and N <= 256
                 and (self.smooth_method in ("none", "exp") or sv is None or _plain(sv))):
             scores = self._core_call("sentence_scores", hypotheses, references,
-                                     self.smooth_method, sv, self.effective_order)
+                                     self.smooth_method, sv, self.effective_order, n_threads)
             if scores is not None:
                 return np.frombuffer(scores, dtype=np.float64)
         rows = self._extract_corpus_statistics(hypotheses, references)
