@@ -136,7 +136,16 @@ def row_array(row, what):
         raise ValueError(f"{what} must be 1-D, got {arr.ndim} dimensions")
     if arr.size:
         check_int_dtype(arr, what)
+        if isinstance(row, (list, tuple)) and arr.dtype.kind != "b":
+            check_no_bools(row, what)
     return arr
+
+
+def check_no_bools(row, what):
+    """numpy reads True among ints as the ID 1: a bool is no token ID, wherever it stands."""
+    for k, v in enumerate(row):
+        if isinstance(v, (bool, np.bool_)):
+            raise TypeError(f"{what} must hold integer token IDs; element {k} is {describe(v)}")
 
 
 def rows_from_list(rows, what, labels=None):
