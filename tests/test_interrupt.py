@@ -16,7 +16,7 @@ CHILD = textwrap.dedent("""
     from cybleu import ids
     case = sys.argv[1]
     line = "The quick brown fox jumps over the lazy dog , again and again , 1.5 times ."
-    if case in ("corpus", "batch", "chrf"):
+    if case in ("corpus", "batch", "batch-threads", "chrf"):
         hyps = [line] * 1_500_000
     elif case == "chrf-pairwise":
         hyps = [f"{line} {i}" for i in range(3_000)]
@@ -27,6 +27,7 @@ CHILD = textwrap.dedent("""
     calls = {
         "corpus": lambda: cybleu.corpus_bleu(hyps, [hyps]),
         "batch": lambda: cybleu.batch_sentence_bleu(hyps, [hyps]),
+        "batch-threads": lambda: cybleu.batch_sentence_bleu(hyps, [hyps], n_threads=2),
         "ids": lambda: ids.sentence_bleu(rows, rows[::-1], n_threads=2),
         "pairwise": lambda: ids.pairwise_bleu(rows, n_threads=2),
         "chrf": lambda: cybleu.corpus_chrf(hyps, [hyps]),
@@ -44,7 +45,7 @@ CHILD = textwrap.dedent("""
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
 # token-ID batches: tests/test_ids_interrupt.py
-@pytest.mark.parametrize("case", ["corpus", "batch", "chrf", "chrf-pairwise"])
+@pytest.mark.parametrize("case", ["corpus", "batch", "batch-threads", "chrf", "chrf-pairwise"])
 def test_ctrl_c_lands_within_a_second(case):
     with subprocess.Popen([sys.executable, "-c", CHILD, case], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True) as proc:
