@@ -1,5 +1,5 @@
-"""Token-ID batches given as Python lists (issue 13): the compiled reader (`_idrows`, also inside the
-counting threads of `ids_batch_stats`) against the pure-Python reader `_idrows_py` (the reading
+"""Token-ID batches given as Python lists (issue 13): the compiled reader (`_idrows`, also inside
+the counting threads of `ids_batch_stats`) against the pure-Python reader `_idrows_py` (the reading
 cybleu.ids always had: the specification), on rows of ints, numpy integer scalars and 1-D arrays
 mixed with every kind of bad value; against sacreBLEU (tokenize='none' on the joined IDs); and the
 same results and errors for every thread count."""

@@ -1,7 +1,7 @@
-"""batch_sentence_bleu / BLEU.sentence_scores with n_threads (issue 13): the compiled core shares the
-chunks of its one-thread path out among threads; scores bit for bit sacreBLEU's sentence_bleu loop,
-the same for every thread count, cached or streamed references, in both cores; the same first
-error; n_threads checked as cybleu.ids checks it."""
+"""batch_sentence_bleu / BLEU.sentence_scores with n_threads (issue 13): the compiled core shares
+the chunks of its one-thread path out among threads. Scores are sacreBLEU's sentence_bleu loop's
+bit for bit, the same for every thread count, with cached or streamed references, in both cores;
+the first error is the one-thread one; n_threads is checked as cybleu.ids checks it."""
 import logging
 import struct
 

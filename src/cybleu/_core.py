@@ -1,6 +1,7 @@
 """The compiled core's Python face: text -> tokens (_tokenize) -> IDs (_intern) -> n-gram counts
-(_ngrams) -> integer statistics (_corpus, _ids) -> scores (_bleu); token-ID rows read by _idrows. Importing it fails unless every
-compiled module is built, so `cybleu._backend` chooses the pure-Python twin `_core_py` as a whole.
+(_ngrams) -> integer statistics (_corpus, _ids) -> scores (_bleu); token-ID rows are read by
+_idrows. Importing it fails unless every compiled module is built, so `cybleu._backend` chooses
+the pure-Python twin `_core_py` as a whole.
 
 The twin is the readable specification of every name here (same names and signatures, a test
 compares them)."""

@@ -20,8 +20,8 @@ import numpy as np
 
 from . import _math
 from ._backend import core
-from ._ragged import MIN_THREAD_WORK, Ragged, check_threads, check_token_arg, describe, \
-    threads_for  # noqa: F401 (MIN_THREAD_WORK: the thread cap, named here for readers)
+from ._ragged import Ragged, check_threads, check_token_arg, threads_for
+from ._ragged import describe as _describe
 from .metrics.bleu import BLEU, _plain
 
 __all__ = ["Ragged", "BLEUStats", "BLEUAccumulator", "sentence_bleu", "corpus_bleu",
@@ -29,8 +29,6 @@ __all__ = ["Ragged", "BLEUStats", "BLEUAccumulator", "sentence_bleu", "corpus_bl
 
 
 # -- argument checks (one function per check; both backends see only checked values) ---------
-
-_describe = describe
 
 
 def _check_args(max_order, smooth_method, smooth_value, pad_id, eos_id, n_threads):
@@ -54,8 +52,8 @@ def _batch(x, what, pad_id, eos_id):
 
 
 def _threads_for(work, n_threads):
-    """n_threads capped at the work available (MIN_THREAD_WORK per thread, at least one); one
-    thread for the pure-Python twin, where threads cannot run in parallel."""
+    """n_threads capped at the work available (_ragged.MIN_THREAD_WORK per thread, at least
+    one); one thread for the pure-Python twin, where threads cannot run in parallel."""
     if core.__name__.endswith("_py"):
         return 1
     return threads_for(work, n_threads)
