@@ -224,11 +224,31 @@ cdef int read_items(object row, const Trim* t, U32Buf* out) except -1:
     cdef int kind = KIND_NONE, sk
     cdef int64_t v
     cdef RowState st
+    cdef uint32_t* dst
     memset(&st, 0, sizeof(RowState))
     st.start = out.size
     if u32_reserve(out, out.size + n) < 0:
         raise MemoryError()
-    # no Python code runs in this loop, so the row cannot change under it
+    # no Python code runs in these loops, so the row cannot change under them
+    if not t.has_pad and not t.has_eos:
+        # nothing to trim (the usual row): small exact ints straight in, anything else below
+        dst = out.data + out.size
+        k = 0
+        while k < n:
+            o = items[k]
+            if o.ob_type != &PyLong_Type or not exact_long(o, &v) or v < 0 or v > UINT32_MAX:
+                break
+            dst[k] = <uint32_t>v
+            k += 1
+        if k == n:
+            out.size += n
+            return ROW_OK
+        if k:
+            kind = KIND_INT
+            out.size += k
+            st.started = True
+        items += k
+        n -= k
     for k in range(n):
         o = items[k]
         tp = o.ob_type
