@@ -199,7 +199,8 @@ class _MetricPatch:
         hyps = list(itertools.islice(rest, n_segments))
         try:
             # sacreBLEU's check for tokenized input (BLEU's; other metrics set _force)
-            tokenized = 0 if metric._force else sum(1 for hyp in hyps if hyp.endswith(" ."))
+            tokenized = 0 if metric._force else sum(map(str.endswith, hyps,
+                                                        itertools.repeat(" .")))
             lines = route.lines(hyps) + [""] * (n_segments - len(hyps))
             if cache is None:
                 rows = route.stats(lines, segments)
@@ -242,8 +243,8 @@ class _SegmentRows(list):
     def total(self) -> Any:
         if self.size == 1:
             return self[0]      # sum_of_lists returns a single row itself
-        import numpy as np
-        return np.asarray(self, dtype=np.int64).sum(axis=0).tolist()
+        # integers: sum() is exact and starts from int 0, as sum_of_lists does
+        return list(map(sum, zip(*self)))
 
 
 def _snapshot(metric: Any) -> Any:
