@@ -34,7 +34,7 @@ import os
 from array import array
 from itertools import chain
 
-from .utils import sum_of_lists
+from ._math import sum_of_lists
 
 logger = logging.getLogger("cybleu")
 
@@ -353,7 +353,8 @@ def _in_threads(calls, progress):
     if len(calls) == 1:
         return [calls[0](progress)]
     import threading
-    from concurrent.futures import ThreadPoolExecutor
+
+    from ._threads import map_in_threads
     stop = threading.Event()
     done = [0] * len(calls)
 
@@ -366,13 +367,8 @@ def _in_threads(calls, progress):
                 progress(sum(done))
         return report
 
-    with ThreadPoolExecutor(max_workers=len(calls)) as pool:
-        futures = [pool.submit(call, reporter(k)) for k, call in enumerate(calls)]
-        try:
-            return [f.result() for f in futures]
-        except BaseException:
-            stop.set()
-            raise
+    return map_in_threads(lambda k: calls[k](reporter(k)), range(len(calls)), len(calls),
+                          on_error=stop.set)
 
 
 def _concat(arrays):

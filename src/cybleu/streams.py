@@ -381,14 +381,8 @@ class Reader:
         one after the other."""
         if len(paths) < 2 or (os.cpu_count() or 1) < 2 or set(self.metrics) != {"BLEU"}:
             return [self.file(p, n) for p, n in zip(paths, names)]
-        from concurrent.futures import ThreadPoolExecutor
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            futures = [pool.submit(self.file, p, n) for p, n in zip(paths, names)]
-            try:
-                return [f.result() for f in futures]
-            finally:
-                for f in futures:
-                    f.cancel()
+        from ._threads import map_in_threads
+        return map_in_threads(lambda pn: self.file(*pn), list(zip(paths, names)), 2)
 
     def stdin(self):
         """Tab-separated columns, one system each; the first line says how many."""

@@ -12,15 +12,20 @@ import logging
 from collections import Counter
 from collections.abc import Sequence
 from importlib import import_module
-from typing import Any, Dict, List, Optional, Sequence as SequenceT, Tuple, Union, overload
 
 from .. import _math
 from .._backend import core
 from ..tokenizers import registry
-from ..utils import sum_of_lists
-from .base import (Metric, Score, Signature, Streams, _check_hypotheses, _explain_type_error,
+from .._math import sum_of_lists
+from .base import (Metric, Score, Signature, _check_hypotheses, _explain_type_error,
                    _no_references, _segments_from_streams)
 from .helpers import extract_all_word_ngrams
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads the name)
+if TYPE_CHECKING:
+    from typing import Any, Dict, List, Optional, Sequence as SequenceT, Tuple, Union
+
+    from .base import Streams
 
 logger = logging.getLogger("cybleu")
 
@@ -138,13 +143,7 @@ class _BLEURefCache(Sequence):  # type: ignore[type-arg]
     def __len__(self) -> int:
         return len(self.segments)
 
-    @overload
-    def __getitem__(self, index: int) -> Dict[str, Any]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> List[Dict[str, Any]]: ...
-
-    def __getitem__(self, index: Union[int, slice]) -> Any:
+    def __getitem__(self, index: Union[int, slice]) -> Any:  # a dict, or a list for a slice
         if isinstance(index, slice):
             return [self._info(i) for i in range(*index.indices(len(self.segments)))]
         n = len(self.segments)
