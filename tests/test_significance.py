@@ -438,6 +438,16 @@ def test_statistics_packing():
     assert not grown.integer and grown.rows == [[1, 2], [0.25, 1.0]]
     with pytest.raises(ValueError, match="same, non-zero length"):
         significance.Statistics([[1, 2], [3]])
+    flat = significance.Statistics()
+    flat.extend_flat(array("q", [1, 2, 3, -4]), 2)
+    flat.extend([[5, 6]])
+    assert flat.integer and not flat.nonnegative and flat.n_segments == 3
+    assert flat.totals() == [9, 4] and flat.row(1) == [3, -4]
+    mixed = significance.Statistics([[0.5, 1.0]])
+    mixed.extend_flat(array("q", [1, 2]), 2)
+    assert mixed.rows == [[0.5, 1.0], [1, 2]] and mixed.n_segments == 2
+    with pytest.raises(ValueError, match="same, non-zero length"):
+        flat.extend_flat(array("q", [1, 2, 3]), 3)
 
 
 def test_float32_overflow_takes_numpy_path(resampler):

@@ -159,8 +159,8 @@ cdef extern from *:
         }
     }
 
-    /* One resample's sum by adding the picked rows directly, 16 columns at a time: for narrow
-       tables (one or a few systems) this beats counting picks and sweeping every row. */
+    /* One resample's sum by adding the picked rows directly, 16 columns at a time: for tables
+       that stay in cache this beats counting picks and sweeping every row. */
     static void cyb_gather_i32(const int32_t* table, Py_ssize_t row, const int64_t* pick,
                                Py_ssize_t n, int32_t* acc) {
         Py_ssize_t k0, i;

@@ -206,6 +206,22 @@ class Statistics:
         if len(self.flat) > start:
             self._min = min(self._min, min(self.flat[start:]))
 
+    def extend_flat(self, flat, width):
+        """`extend` with rows given as one flat int64 array (`array('q')`) of `width` values
+        each."""
+        if len(flat) == 0:
+            return
+        if self.width is None:
+            self.width = width
+        if width != self.width or width < 1 or len(flat) % width:
+            raise ValueError("segment statistics rows must all have the same, non-zero length")
+        if self.rows is not None:
+            self.extend([flat[i:i + width].tolist() for i in range(0, len(flat), width)])
+            return
+        self.n_segments += len(flat) // width
+        self.flat.extend(flat)
+        self._min = min(self._min, min(flat))
+
     @property
     def integer(self):
         return self.flat is not None

@@ -239,6 +239,12 @@ class MetricSlices:
     def statistics(self, k, lines):
         return self.slices[k]._extract_corpus_statistics(lines, None)
 
+    def flat_statistics(self, k, lines):
+        """The same statistics as (one flat int64 array, values per segment), or None when the
+        metric has no such path (BLEU has, on its core)."""
+        method = getattr(self.slices[k], "_flat_segment_statistics", None)
+        return None if method is None else method(lines)
+
 
 def make_metrics(registry, metric_args, refs, n_segments):
     """{key: MetricSlices} for {key: keyword arguments} (keys of `registry`, upper case); a
@@ -286,10 +292,15 @@ class System:
             if only_slice and not self.keep_rows:
                 self.scores[key] = metric.slices[0].corpus_score(lines, None)
                 continue
-            rows = metric.statistics(k, lines)
             if self.keep_rows:
-                self.stats[key].extend(rows)
-            elif rows:
+                flat = metric.flat_statistics(k, lines)
+                if flat is not None:
+                    self.stats[key].extend_flat(*flat)
+                else:
+                    self.stats[key].extend(metric.statistics(k, lines))
+                continue
+            rows = metric.statistics(k, lines)
+            if rows:
                 # column sums in sacreBLEU's sum_of_lists order, carried across slices
                 prev = self.totals[key]
                 if len(rows) == 1 and prev is None:

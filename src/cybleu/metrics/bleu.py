@@ -385,6 +385,16 @@ class BLEU(Metric):
                 return rows
         return super()._extract_corpus_statistics(hypotheses, references)
 
+    def _flat_segment_statistics(self, hypotheses: SequenceT[str]) -> Any:
+        """`_extract_corpus_statistics(hypotheses, None)` as (one flat int64 array, the 2 + 2N
+        values of each segment), for the command line's significance tests: no Python list per
+        segment. None when the hooks are not BLEU's own or the cached references cannot serve
+        them (the caller then takes the rows)."""
+        if not self._own_hooks(BLEU, _STAT_HOOKS):
+            return None
+        flat = self._core_call("segment_stats_flat", hypotheses, None)
+        return None if flat is None else (flat, 2 + 2 * self.max_ngram_order)
+
     def corpus_score(self, hypotheses: SequenceT[str],
                      references: Optional[Streams],
                      n_bootstrap: int = 1) -> "BLEUScore":
