@@ -266,18 +266,20 @@ class System:
     statistics' running totals."""
 
     def __init__(self, name, metrics, keep_rows):
-        from .significance import Statistics
         self.name = name
         self.n_lines = 0
         self.keep_rows = keep_rows
-        self.stats = {key: Statistics() for key in metrics} if keep_rows else None
+        self.stats = None
+        if keep_rows:  # plain scoring does not import significance
+            from .significance import Statistics
+            self.stats = {key: Statistics() for key in metrics}
         self.totals = {key: None for key in metrics}
         self.scores = {}
 
     def corpus_score(self, metric):
         """The corpus score for one MetricSlices (the metric's _aggregate_and_compute)."""
-        from .significance import _score
         if self.keep_rows:
+            from .significance import _score
             return _score(metric.first, self.stats[metric.key])
         if metric.key in self.scores:
             return self.scores[metric.key]
