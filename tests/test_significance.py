@@ -149,11 +149,11 @@ def test_drawn_sums_equal_sums_of_drawn_indices(rows, n_sys, n_rows, seed):
 
 
 def test_sums_of_a_table_too_large_to_gather():
-    """Statistics tables past a few MB are summed by counting picks and sweeping the table (the
-    small ones by adding each picked row): both ways give numpy's sums."""
+    """Statistics tables past 16 MB are summed by counting picks and sweeping the table (the
+    smaller ones by adding each picked row): both ways give numpy's sums."""
     compiled = _compiled()
     rng = np.random.default_rng(5)
-    n_seg, width = 20_000, 4
+    n_seg, width = 70_000, 4  # 16 systems: 64 int32 per segment, 17.9 MB
     systems = [array("q", rng.integers(0, 1000, size=n_seg * width).tolist()) for _ in range(16)]
     idx = compiled.Generator(9).bootstrap_indices(3, n_seg)
     got = compiled.resample_sums(systems, width, idx, 3)
