@@ -11,8 +11,9 @@ the same exit codes. Messages go to stderr with a `cybleu: ` prefix where sacreB
 `sacreBLEU: `; where sacreBLEU would stop with a traceback (unreadable or undecodable files, a
 broken .gz, a bad -w, a missing model) cybleu names the file and line and exits with status 1.
 
-This module only wires arguments: metrics come from `cybleu.metrics` (only those asked for are imported), statistics tests
-from `cybleu.significance`, test sets from `cybleu.dataset`, and text from `cybleu.render`.
+This module only wires arguments: metrics come from `cybleu.metrics` (only those asked for are
+imported), statistics tests from `cybleu.significance`, test sets from `cybleu.dataset`, and text
+from `cybleu.render`; each is imported when the arguments need it (tests/test_imports.py).
 """
 import argparse
 import io
@@ -710,7 +711,8 @@ def _run(args):
     stream_refs = full_refs if select_later else refs
     n_stream_lines = len(stream_refs[0]) if stream_refs else 0
     metric_args = {name.upper(): _args_to_dict(args, name.lower()) for name in args.metrics}
-    metrics = streams.make_metrics(_metric_classes(metric_args), metric_args, stream_refs, n_stream_lines)
+    metrics = streams.make_metrics(_metric_classes(metric_args), metric_args, stream_refs,
+                                   n_stream_lines)
     keep_rows = bool(args.sentence_level or paired or args.confidence or args.detail)
     progress = _line_progress(args, "scoring")
     reader = streams.Reader(args.encoding, metrics, n_stream_lines,
