@@ -8,7 +8,8 @@ the resampling of significance tests alone against a vectorized numpy version of
 - cli-ci: `ref -i <one system> -ci` (bootstrap confidence interval, 1000 resamples)
 - resample-bs: the 1000 bootstrap resamples of all 16 systems' integer statistics (row sums),
   from the same indices: cybleu's `_resample.resample_sums` against numpy fancy indexing + sum
-  and numpy's counts @ statistics (BLAS)
+  and numpy's counts @ statistics (BLAS); and `_resample.bootstrap_sums`, which draws the same
+  indices while it sums (what the command line runs)
 - resample-ar: the 10000 randomization trials of 15 systems against the baseline (masked row
   sums): cybleu's `_resample.ar_sums` against numpy's `mask @ (system - baseline)` (BLAS)
 
@@ -131,13 +132,15 @@ N_BS, N_AR = 1000, 10000
 
 @pytest.fixture(scope="module")
 def bs_indices():
-    from cybleu._backend import resample
+    from cybleu._backend import module
+    resample = module("_resample")
     return resample.Generator(12345).bootstrap_indices(N_BS, 3004)
 
 
 @pytest.fixture(scope="module")
 def ar_masks():
-    from cybleu._backend import resample
+    from cybleu._backend import module
+    resample = module("_resample")
     return resample.Generator(12345).ar_masks(N_AR, 3004)
 
 
@@ -152,11 +155,28 @@ def bs_expected(wmt17_stats, bs_indices):
 def bench_resample_bs_cybleu(benchmark, wmt17_stats, bs_indices, bs_expected):
     import numpy as np
 
-    from cybleu._backend import BACKEND, resample
+    from cybleu._backend import BACKEND, module
+    resample = module("_resample")
     benchmark.group = "resample-bs"
     label(benchmark, "cybleu", f"cybleu `_resample.resample_sums` ({BACKEND})", segments=3004 * 16)
     sums = run(benchmark, lambda: resample.resample_sums(wmt17_stats, 10, bs_indices, N_BS),
                FAST_ROUNDS)
+    for got, want in zip(sums, bs_expected):
+        assert np.array_equal(np.frombuffer(got, dtype=np.int64).reshape(N_BS, 10), want)
+
+
+def bench_resample_bs_cybleu_drawn(benchmark, wmt17_stats, bs_expected):
+    """The command line's path: the same indices drawn (seed 12345) while they are summed."""
+    import numpy as np
+
+    from cybleu._backend import BACKEND, module
+    resample = module("_resample")
+    benchmark.group = "resample-bs"
+    label(benchmark, "cybleu-drawn",
+          f"cybleu `_resample.bootstrap_sums`, drawing the indices too ({BACKEND})",
+          segments=3004 * 16)
+    sums = run(benchmark, lambda: resample.bootstrap_sums(resample.Generator(12345), wmt17_stats,
+                                                          10, N_BS), FAST_ROUNDS)
     for got, want in zip(sums, bs_expected):
         assert np.array_equal(np.frombuffer(got, dtype=np.int64).reshape(N_BS, 10), want)
 
@@ -196,7 +216,8 @@ def bench_resample_bs_numpy_counts(benchmark, wmt17_stats, bs_indices, bs_expect
 def bench_resample_ar_cybleu(benchmark, wmt17_stats, ar_masks):
     import numpy as np
 
-    from cybleu._backend import BACKEND, resample
+    from cybleu._backend import BACKEND, module
+    resample = module("_resample")
     benchmark.group = "resample-ar"
     label(benchmark, "cybleu", f"cybleu `_resample.ar_sums` ({BACKEND})", segments=3004 * 15)
     pairs = run(benchmark, lambda: resample.ar_sums(wmt17_stats[0], wmt17_stats[1:], 10,

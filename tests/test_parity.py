@@ -36,7 +36,8 @@ def test_same_public_names_and_signatures():
     assert compiled.__all__ == python.__all__
     for name in python.__all__:
         if name == "RefSet":
-            for method in ("corpus_stats", "segment_stats", "sentence_scores"):
+            for method in ("corpus_stats", "segment_stats", "segment_stats_flat",
+                           "sentence_scores"):
                 assert (list(inspect.signature(getattr(compiled.RefSet, method)).parameters)
                         == list(inspect.signature(getattr(python.RefSet, method)).parameters))
         else:
@@ -61,6 +62,9 @@ def test_segment_stats_match_sacrebleu(data, tokenize, lowercase, max_order):
     segments = [[r for r in refs if r is not None] for _, refs in data]
     rows = parity(lambda core: core.RefSet(segments, tokenize, lowercase, max_order)
                   .segment_stats(hyps))
+    # the same rows as one flat int64 array (what the command line's tests resample)
+    assert parity(lambda core: core.RefSet(segments, tokenize, lowercase, max_order)
+                  .segment_stats_flat(hyps)).tolist() == [v for row in rows for v in row]
     # references streamed with the hypotheses give the same rows as cached ones
     assert parity(lambda core: core.segment_stats(hyps, segments, tokenize, lowercase,
                                                   max_order)) == rows

@@ -12,19 +12,22 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.metrics import CHRF as SacreCHRF
+from sacrebleu.metrics import TER as SacreTER
 from sacrebleu.metrics.bleu import BLEUScore
 from sacrebleu.metrics.chrf import CHRFScore
+from sacrebleu.metrics.ter import TERScore
 
 import cybleu
 import cybleu.patch as patch_module
 from cybleu import _core_py
-from conftest import _chrf_c, _chrf_py, _core_c, data_path, evaluate_metric_script, read_lines
+from conftest import (_chrf_c, _chrf_py, _core_c, _ter_c, _ter_py, data_path,
+                      evaluate_metric_script, read_lines)
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
-CORES = [pytest.param((_core_py, _chrf_py), id="python")] + (
-    [pytest.param((_core_c, _chrf_c), id="cython")] if _core_c is not None else [])
+CORES = [pytest.param((_core_py, _chrf_py, _ter_py), id="python")] + (
+    [pytest.param((_core_c, _chrf_c, _ter_c), id="cython")] if _core_c is not None else [])
 
 
 @pytest.fixture(params=CORES)
@@ -32,6 +35,7 @@ def core(request, monkeypatch):
     """The patch running on one backend; never left patched after a test."""
     monkeypatch.setattr(patch_module, "core", request.param[0])
     monkeypatch.setattr(patch_module, "_chrf", request.param[1])
+    monkeypatch.setattr(patch_module, "_ter", request.param[2])
     yield request.param[0]
     cybleu.unpatch_sacrebleu()
     cybleu.unpatch_nltk()
@@ -61,12 +65,24 @@ def chrf_fields(score):
     return (score.name, bits(score.score), score.format(), bits(score._mean), bits(score._ci))
 
 
+def ter_fields(score):
+    return (score.name, bits(score.score), score.num_edits, bits(score.ref_length),
+            score.format(), bits(score._mean), bits(score._ci))
+
+
+def ter_rows(rows):
+    """TER's segment statistics, floats as their bits (and their types: int, float)."""
+    return [(type(e), e, type(r), bits(r)) for e, r in rows]
+
+
 def outcome(call):
     """call()'s result, or its exception's type and message."""
     try:
         result = call()
         if isinstance(result, CHRFScore):
             return "ok", chrf_fields(result)
+        if isinstance(result, TERScore):
+            return "ok", ter_fields(result)
         return "ok", fields(result) if isinstance(result, BLEUScore) else result
     except Exception as err:  # noqa: BLE001 - the comparison is the point
         return "error", (type(err), str(err))
@@ -192,16 +208,15 @@ def test_sacrebleu_sentence_bleu_zero_cases(core, smooth_method, smooth_value):
 WORDS = st.sampled_from(["a", "b", "the", "cat", ".", ",", "A", "İ", "3.14", "-", "x-y", "&amp;",
                          "猫", "ß", "\u00a0", "\t", " ."])
 LINE = st.lists(WORDS, max_size=12).map(" ".join) | st.text(max_size=15)
-REF_LINE = st.none() | LINE
 
 
 @st.composite
-def corpora(draw):
+def corpora(draw, line=LINE):
     n = draw(st.integers(1, 6))
-    hyps = draw(st.lists(LINE, min_size=n, max_size=n))
+    hyps = draw(st.lists(line, min_size=n, max_size=n))
     n_streams = draw(st.integers(1, 3))
     # streams of other lengths too: sacreBLEU truncates to the shortest, and so must the patch
-    streams = [draw(st.lists(REF_LINE, min_size=max(n - 1, 1), max_size=n + 1))
+    streams = [draw(st.lists(st.none() | line, min_size=max(n - 1, 1), max_size=n + 1))
                for _ in range(n_streams)]
     return hyps, streams
 
@@ -302,7 +317,7 @@ def test_overridden_counting_runs_sacrebleus_code(core):
 
 def test_unpatch_restores_sacrebleu(core):
     names = ("_extract_corpus_statistics", "_cache_references", "_aggregate_and_compute")
-    before = {(cls, name): cls.__dict__.get(name) for cls in (SacreBLEU, SacreCHRF)
+    before = {(cls, name): cls.__dict__.get(name) for cls in (SacreBLEU, SacreCHRF, SacreTER)
               for name in names}
     cybleu.patch_sacrebleu()
     cybleu.patch_sacrebleu()        # twice is once
@@ -515,6 +530,203 @@ def test_chrf_routes_and_errors(core):
         both(call)
 
 
+# -- TER (sacreBLEU 2.6.0's test/test_ter.py cases, and the tokenizer cases of its
+#    test/test_tokenizer_ter.py as sentence scores; recreated, the expected values are theirs) -----
+
+TER_EPSILON = 1e-3
+TER_CASES = [
+    (['aaaa bbbb cccc dddd'], ['aaaa bbbb cccc dddd'], 0),      # perfect match
+    (['dddd eeee ffff'], ['aaaa bbbb cccc'], 1),                # no overlap
+    ([''], ['a'], 1),                                           # corner case, empty hypothesis
+    (['d e f g h a b c'], ['a b c d e f g h'], 1 / 8),          # a single shift fixes MT
+    ([
+        'wählen Sie " Bild neu berechnen , " um beim Ändern der Bildgröße Pixel hinzuzufügen '
+        'oder zu entfernen , damit das Bild ungefähr dieselbe Größe aufweist wie die andere '
+        'Größe .',
+        'wenn Sie alle Aufgaben im aktuellen Dokument aktualisieren möchten , wählen Sie im Menü '
+        'des Aufgabenbedienfelds die Option " Alle Aufgaben aktualisieren . "',
+        'klicken Sie auf der Registerkarte " Optionen " auf die Schaltfläche " Benutzerdefiniert '
+        '" und geben Sie Werte für " Fehlerkorrektur-Level " und " Y / X-Verhältnis " ein .',
+        'Sie können beispielsweise ein Dokument erstellen , das ein Auto über die Bühne enthält .',
+        'wählen Sie im Dialogfeld " Neu aus Vorlage " eine Vorlage aus und klicken Sie auf " Neu '
+        '. "',
+    ], [
+        'wählen Sie " Bild neu berechnen , " um beim Ändern der Bildgröße Pixel hinzuzufügen '
+        'oder zu entfernen , damit die Darstellung des Bildes in einer anderen Größe beibehalten '
+        'wird .',
+        'wenn Sie alle Aufgaben im aktuellen Dokument aktualisieren möchten , wählen Sie im Menü '
+        'des Aufgabenbedienfelds die Option " Alle Aufgaben aktualisieren . "',
+        'klicken Sie auf der Registerkarte " Optionen " auf die Schaltfläche " Benutzerdefiniert '
+        '" und geben Sie für " Fehlerkorrektur-Level " und " Y / X-Verhältnis " niedrigere Werte '
+        'ein .',
+        'Sie können beispielsweise ein Dokument erstellen , das ein Auto enthalt , das sich über '
+        'die Bühne bewegt .',
+        'wählen Sie im Dialogfeld " Neu aus Vorlage " eine Vorlage aus und klicken Sie auf " Neu '
+        '. "',
+    ], 0.136),                                  # realistic example from WMT dev data (2019)
+]
+# (TercomTokenizer options, input, sacreBLEU's tokenized output)
+TER_TOKENIZER_CASES = [
+    ({}, "a b c d", "a b c d"), ({}, "", ""), ({}, "a b c d.", "a b c d."),
+    ({}, "A B C D.", "a b c d."),
+    ({"no_punct": True}, "a b c d.", "a b c d"), ({"no_punct": True}, "A ; B ) C : D.", "a b c d"),
+    ({"normalized": True}, "a b (c) d.", "a b ( c ) d ."),
+    ({"normalized": True}, "Jim's car.", "jim 's car ."), ({"normalized": True}, "4.2", "4.2"),
+    ({"normalized": True, "asian_support": True}, "美众院公布对特", "美 众 院 公 布 对 特"),
+    ({"normalized": True, "asian_support": True}, "りの拳銃を持", "りの 拳 銃 を 持"),
+]
+
+
+@pytest.mark.parametrize("hyps, refs, expected", TER_CASES)
+def test_sacrebleu_ter_cases(core, hyps, refs, expected):
+    def call():
+        return SacreTER().corpus_score(hyps, [refs])
+
+    both(call)
+    both(lambda: sacrebleu.corpus_ter(hyps, [refs]))
+    with cybleu.patched():
+        assert abs(call().score - 100 * expected) < TER_EPSILON
+
+
+@pytest.mark.parametrize("options, line, tokenized", TER_TOKENIZER_CASES)
+def test_sacrebleu_ter_tokenizer_cases(core, options, line, tokenized):
+    """The tokenizer's output against its input (and the other way round): sacreBLEU's TER
+    tokenizes both sides (the reference twice), so TER is 0 when the tokenizer gives the output."""
+    for hyp, ref in ((line, tokenized), (tokenized, line)):
+        want = both(lambda: sacrebleu.sentence_ter(hyp, [ref], **options))
+        assert want[0] == "ok" and want[1][1] == bits(0.0)
+        both(lambda: ter_rows(SacreTER(**options)._extract_corpus_statistics([hyp], [[ref]])))
+
+
+TER_LINE = st.lists(st.sampled_from(["a", "b", "c", "d", "a .", "A", "b,"]), max_size=24).map(
+    " ".join) | LINE
+TER_OPTIONS = st.fixed_dictionaries({
+    "normalized": st.booleans(), "no_punct": st.booleans(), "asian_support": st.booleans(),
+    "case_sensitive": st.booleans(),
+})
+
+
+@SETTINGS
+@given(corpus=corpora(TER_LINE), options=TER_OPTIONS)
+def test_random_corpora_ter_patched_equal_unpatched(core, corpus, options):
+    hyps, streams = corpus
+    both(lambda: SacreTER(**options).corpus_score(hyps, streams))
+    both(lambda: ter_rows(SacreTER(**options)._extract_corpus_statistics(hyps, streams)))
+
+    def cached():
+        metric = SacreTER(**options, references=streams)
+        return ter_fields(metric.corpus_score(hyps, None)), str(metric.get_signature())
+
+    both(cached)
+    both(lambda: SacreTER(**options).sentence_score(hyps[0], [s[0] for s in streams]))
+    both(lambda: sacrebleu.corpus_ter(hyps, streams, **options))
+    both(lambda: SacreTER(**options).corpus_score(hyps, streams, n_bootstrap=10))
+
+
+def test_ter_routes_and_errors(core, monkeypatch):
+    from sacrebleu.metrics import ter as sacre_ter_module
+    from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
+    calls = []
+    kernel = patch_module._ter
+
+    class Spy:
+        def __getattr__(self, name):
+            calls.append(name)
+            return getattr(kernel, name)
+
+    monkeypatch.setattr(patch_module, "_ter", Spy())
+    hyps, refs = ["a b c d", "x y. z"], [["d a b c", "y"], ["a c", None]]
+    both(lambda: SacreTER(normalized=True).corpus_score(hyps, refs))
+    assert calls == ["segment_stats"]               # patched: the kernel
+    calls.clear()
+
+    def reassigned():
+        metric = SacreTER()
+        metric.tokenizer = TercomTokenizer(normalized=True, case_sensitive=True)
+        return ter_fields(metric.corpus_score(hyps, refs))
+
+    both(reassigned)                                # the tokenizer's settings, not the metric's
+    assert calls == ["segment_stats"]
+    calls.clear()
+
+    class Custom(SacreTER):
+        def _compute_segment_statistics(self, hypothesis, ref_kwargs):
+            return [0, 1.0]
+
+    class OtherTokenizer(TercomTokenizer):
+        pass
+
+    def subclassed_tokenizer():
+        metric = SacreTER()
+        metric.tokenizer = OtherTokenizer(no_punct=True)
+        return ter_fields(metric.corpus_score(hyps, refs))
+
+    both(lambda: Custom().corpus_score(hyps, refs))
+    both(subclassed_tokenizer)
+    real = sacre_ter_module.translation_edit_rate
+    monkeypatch.setattr(sacre_ter_module, "translation_edit_rate",
+                        lambda h, r: (real(h, r)[0] + 1, len(r)))
+    both(lambda: SacreTER().corpus_score(hyps, refs))
+    assert calls == []                              # each ran sacreBLEU's own code
+    monkeypatch.undo()
+    for call in (lambda: sacrebleu.corpus_ter(["a", 3], [["a", "b"]]),
+                 lambda: sacrebleu.corpus_ter(["a b"], [[None]]),      # no reference at all
+                 lambda: sacrebleu.corpus_ter(["a"], [["a", b"b"]]),
+                 lambda: sacrebleu.corpus_ter([], [["a"]]),
+                 lambda: SacreTER(references=[["a", None]]).corpus_score(["a", "b"], None),
+                 lambda: SacreTER(references=[["a", "b"]]).corpus_score(["a"], None),
+                 lambda: SacreTER().corpus_score(["a"], None),
+                 lambda: sacrebleu.sentence_ter("a", ["a", None])):
+        both(call)
+
+
+def test_ter_cache_outlives_a_new_tokenizer(core):
+    """A cache made with one tokenizer keeps it, as sacreBLEU's does, after the metric gets
+    another."""
+    from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
+    hyps, refs = ["Jim's car.", "(a) b"], [["Jim's car.", "(a) b"]]
+
+    def call():
+        metric = SacreTER(references=refs)
+        metric.tokenizer = TercomTokenizer(normalized=True)
+        return ter_fields(metric.corpus_score(hyps, None))
+
+    want = both(call)
+    assert want[1][2] > 0           # the references kept their first tokenization
+
+    def bleu():
+        from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
+        metric = SacreBLEU(references=_refs)
+        metric.tokenizer = TokenizerChar()
+        return fields(metric.corpus_score(_hyps, None))
+
+    both(bleu)
+
+
+def test_unpatch_restores_sacrebleu_ter(core):
+    hyps, refs = TER_CASES[4][0], [TER_CASES[4][1]]
+    with cybleu.patched():
+        metric = SacreTER(normalized=True, references=refs)
+        assert isinstance(metric._ref_cache, patch_module._CachedReferences)
+        want = ter_fields(metric.corpus_score(hyps, None))
+    assert not cybleu.is_patched()
+    # sacreBLEU's own code on the cache made while patched, and on its pickled copy
+    assert ter_fields(metric.corpus_score(hyps, None)) == want
+    copy = pickle.loads(pickle.dumps(metric))
+    assert type(copy._ref_cache) is list
+    assert ter_fields(copy.corpus_score(hyps, None)) == want
+    assert ter_fields(SacreTER(normalized=True).corpus_score(hyps, refs)) == want
+
+
+def test_wmt17_system_ter_patched_equal_unpatched(core):
+    base = data_path("sacrebleu-fixtures", "wmt17-en-de")
+    refs = read_lines(base / "ref.txt")[:60]
+    hyps = read_lines(sorted((base / "sys").glob("*.txt"))[0])[:60]
+    both(lambda: sacrebleu.corpus_ter(hyps, [refs]))
+    both(lambda: sacrebleu.corpus_ter(hyps, [refs], normalized=True, asian_support=True))
+    both(lambda: ter_rows(SacreTER(no_punct=True)._extract_corpus_statistics(hyps, [refs])))
+
+
 # -- evaluate's metric scripts ------------------------------------------------------------------
 
 def _evaluate():
@@ -546,6 +758,42 @@ def test_evaluate_sacrebleu_script(core):
         assert got == want
         assert [bits(x) for x in got["precisions"]] == [bits(x) for x in want["precisions"]]
         assert bits(got["score"]) == bits(want["score"])
+
+
+# the examples of evaluate's `ter` script (its docstring): arguments and documented results
+EVALUATE_TER_PREDS = ["does this sentence match??", "what about this sentence?",
+                      "What did the TER metric user say to the developer?"]
+EVALUATE_TER_REFS = [["does this sentence match", "does this sentence match!?!"],
+                     ["wHaT aBoUt ThIs SeNtEnCe?", "wHaT aBoUt ThIs SeNtEnCe?"],
+                     ["Your jokes are...", "...TERrible"]]
+EVALUATE_TER_EXAMPLES = [
+    (3, {"case_sensitive": True}, {"score": 150.0, "num_edits": 15, "ref_length": 10.0}),
+    (2, {"case_sensitive": True}, {"score": 62.5, "num_edits": 5, "ref_length": 8.0}),
+    (2, {"normalized": True, "case_sensitive": True},
+     {"score": 57.14285714285714, "num_edits": 6, "ref_length": 10.5}),
+    (2, {"ignore_punct": True, "case_sensitive": False},
+     {"score": 0.0, "num_edits": 0, "ref_length": 8.0}),
+    (3, {"ignore_punct": True, "case_sensitive": False},
+     {"score": 100.0, "num_edits": 10, "ref_length": 10.0}),
+]
+
+
+def test_evaluate_ter_script(core):
+    metric = _load_metric("ter")
+    for n, kwargs, documented in EVALUATE_TER_EXAMPLES:
+        preds, refs = EVALUATE_TER_PREDS[:n], EVALUATE_TER_REFS[:n]
+        want = metric.compute(predictions=preds, references=refs, **kwargs)
+        with cybleu.patched():
+            got = metric.compute(predictions=preds, references=refs, **kwargs)
+        assert got == want == documented
+        assert bits(got["score"]) == bits(want["score"])
+    preds = _hyps + ["", "a b c d e"]
+    refs = [[a, b] for a, b in zip(*_refs)] + [["x", "y"], ["a b c d", "b c d e"]]
+    for kwargs in ({}, {"normalized": True, "support_zh_ja_chars": True}):
+        want = metric.compute(predictions=preds, references=refs, **kwargs)
+        with cybleu.patched():
+            got = metric.compute(predictions=preds, references=refs, **kwargs)
+        assert got == want and bits(got["ref_length"]) == bits(want["ref_length"])
 
 
 def test_evaluate_bleu_script(core):

@@ -131,6 +131,55 @@ def test_sums_compiled_equal_twin(rows, n_sys, n_rows, seed):
         _resample_py.ar_sums(systems[0], systems[1:], width, masks, n_rows)
 
 
+@SETTINGS
+@given(stat_rows, st.integers(1, 4), st.integers(0, 70), st.integers(0, 2**32))
+def test_drawn_sums_equal_sums_of_drawn_indices(rows, n_sys, n_rows, seed):
+    """bootstrap_sums draws the indices a block at a time while it sums: the same sums as
+    resample_sums on all the indices at once, and the generator's stream continues alike."""
+    compiled = _compiled()
+    width, n_seg = len(rows[0]), len(rows)
+    systems = [_flat([[v * (s + 1) - s for v in row] for row in rows]) for s in range(n_sys)]
+    expected = compiled.resample_sums(
+        systems, width, compiled.Generator(seed).bootstrap_indices(n_rows, n_seg), n_rows)
+    for module in (compiled, _resample_py):
+        generator, reference = module.Generator(seed), module.Generator(seed)
+        reference.bootstrap_indices(n_rows, n_seg)
+        assert module.bootstrap_sums(generator, systems, width, n_rows) == expected
+        assert generator.bootstrap_indices(2, n_seg) == reference.bootstrap_indices(2, n_seg)
+
+
+def test_sums_of_a_table_too_large_to_gather():
+    """Statistics tables past 16 MB are summed by counting picks and sweeping the table (the
+    smaller ones by adding each picked row): both ways give numpy's sums."""
+    compiled = _compiled()
+    rng = np.random.default_rng(5)
+    n_seg, width = 70_000, 4  # 16 systems: 64 int32 per segment, 17.9 MB
+    systems = [array("q", rng.integers(0, 1000, size=n_seg * width).tolist()) for _ in range(16)]
+    idx = compiled.Generator(9).bootstrap_indices(3, n_seg)
+    got = compiled.resample_sums(systems, width, idx, 3)
+    assert got == _resample_py.resample_sums(systems, width, idx, 3)
+    assert compiled.bootstrap_sums(compiled.Generator(9), systems, width, 3) == got
+    assert compiled.resample_sums(systems[:1], width, idx, 3) == got[:1]
+
+
+def test_drawn_sums_report_progress_and_check_shapes():
+    compiled = _compiled()
+    rows = _flat([[1, 2]] * 5)
+    seen = []
+    compiled.bootstrap_sums(compiled.Generator(1), [rows], 2, 100, seen.append)
+    assert seen and seen[-1] == 100 and seen == sorted(seen)
+    for module in (compiled, _resample_py):
+        assert module.bootstrap_sums(module.Generator(1), [], 2, 100) == []
+        with pytest.raises(ValueError, match="rows of width"):
+            module.bootstrap_sums(module.Generator(1), [rows], 3, 100)
+        with pytest.raises(ValueError, match="same number of segments"):
+            module.bootstrap_sums(module.Generator(1), [rows, _flat([[1, 2]] * 4)], 2, 100)
+        with pytest.raises(ValueError, match="n_rows >= 0"):
+            module.bootstrap_sums(module.Generator(1), [rows], 2, -1)
+        with pytest.raises(TypeError):
+            module.bootstrap_sums(object(), [rows], 2, 1)
+
+
 def test_sums_wide_values():
     """Values whose sums leave int32 take the int64 path, still exact."""
     compiled = _compiled()
@@ -389,6 +438,16 @@ def test_statistics_packing():
     assert not grown.integer and grown.rows == [[1, 2], [0.25, 1.0]]
     with pytest.raises(ValueError, match="same, non-zero length"):
         significance.Statistics([[1, 2], [3]])
+    flat = significance.Statistics()
+    flat.extend_flat(array("q", [1, 2, 3, -4]), 2)
+    flat.extend([[5, 6]])
+    assert flat.integer and not flat.nonnegative and flat.n_segments == 3
+    assert flat.totals() == [9, 4] and flat.row(1) == [3, -4]
+    mixed = significance.Statistics([[0.5, 1.0]])
+    mixed.extend_flat(array("q", [1, 2]), 2)
+    assert mixed.rows == [[0.5, 1.0], [1, 2]] and mixed.n_segments == 2
+    with pytest.raises(ValueError, match="same, non-zero length"):
+        flat.extend_flat(array("q", [1, 2, 3]), 3)
 
 
 def test_float32_overflow_takes_numpy_path(resampler):

@@ -5,14 +5,33 @@
     cybleu.corpus_chrf(hyps, [refs]).score
     cybleu.batch_sentence_bleu(hyps, [refs])      # numpy array of sentence BLEU
 """
+# The backend is chosen here, at import (its warning points at the user's import line); the
+# public names load on first use, so `python -m cybleu` and `import cybleu` do not pay for
+# metrics, numpy or sacreBLEU's patching until they are asked for (tests/test_imports.py).
 from ._backend import BACKEND
-from .compat import (batch_sentence_bleu, batch_sentence_chrf, batch_sentence_ter, corpus_bleu,
-                     corpus_chrf, corpus_ter, pairwise_chrf, raw_corpus_bleu, sentence_bleu,
-                     sentence_chrf, sentence_ter)
-from .metrics import BLEU, CHRF, TER, BLEUScore, CHRFScore, TERScore
-from .metrics.helpers import extract_char_ngrams, extract_word_ngrams
-from .patch import is_patched, patch_nltk, patch_sacrebleu, patched, unpatch_nltk, unpatch_sacrebleu
 from .version import __version__
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # mypy sees the eager imports
+    from .compat import (batch_sentence_bleu, batch_sentence_chrf, batch_sentence_ter,
+                         corpus_bleu, corpus_chrf, corpus_ter, pairwise_chrf, raw_corpus_bleu,
+                         sentence_bleu, sentence_chrf, sentence_ter)
+    from .metrics import BLEU, CHRF, TER, BLEUScore, CHRFScore, TERScore
+    from .metrics.helpers import extract_char_ngrams, extract_word_ngrams
+    from .patch import (is_patched, patch_nltk, patch_sacrebleu, patched, unpatch_nltk,
+                        unpatch_sacrebleu)
+
+# public name -> the module that defines it
+_LAZY = {
+    **dict.fromkeys(("batch_sentence_bleu", "batch_sentence_chrf", "batch_sentence_ter",
+                     "corpus_bleu", "corpus_chrf", "corpus_ter", "pairwise_chrf",
+                     "raw_corpus_bleu", "sentence_bleu", "sentence_chrf", "sentence_ter"),
+                    "compat"),
+    **dict.fromkeys(("BLEU", "CHRF", "TER", "BLEUScore", "CHRFScore", "TERScore"), "metrics"),
+    **dict.fromkeys(("extract_char_ngrams", "extract_word_ngrams"), "metrics.helpers"),
+    **dict.fromkeys(("is_patched", "patch_nltk", "patch_sacrebleu", "patched", "unpatch_nltk",
+                     "unpatch_sacrebleu"), "patch"),
+}
 
 __all__ = ["BLEU", "BLEUScore", "CHRF", "CHRFScore", "corpus_bleu", "raw_corpus_bleu",
            "sentence_bleu", "batch_sentence_bleu", "corpus_chrf", "sentence_chrf",
@@ -20,3 +39,17 @@ __all__ = ["BLEU", "BLEUScore", "CHRF", "CHRFScore", "corpus_bleu", "raw_corpus_
            "batch_sentence_ter", "extract_char_ngrams", "extract_word_ngrams",
            "BACKEND", "__version__", "patch_sacrebleu", "unpatch_sacrebleu", "patch_nltk",
            "unpatch_nltk", "patched", "is_patched"]
+
+
+def __getattr__(name):
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module 'cybleu' has no attribute {name!r}")
+    from importlib import import_module
+    value = getattr(import_module(f".{where}", __name__), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -8,10 +8,10 @@ whether the compiled core imports; `module(name)` gives any other compiled modul
 build, or its twin.
 """
 import os
-import warnings
 from importlib import import_module
 from types import ModuleType
-from typing import TYPE_CHECKING
+
+TYPE_CHECKING = False  # as typing.TYPE_CHECKING (mypy reads the name), without importing typing
 
 _choice = os.environ.get("CYBLEU_IMPLEMENTATION", "auto").strip().lower() or "auto"
 if _choice not in ("auto", "cython", "python"):
@@ -39,6 +39,7 @@ else:
             raise
         from . import _core_py as core
         BACKEND = "python"
+        import warnings
         warnings.warn(
             f"cybleu's compiled core is not available ({err}); running the pure-Python backend, "
             "which gives the same results much more slowly (about 70x). Reinstall cybleu from a "

@@ -178,6 +178,11 @@ class RefSet:
             rows.append([len(tokens), _closest_ref_len(len(tokens), ref_lens)] + correct + total)
         return rows
 
+    def segment_stats_flat(self, hyps):
+        """segment_stats(hyps) as one flat int64 array (2 + 2 * max_order values per segment,
+        in order), without a Python list per segment."""
+        return array("q", [v for row in self.segment_stats(hyps) for v in row])
+
     def corpus_stats(self, hyps):
         """[sys_len, ref_len, correct_1..N, total_1..N] summed over the corpus."""
         return [sum(col) for col in zip(*self.segment_stats(hyps))] or [0] * (2 + 2 * self.max_order)

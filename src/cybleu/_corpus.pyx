@@ -1,7 +1,7 @@
 """Text BLEU statistics (floor 2): tokenize (_tokenize) -> intern (_intern) -> count (_ngrams), a
 chunk of hypotheses at a time with the GIL released, against references cached once (RefSet) or
 streamed alongside; sentence scores through _bleu."""
-from cpython.array cimport array
+from cpython.array cimport array, clone
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.exc cimport PyErr_CheckSignals, PyErr_SetInterrupt
 from cpython.mem cimport PyMem_RawFree
@@ -272,7 +272,8 @@ cdef int check_args(str tokenize, max_order) except -1:
 cdef object collect(RefSet cached, segments, hyps, str tokenize, bint lowercase, max_order,
                     int what, str smooth_method=None, smooth_value=None,
                     bint effective_order=True, int n_threads=1):
-    """what: 0 corpus totals, 1 per-segment rows, 2 sentence scores."""
+    """what: 0 corpus totals, 1 per-segment rows, 2 sentence scores, 3 the rows as one flat
+    int64 array."""
     cdef int mode = check_args(tokenize, max_order)
     cdef int order = max_order
     cdef Py_ssize_t width = 2 + 2 * order
@@ -297,6 +298,11 @@ cdef object collect(RefSet cached, segments, hyps, str tokenize, bint lowercase,
             return [tot.data[w] for w in range(width)]
         if what == 1:
             return [[rows.data[i + w] for w in range(width)] for i in range(0, rows.size, width)]
+        if what == 3:
+            flat = clone(array("q"), rows.size, False)
+            if rows.size:
+                memcpy((<array>flat).data.as_voidptr, rows.data, rows.size * sizeof(int64_t))
+            return flat
         if rows.size == 0:
             return array("d")
         view = <int64_t[:rows.size]>rows.data
@@ -417,6 +423,12 @@ cdef class RefSet:
         """One [hyp_len, ref_len, correct_1..N, total_1..N] list per segment."""
         return collect(self, None, self._hyps(hyps), self.tokenize, self.lowercase,
                        self.max_order, 1)
+
+    def segment_stats_flat(self, hyps):
+        """segment_stats(hyps) as one flat int64 array (2 + 2 * max_order values per segment,
+        in order), without a Python list per segment."""
+        return collect(self, None, self._hyps(hyps), self.tokenize, self.lowercase,
+                       self.max_order, 3)
 
     def sentence_scores(self, hyps, str smooth_method="exp", smooth_value=None,
                         bint effective_order=True, n_threads=1):

@@ -3,9 +3,17 @@
 Operation for operation what sacreBLEU 2.6.0's `BLEU.compute_bleu` does, so scores agree bit for
 bit; in particular the builtin `sum` (whose float result changed in Python 3.12) and `(100 * c) / t`.
 """
+from __future__ import annotations
+
 import math
 import numbers
-from typing import Any, List, Tuple
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads the name)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any, List, Tuple, TypeVar
+
+    _Number = TypeVar("_Number", int, float)
 
 MAX_NGRAM_ORDER = 4
 #: the largest n-gram order any cybleu function takes (BLEU's max_ngram_order, ids' max_order,
@@ -88,3 +96,29 @@ def bleu_from_stats(correct: Any, total: Any, sys_len: int, ref_len: int,
             precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
     score = bp * math.exp(sum([my_log(p) for p in precisions[:eff_order]]) / eff_order)
     return score, correct, total, precisions, bp
+
+
+def sum_of_lists(lists: Sequence[list[_Number]]) -> list[_Number]:
+    """Element-wise sum of numeric lists; a single list is returned as is (sacreBLEU semantics:
+    `sacrebleu.utils.sum_of_lists`, which cybleu.utils re-exports)."""
+    if len(lists) == 1:
+        return lists[0]
+    size = len(lists[0])
+    total = [type(lists[0][0])(0.0)] * size
+    for row in lists:
+        for i in range(size):
+            total[i] += row[i]
+    return total
+
+
+def exact_mean(values: Sequence[float]) -> float:
+    """statistics.mean(values) (the exact mean, rounded once), without importing statistics
+    (which imports fractions, decimal and random: several ms of a command-line run). Finite
+    floats only take the short way; anything else goes to statistics.mean itself."""
+    if not values or not all(type(v) is float and math.isfinite(v) for v in values):
+        from statistics import mean
+        return mean(values)
+    ratios = [v.as_integer_ratio() for v in values]  # denominators: powers of two
+    denominator = max(d for _, d in ratios)
+    numerator = sum(n * (denominator // d) for n, d in ratios)
+    return numerator / (denominator * len(values))  # int / int rounds correctly

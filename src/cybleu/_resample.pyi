@@ -5,7 +5,8 @@ from typing import Any, Callable, Optional, Sequence
 
 from typing_extensions import disjoint_base
 
-__all__ = ["Generator", "pack_rows", "resample_sums", "ar_sums", "bleu_scores", "pairwise_mean"]
+__all__ = ["Generator", "pack_rows", "resample_sums", "bootstrap_sums", "ar_sums", "bleu_scores",
+           "pairwise_mean"]
 
 @disjoint_base
 class Generator:
@@ -16,6 +17,8 @@ class Generator:
 def pack_rows(rows: Sequence[Sequence[int]], width: int) -> array: ...
 def resample_sums(stats: Sequence[Any], width: int, indices: Any, n_samples: int,
                   progress: Optional[Callable[[int], object]] = None) -> list[array]: ...
+def bootstrap_sums(generator: Generator, stats: Sequence[Any], width: int, n_samples: int,
+                   progress: Optional[Callable[[int], object]] = None) -> list[array]: ...
 def ar_sums(baseline: Any, systems: Sequence[Any], width: int, masks: Any, n_trials: int,
             progress: Optional[Callable[[int], object]] = None) -> list[tuple[array, array]]: ...
 def bleu_scores(sums: Any, max_order: int, smooth_method: str, smooth_value: Optional[float],

@@ -22,7 +22,8 @@ import numpy as np
 
 from ._math import bleu_from_stats
 
-__all__ = ["Generator", "pack_rows", "resample_sums", "ar_sums", "bleu_scores", "pairwise_mean"]
+__all__ = ["Generator", "pack_rows", "resample_sums", "bootstrap_sums", "ar_sums", "bleu_scores",
+           "pairwise_mean"]
 
 
 class Generator:
@@ -106,6 +107,23 @@ def resample_sums(stats, width, indices, n_samples, progress=None):
     if progress is not None:
         progress(n_samples)
     return out
+
+
+def bootstrap_sums(generator, stats, width, n_samples, progress=None):
+    """`resample_sums(stats, width, generator.bootstrap_indices(n_samples, n_segments),
+    n_samples, progress)` (the compiled module draws the indices a block at a time). No system:
+    nothing is drawn."""
+    if not isinstance(generator, Generator):
+        raise TypeError(f"generator must be a Generator, not {type(generator).__name__}")
+    systems = [_rows(s, width) for s in stats]
+    if not systems:
+        return []
+    n_segments = systems[0].shape[0]
+    if any(rows.shape[0] != n_segments for rows in systems):
+        raise ValueError("every system needs the same number of segments")
+    _check_shape(n_samples, n_segments, "bootstrap_sums")
+    indices = generator.bootstrap_indices(n_samples, n_segments)
+    return resample_sums(stats, width, indices, n_samples, progress)
 
 
 def ar_sums(baseline, systems, width, masks, n_trials, progress=None):

@@ -11,8 +11,9 @@ the same exit codes. Messages go to stderr with a `cybleu: ` prefix where sacreB
 `sacreBLEU: `; where sacreBLEU would stop with a traceback (unreadable or undecodable files, a
 broken .gz, a bad -w, a missing model) cybleu names the file and line and exits with status 1.
 
-This module only wires arguments: metrics come from `cybleu.metrics.METRICS`, statistics tests
-from `cybleu.significance`, test sets from `cybleu.dataset`, and text from `cybleu.render`.
+This module only wires arguments: metrics come from `cybleu.metrics` (only those asked for are
+imported), statistics tests from `cybleu.significance`, test sets from `cybleu.dataset`, and text
+from `cybleu.render`; each is imported when the arguments need it (tests/test_imports.py).
 """
 import argparse
 import io
@@ -29,7 +30,8 @@ logger = logging.getLogger("cybleu.cli")
 OUTPUT_FORMATS = ("json", "text", "latex")
 SMOOTH_METHODS = ("none", "floor", "add-k", "exp")  # sacreBLEU's order (BLEU.SMOOTH_DEFAULTS)
 TOKENIZERS = registry.NAMES  # sacreBLEU's order
-# sacreBLEU's chrF defaults, used for the flags' defaults when chrF is not available
+# sacreBLEU's chrF defaults for the flags' defaults (CHRF's class attributes, which a test
+# compares; written out so that parsing arguments does not import chrF)
 CHRF_DEFAULTS = {"CHAR_ORDER": 6, "WORD_ORDER": 0, "BETA": 2}
 # Inputs longer than this show a progress bar (on a terminal).
 PROGRESS_LINES = 100_000
@@ -52,14 +54,28 @@ def _fail(*messages, code=1):
     raise _Exit(code)
 
 
-def _metrics_registry():
-    from .metrics import METRICS
-    return METRICS
+def _metric_classes(names):
+    """{name: class} of the named metrics (upper case), importing only their modules."""
+    from . import metrics
+    return {name: metrics.get(name) for name in names}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, asking for the terminal's width only when it prints: while arguments
+    are added, argparse formats each one to check its metavar, and the width query imports
+    shutil (with bz2, lzma and more), a few ms of every run."""
+
+    _adding = True  # until build_parser has added every argument
+
+    def _get_formatter(self):
+        if self._adding:
+            return self.formatter_class(prog=self.prog, width=80)
+        return super()._get_formatter()
 
 
 def build_parser():
-    metrics = _metrics_registry()
-    parser = argparse.ArgumentParser(
+    from .metrics import NAMES as metric_names
+    parser = _Parser(
         prog="cybleu", allow_abbrev=False,
         description=(
             "cybleu: sacreBLEU 2.6.0's command line on a compiled core.\n"
@@ -114,7 +130,7 @@ def build_parser():
     parser.add_argument("--encoding", "-e", type=str, default="utf-8",
                         help="Open text files with specified encoding (Default: %(default)s)")
 
-    parser.add_argument("--metrics", "-m", choices=[m.lower() for m in metrics], nargs="+",
+    parser.add_argument("--metrics", "-m", choices=[m.lower() for m in metric_names], nargs="+",
                         default=["bleu"],
                         help="Space-delimited list of metrics to compute (Default: bleu)")
     parser.add_argument("--sentence-level", "-sl", action="store_true",
@@ -139,9 +155,7 @@ def build_parser():
     bleu.add_argument("--force", default=False, action="store_true", dest="bleu_force",
                       help="Insist that your tokenized input is actually detokenized.")
 
-    chrf_cls = metrics.get("CHRF")
-    chrf_default = (lambda key: getattr(chrf_cls, key)) if chrf_cls is not None \
-        else CHRF_DEFAULTS.__getitem__
+    chrf_default = CHRF_DEFAULTS.__getitem__
     chrf = parser.add_argument_group("chrF related arguments")
     chrf.add_argument("--chrf-char-order", "-cc", type=int, default=chrf_default("CHAR_ORDER"),
                       help="Character n-gram order. (Default: %(default)s)")
@@ -217,6 +231,7 @@ def build_parser():
                              "flag is overridden if the SACREBLEU_FORMAT environment variable is "
                              "set to one of the valid choices (Default: %(default)s).")
     parser.add_argument("--version", "-V", action="version", version=_version_string())
+    parser._adding = False
     return parser
 
 
@@ -400,10 +415,9 @@ def _detail_rows(args, metrics, stats):
     """(-d) scores of each origlang/subset split of a single system, from its segment
     statistics (sacreBLEU re-scores the text of each split: the same numbers). None when the
     test set has no origlang information."""
-    from .dataset import get_available_origlangs, get_available_subsets, subset_mask
-    from .significance import _score
-
     def rows():
+        from .dataset import get_available_origlangs, get_available_subsets, subset_mask
+        from .significance import _score
         # sacreBLEU 2.6.0 iterates over the --origlang string here, one letter at a time
         origlangs = args.origlang if args.origlang else \
             get_available_origlangs(args.test_set, args.langpair)
@@ -538,6 +552,8 @@ def _list(args):
 
 
 def _check_test_sets(args):
+    if args.test_set is None and args.refs:
+        return  # references on the command line: nothing to check (nor to import)
     from .dataset import DATASETS, get_available_testsets, get_langpairs_for_testset
     if args.test_set is not None:
         for test_set in args.test_set.split(","):
@@ -695,7 +711,8 @@ def _run(args):
     stream_refs = full_refs if select_later else refs
     n_stream_lines = len(stream_refs[0]) if stream_refs else 0
     metric_args = {name.upper(): _args_to_dict(args, name.lower()) for name in args.metrics}
-    metrics = streams.make_metrics(_metrics_registry(), metric_args, stream_refs, n_stream_lines)
+    metrics = streams.make_metrics(_metric_classes(metric_args), metric_args, stream_refs,
+                                   n_stream_lines)
     keep_rows = bool(args.sentence_level or paired or args.confidence or args.detail)
     progress = _line_progress(args, "scoring")
     reader = streams.Reader(args.encoding, metrics, n_stream_lines,

@@ -11,16 +11,19 @@
 The pattern of scikit-learn-intelex's `patch_sklearn`: the installed library keeps its classes and
 functions, and the patch swaps the hot step for cybleu's, in this process only.
 
-sacreBLEU: `BLEU` and `CHRF` get their integer statistics from cybleu's kernels
-(`_extract_corpus_statistics` and `_cache_references`, the tokenizing and n-gram counting behind
-`corpus_score`, `sentence_score`, `corpus_bleu`, `sentence_bleu`, `corpus_chrf`, significance
-tests and the command line; and the column sum of `_aggregate_and_compute`); everything else
-stays sacreBLEU's own code: its argument checks, its float arithmetic (`compute_bleu`, chrF's
-f-score), its scores, signatures, warnings and logger. So the numbers are sacreBLEU's bit
+sacreBLEU: `BLEU`, `CHRF` and `TER` get their per-segment statistics from cybleu's kernels
+(`_extract_corpus_statistics` and `_cache_references`, the tokenizing and n-gram counting (TER:
+the shift search and edit distances) behind `corpus_score`, `sentence_score`, `corpus_bleu`,
+`sentence_bleu`, `corpus_chrf`, `corpus_ter`, `sentence_ter`, significance tests and the command
+line; and the column sum of `_aggregate_and_compute`); everything else stays sacreBLEU's own code:
+its argument checks, its float arithmetic (`compute_bleu`, chrF's f-score, TER's ratio), its
+scores, signatures, warnings and logger. So the numbers are sacreBLEU's bit
 for bit by construction, and sacreBLEU's quirks stay (streams of different lengths truncated,
 `None` references dropped). sacreBLEU's tokenizers 'none', '13a', 'intl', 'zh' and 'char' run in
 the core; any other tokenizer (MeCab, sentencepiece, a custom one) runs as sacreBLEU calls it
-(`_preprocess_segment`) and the core counts its output. Anything the fast path does not take
+(`_preprocess_segment`) and the core counts its output. TER takes the kernel when the metric's
+tokenizer is sacreBLEU's own `TercomTokenizer` (its settings are read from the tokenizer, as
+sacreBLEU uses them); another tokenizer runs sacreBLEU's code. Anything the fast path does not take
 (a subclass that overrides how n-grams are counted, an input the core rejects) runs sacreBLEU's
 unpatched method, so errors are sacreBLEU's own.
 
@@ -33,8 +36,11 @@ it calls the patched class; `from nltk.translate.bleu_score import corpus_bleu` 
 `patch_nltk()` keeps nltk's function) are as they were: patch first, as with patch_sklearn.
 """
 import contextlib
+import copy
+import functools
 import itertools
 import logging
+import operator
 import threading
 from collections.abc import Sequence
 from importlib import import_module
@@ -168,8 +174,8 @@ class _MetricPatch:
         except (TypeError, ValueError, AttributeError):
             return self.cache(metric, references)
         metric.num_refs = num_refs
-        return _CachedReferences(payload, len(segments), route.key, metric, references,
-                                 self.cache)
+        return _CachedReferences(payload, len(segments), route.key, _snapshot(metric),
+                                 references, self.cache)
 
     def extract_corpus_statistics(self, metric: Any, hypotheses: Any, references: Any) -> Any:
         route = self.route(metric)
@@ -193,7 +199,8 @@ class _MetricPatch:
         hyps = list(itertools.islice(rest, n_segments))
         try:
             # sacreBLEU's check for tokenized input (BLEU's; other metrics set _force)
-            tokenized = 0 if metric._force else sum(1 for hyp in hyps if hyp.endswith(" ."))
+            tokenized = 0 if metric._force else sum(map(str.endswith, hyps,
+                                                        itertools.repeat(" .")))
             lines = route.lines(hyps) + [""] * (n_segments - len(hyps))
             if cache is None:
                 rows = route.stats(lines, segments)
@@ -213,10 +220,10 @@ class _MetricPatch:
                                 "may hurt your score.")
             self.logger.warning("If you insist your data is detokenized, or don't care, you can "
                                 "suppress this message with the `force` parameter.")
-        return _SegmentRows(rows)
+        return route.rows(rows)
 
     def aggregate_and_compute(self, metric: Any, stats: Any) -> Any:
-        if type(stats) is _SegmentRows and len(stats) == stats.size > 0 \
+        if type(stats) in (_SegmentRows, _TerRows) and len(stats) == stats.size > 0 \
                 and _raw(type(metric), "_aggregate_and_compute") is _raw(
                     self.cls, "_aggregate_and_compute"):
             return metric._compute_score_from_stats(stats.total())
@@ -236,8 +243,17 @@ class _SegmentRows(list):
     def total(self) -> Any:
         if self.size == 1:
             return self[0]      # sum_of_lists returns a single row itself
-        import numpy as np
-        return np.asarray(self, dtype=np.int64).sum(axis=0).tolist()
+        # integers: sum() is exact and starts from int 0, as sum_of_lists does
+        return list(map(sum, zip(*self)))
+
+
+def _snapshot(metric: Any) -> Any:
+    """The metric as it is now, for building sacreBLEU's own cache later: sacreBLEU tokenizes the
+    references when it caches them, so a tokenizer assigned afterwards must not reach them."""
+    try:
+        return copy.copy(metric)
+    except Exception:  # noqa: BLE001 - an object that cannot be copied: the metric itself
+        return metric
 
 
 def _segments(references: Any) -> Any:
@@ -299,6 +315,7 @@ class _BleuRoute:
     """How a sacreBLEU BLEU object's text reaches the core."""
 
     __slots__ = ("tokenize", "lowercase", "max_order", "segmenter")
+    rows = _SegmentRows
 
     def __init__(self, tokenize: Any, lowercase: Any, max_order: Any, segmenter: Any) -> None:
         self.tokenize, self.lowercase, self.max_order = tokenize, lowercase, max_order
@@ -359,6 +376,7 @@ class _ChrfRoute:
     """A sacreBLEU CHRF object's settings as cybleu's chrF kernel takes them."""
 
     __slots__ = ("kernel", "char_order", "word_order", "whitespace", "lowercase", "beta", "eps")
+    rows = _SegmentRows
 
     def __init__(self, kernel: Any, metric: Any) -> None:
         self.kernel = kernel
@@ -422,10 +440,92 @@ def _chrf_kernel() -> Any:
     return _chrf
 
 
+# TER
+
+class _TerRows(_SegmentRows):
+    """TER's per-segment [edits, average reference length] rows: the lengths are floats, which
+    sacreBLEU's sum_of_lists adds one after the other from its start value (numpy's pairwise sum
+    could round differently)."""
+
+    __slots__ = ()
+
+    def total(self) -> Any:
+        if self.size == 1:
+            return self[0]
+        start = type(self[0][0])(0.0)     # sum_of_lists' start value: the first cell's type
+        return [functools.reduce(operator.add, column, start) for column in zip(*self)]
+
+
+class _TerRoute:
+    """A sacreBLEU TER object's tokenizer settings as cybleu's TER kernel takes them: the kernel
+    tokenizes (references twice, as sacreBLEU's pipeline does), searches the shifts and computes
+    the edit distances."""
+
+    __slots__ = ("kernel", "flags")
+    rows = _TerRows
+
+    def __init__(self, kernel: Any, flags: Any) -> None:
+        self.kernel, self.flags = kernel, flags
+
+    @property
+    def key(self) -> Any:
+        return ("ter",) + self.flags
+
+    def lines(self, lines: Any) -> Any:
+        return lines
+
+    def stats(self, lines: Any, segments: Any) -> Any:
+        return self.kernel.segment_stats(lines, segments, *self.flags)
+
+    def prepare(self, segments: Any) -> Any:
+        return self.kernel.RefSet(segments, *self.flags)
+
+    def cached_stats(self, refset: Any, lines: Any) -> Any:
+        return refset.segment_stats(lines)
+
+
+class _TerPatch(_MetricPatch):
+    module, name = "sacrebleu.metrics.ter", "TER"
+    hooks = ("_preprocess_segment", "_extract_reference_info", "_compute_segment_statistics")
+
+    def __init__(self) -> None:
+        super().__init__()
+        from sacrebleu.metrics import ter
+        from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
+        self.ter_module = ter
+        self.edit_rate = ter.translation_edit_rate
+        self.tokenizer = TercomTokenizer
+        self.tokenize = TercomTokenizer.__dict__["__call__"]
+
+    def route(self, metric: Any) -> Any:
+        tok = getattr(metric, "tokenizer", None)
+        if not (type(tok) is self.tokenizer and self.own_hooks(metric)
+                and self.tokenizer.__dict__.get("__call__") is self.tokenize
+                and self.ter_module.translation_edit_rate is self.edit_rate):
+            return None
+        try:
+            # the tokenizer tests these for truth
+            flags = (bool(tok._normalized), bool(tok._no_punct), bool(tok._asian_support),
+                     bool(tok._case_sensitive))
+        except Exception:  # noqa: BLE001 - sacreBLEU's own code meets it, and its error
+            return None
+        return _TerRoute(_ter_kernel(), flags)
+
+
+_ter = None
+
+
+def _ter_kernel() -> Any:
+    """cybleu's TER kernel of the live backend (compiled, or its twin)."""
+    global _ter
+    if _ter is None:
+        _ter = _backend.module("_ter")
+    return _ter
+
+
 _patches = {}
-# sacreBLEU's metrics cybleu routes, by name. TER hooks in here once cybleu has its kernel: a
-# _TerPatch with a route to the kernel and the hooks it reproduces, like _ChrfPatch.
-_PATCH_TYPES = {"bleu": _BleuPatch, "chrf": _ChrfPatch}
+# sacreBLEU's metrics cybleu routes, by name
+_PATCH_TYPES = {"bleu": _BleuPatch, "chrf": _ChrfPatch, "ter": _TerPatch}
 
 
 def _metric_patches() -> Any:
@@ -437,8 +537,8 @@ def _metric_patches() -> Any:
 
 
 def patch_sacrebleu() -> None:
-    """Route the installed sacreBLEU's BLEU and chrF through cybleu's kernels, in this process, until
-    unpatch_sacrebleu(). Scores, signatures, warnings and errors stay sacreBLEU's."""
+    """Route the installed sacreBLEU's BLEU, chrF and TER through cybleu's kernels, in this process,
+    until unpatch_sacrebleu(). Scores, signatures, warnings and errors stay sacreBLEU's."""
     with _lock:
         if "sacrebleu" in _active:
             return

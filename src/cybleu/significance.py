@@ -34,7 +34,7 @@ import os
 from array import array
 from itertools import chain
 
-from .utils import sum_of_lists
+from ._math import sum_of_lists
 
 logger = logging.getLogger("cybleu")
 
@@ -206,6 +206,22 @@ class Statistics:
         if len(self.flat) > start:
             self._min = min(self._min, min(self.flat[start:]))
 
+    def extend_flat(self, flat, width):
+        """`extend` with rows given as one flat int64 array (`array('q')`) of `width` values
+        each."""
+        if len(flat) == 0:
+            return
+        if self.width is None:
+            self.width = width
+        if width != self.width or width < 1 or len(flat) % width:
+            raise ValueError("segment statistics rows must all have the same, non-zero length")
+        if self.rows is not None:
+            self.extend([flat[i:i + width].tolist() for i in range(0, len(flat), width)])
+            return
+        self.n_segments += len(flat) // width
+        self.flat.extend(flat)
+        self._min = min(self._min, min(flat))
+
     @property
     def integer(self):
         return self.flat is not None
@@ -322,6 +338,33 @@ def _index_chunks(generator, n_samples, n_segments):
     return chunks
 
 
+class _SeededDraws:
+    """The indices of `n_samples` bootstrap resamples of `n_segments` segments from a fresh
+    Generator(seed), not drawn yet: the compiled kernel draws them a block at a time while it
+    sums (`bootstrap_sums`, no 8-byte index per draw held in memory), each thread with its own
+    identical Generator; `chunks()` draws them all for the paths that need the indices."""
+
+    def __init__(self, seed, n_samples, n_segments):
+        self.seed = seed
+        self.n_samples = n_samples
+        self.n_segments = n_segments
+        self._chunks = None
+
+    def chunks(self):
+        if self._chunks is None:
+            self._chunks = _index_chunks(_resample().Generator(self.seed), self.n_samples,
+                                         self.n_segments)
+        return self._chunks
+
+
+def _draws(seed, n_samples, n_segments):
+    """What `_bootstrap_scores` takes for the resamples of Generator(seed): drawn later when the
+    seed can draw them again, else drawn now (fresh entropy is drawn once)."""
+    if seed is None:
+        return _index_chunks(_resample().Generator(None), n_samples, n_segments)
+    return _SeededDraws(seed, n_samples, n_segments)
+
+
 def _mask_chunks(generator, n_trials, n_segments):
     """The swaps of one numpy `integers(2, dtype=bool)` call, a chunk of trials at a time; numpy
     starts a fresh 32-bit draw at each call, so chunks are whole multiples of 32 trials."""
@@ -353,7 +396,8 @@ def _in_threads(calls, progress):
     if len(calls) == 1:
         return [calls[0](progress)]
     import threading
-    from concurrent.futures import ThreadPoolExecutor
+
+    from ._threads import map_in_threads
     stop = threading.Event()
     done = [0] * len(calls)
 
@@ -366,13 +410,8 @@ def _in_threads(calls, progress):
                 progress(sum(done))
         return report
 
-    with ThreadPoolExecutor(max_workers=len(calls)) as pool:
-        futures = [pool.submit(call, reporter(k)) for k, call in enumerate(calls)]
-        try:
-            return [f.result() for f in futures]
-        except BaseException:
-            stop.set()
-            raise
+    return map_in_threads(lambda k: calls[k](reporter(k)), range(len(calls)), len(calls),
+                          on_error=stop.set)
 
 
 def _concat(arrays):
@@ -403,11 +442,61 @@ def _numpy_bootstrap_scores(metric, stats, chunks):
     return scores
 
 
+def _drawn_bootstrap_scores(metric, unique, draws, progress):
+    """{id: scores} of `unique` systems from `draws` (_SeededDraws), summed while drawn; None
+    when a sum could round in float32 (the caller then takes the indices' path)."""
+    resample = _resample()
+    width, n_seg, n = unique[0].width, unique[0].n_segments, draws.n_samples
+    parts = [unique]
+    if len(unique) > 1 and (os.cpu_count() or 1) >= 2 and \
+            n * n_seg * width * len(unique) >= _PARALLEL_WORK:
+        # two threads, each drawing the same indices (a small part of the work) for half the
+        # systems
+        half = len(unique) // 2
+        parts = [unique[:half], unique[half:]]
+    calls = [(lambda part: lambda report: resample.bootstrap_sums(
+        resample.Generator(draws.seed), [st.flat for st in part], width, n, report))(part)
+        for part in parts]
+    if len(calls) == 1:
+        sums = calls[0](progress)
+    else:
+        import threading
+
+        from ._threads import map_in_threads
+        stop = threading.Event()
+
+        def reporter(k):
+            def report(done):
+                if stop.is_set():
+                    raise KeyboardInterrupt
+                if k == 0 and progress is not None:  # both halves draw the same resamples
+                    progress(done)
+            return report
+        sums = [total for part in map_in_threads(lambda k: calls[k](reporter(k)),
+                                                 range(len(calls)), len(calls),
+                                                 on_error=stop.set)
+                for total in part]
+    out = {}
+    for stats, total in zip(unique, sums):
+        if not _f32_exact(stats, total):
+            return None
+        out[id(stats)] = _scores_of_sums(metric, total, width, "float32")
+    return out
+
+
 def _bootstrap_scores(metric, systems, chunks, progress=None):
-    """The score of every bootstrap resample (given by `chunks` of indices) of each system: the
-    compiled sums for integer statistics, sacreBLEU's numpy path otherwise."""
+    """The score of every bootstrap resample (given by `chunks` of indices, or `_SeededDraws`)
+    of each system: the compiled sums for integer statistics, sacreBLEU's numpy path
+    otherwise."""
     resample = _resample()
     unique = list({id(s): s for s in systems}.values())  # one Statistics passed twice: once
+    if isinstance(chunks, _SeededDraws):
+        out = None
+        if all(s.nonnegative for s in unique):
+            out = _drawn_bootstrap_scores(metric, unique, chunks, progress)
+        if out is not None:
+            return [out[id(s)] for s in systems]
+        chunks = chunks.chunks()
     out = {id(s): [] for s in unique}
     fast = [s for s in unique if s.integer]
     slow = [s for s in unique if not s.integer]
@@ -503,9 +592,9 @@ def _bootstrap_resample(stats, metric, n_samples=1000, progress=None):
     packed = stats if isinstance(stats, Statistics) else Statistics(stats)
     if packed.n_segments == 0:
         raise ValueError("no segment statistics: the corpus is empty")
-    chunks = _index_chunks(_resample().Generator(seed), n_samples, packed.n_segments)
     report = None if progress is None else (lambda done: progress(done, n_samples))
-    scores = _bootstrap_scores(metric, [packed], chunks, report)[0]
+    scores = _bootstrap_scores(metric, [packed], _draws(seed, n_samples, packed.n_segments),
+                               report)[0]
     return seed_str, [_Sample(s) for s in scores]
 
 
@@ -656,9 +745,8 @@ class PairedTest:
         report = self._progress(n, len(groups))
         results = []
         for run, group in enumerate(groups):
-            chunks = _index_chunks(resample.Generator(seed), n, n_seg)
-            all_scores = _bootstrap_scores(metric, [bl_stats] + [st for st, _ in group], chunks,
-                                           report(run))
+            all_scores = _bootstrap_scores(metric, [bl_stats] + [st for st, _ in group],
+                                           _draws(seed, n, n_seg), report(run))
             bl_scores = all_scores[0]
             if shared_ci and run == 0:
                 bl_result.mean, bl_result.ci = estimate_ci(bl_scores) \

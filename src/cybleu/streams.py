@@ -239,6 +239,12 @@ class MetricSlices:
     def statistics(self, k, lines):
         return self.slices[k]._extract_corpus_statistics(lines, None)
 
+    def flat_statistics(self, k, lines):
+        """The same statistics as (one flat int64 array, values per segment), or None when the
+        metric has no such path (BLEU has, on its core)."""
+        method = getattr(self.slices[k], "_flat_segment_statistics", None)
+        return None if method is None else method(lines)
+
 
 def make_metrics(registry, metric_args, refs, n_segments):
     """{key: MetricSlices} for {key: keyword arguments} (keys of `registry`, upper case); a
@@ -260,18 +266,20 @@ class System:
     statistics' running totals."""
 
     def __init__(self, name, metrics, keep_rows):
-        from .significance import Statistics
         self.name = name
         self.n_lines = 0
         self.keep_rows = keep_rows
-        self.stats = {key: Statistics() for key in metrics} if keep_rows else None
+        self.stats = None
+        if keep_rows:  # plain scoring does not import significance
+            from .significance import Statistics
+            self.stats = {key: Statistics() for key in metrics}
         self.totals = {key: None for key in metrics}
         self.scores = {}
 
     def corpus_score(self, metric):
         """The corpus score for one MetricSlices (the metric's _aggregate_and_compute)."""
-        from .significance import _score
         if self.keep_rows:
+            from .significance import _score
             return _score(metric.first, self.stats[metric.key])
         if metric.key in self.scores:
             return self.scores[metric.key]
@@ -286,10 +294,15 @@ class System:
             if only_slice and not self.keep_rows:
                 self.scores[key] = metric.slices[0].corpus_score(lines, None)
                 continue
-            rows = metric.statistics(k, lines)
             if self.keep_rows:
-                self.stats[key].extend(rows)
-            elif rows:
+                flat = metric.flat_statistics(k, lines)
+                if flat is not None:
+                    self.stats[key].extend_flat(*flat)
+                else:
+                    self.stats[key].extend(metric.statistics(k, lines))
+                continue
+            rows = metric.statistics(k, lines)
+            if rows:
                 # column sums in sacreBLEU's sum_of_lists order, carried across slices
                 prev = self.totals[key]
                 if len(rows) == 1 and prev is None:
@@ -381,14 +394,8 @@ class Reader:
         one after the other."""
         if len(paths) < 2 or (os.cpu_count() or 1) < 2 or set(self.metrics) != {"BLEU"}:
             return [self.file(p, n) for p, n in zip(paths, names)]
-        from concurrent.futures import ThreadPoolExecutor
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            futures = [pool.submit(self.file, p, n) for p, n in zip(paths, names)]
-            try:
-                return [f.result() for f in futures]
-            finally:
-                for f in futures:
-                    f.cancel()
+        from ._threads import map_in_threads
+        return map_in_threads(lambda pn: self.file(*pn), list(zip(paths, names)), 2)
 
     def stdin(self):
         """Tab-separated columns, one system each; the first line says how many."""

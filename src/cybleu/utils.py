@@ -7,10 +7,8 @@ file, and never download.
 import logging
 import os
 import sys
-from collections.abc import Sequence
-from typing import TypeVar
 
-from ._math import my_log  # noqa: F401
+from ._math import my_log, sum_of_lists  # noqa: F401
 from .dataset import (  # noqa: F401
     SUBSETS,
     TestSetError,
@@ -36,21 +34,6 @@ SACREBLEU_DIR = os.environ.get("SACREBLEU", os.path.join(USERHOME, ".sacrebleu")
 sacrelogger = logging.getLogger("cybleu")
 
 __all__ = ["my_log", "sum_of_lists"]
-
-_Number = TypeVar("_Number", int, float)
-
-
-def sum_of_lists(lists: Sequence[list[_Number]]) -> list[_Number]:
-    """Element-wise sum of numeric lists; a single list is returned as is (sacreBLEU semantics)."""
-    if len(lists) == 1:
-        return lists[0]
-    size = len(lists[0])
-    total = [type(lists[0][0])(0.0)] * size
-    for row in lists:
-        for i in range(size):
-            total[i] += row[i]
-    return total
-
 
 def args_to_dict(args, prefix, strip_prefix=False):
     """The arguments of an argparse Namespace whose names start with `prefix` + '_'."""

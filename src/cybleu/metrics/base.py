@@ -15,23 +15,36 @@ A metric fills in the hooks with sacreBLEU's semantics (so code that calls or ov
 sacreBLEU's results), and may answer the same calls from its compiled kernel when its hooks are its
 own (`_own_hooks`). Argument checks are cybleu's: a clear error where sacreBLEU truncates silently.
 """
-import json
+from __future__ import annotations
+
 import logging
-import statistics
 from abc import ABCMeta, abstractmethod
 from collections.abc import Sequence
-from typing import Any, Dict, List, Optional, Sequence as SequenceT, Tuple
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads the name)
+if TYPE_CHECKING:
+    from typing import Any, Dict, List, Optional, Sequence as SequenceT, Tuple
+
+    # reference streams: one sequence of lines per reference set (None where a segment has none)
+    Streams = SequenceT[SequenceT[Optional[str]]]
+
+from .. import _math
 from ..version import __version__
 
 logger = logging.getLogger("cybleu")
 
-# reference streams: one sequence of lines per reference set (None where a segment has none)
-Streams = SequenceT[SequenceT[Optional[str]]]
-
 VERSION_STRING = f"cybleu-{__version__}"
 
 __all__ = ["Score", "Signature", "Metric"]
+
+
+def __getattr__(name: str) -> Any:
+    # `Streams` for modules that use it at run time, built on demand: BLEU's path (the command
+    # line) does not import typing
+    if name == "Streams":
+        from typing import Optional, Sequence as SequenceT
+        return SequenceT[SequenceT[Optional[str]]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Score:
@@ -67,6 +80,7 @@ class Score:
             for pair in signature.split("|"):
                 key, value = pair.split(":")
                 d[key] = value
+            import json
             return json.dumps(d, indent=1, ensure_ascii=False)
         return full
 
@@ -76,7 +90,7 @@ class Score:
         lower = len(raw) // 40
         upper = len(raw) - lower - 1
         self._ci = 0.5 * (raw[upper] - raw[lower])
-        self._mean = statistics.mean(raw)
+        self._mean = _math.exact_mean(raw)
 
     def __repr__(self) -> str:
         return self.format()

@@ -12,15 +12,20 @@ import logging
 from collections import Counter
 from collections.abc import Sequence
 from importlib import import_module
-from typing import Any, Dict, List, Optional, Sequence as SequenceT, Tuple, Union, overload
 
 from .. import _math
 from .._backend import core
 from ..tokenizers import registry
-from ..utils import sum_of_lists
-from .base import (Metric, Score, Signature, Streams, _check_hypotheses, _explain_type_error,
+from .._math import sum_of_lists
+from .base import (Metric, Score, Signature, _check_hypotheses, _explain_type_error,
                    _no_references, _segments_from_streams)
 from .helpers import extract_all_word_ngrams
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads the name)
+if TYPE_CHECKING:
+    from typing import Any, Dict, List, Optional, Sequence as SequenceT, Tuple, Union
+
+    from .base import Streams
 
 logger = logging.getLogger("cybleu")
 
@@ -138,13 +143,7 @@ class _BLEURefCache(Sequence):  # type: ignore[type-arg]
     def __len__(self) -> int:
         return len(self.segments)
 
-    @overload
-    def __getitem__(self, index: int) -> Dict[str, Any]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> List[Dict[str, Any]]: ...
-
-    def __getitem__(self, index: Union[int, slice]) -> Any:
+    def __getitem__(self, index: Union[int, slice]) -> Any:  # a dict, or a list for a slice
         if isinstance(index, slice):
             return [self._info(i) for i in range(*index.indices(len(self.segments)))]
         n = len(self.segments)
@@ -385,6 +384,16 @@ class BLEU(Metric):
             if rows is not None:
                 return rows
         return super()._extract_corpus_statistics(hypotheses, references)
+
+    def _flat_segment_statistics(self, hypotheses: SequenceT[str]) -> Any:
+        """`_extract_corpus_statistics(hypotheses, None)` as (one flat int64 array, the 2 + 2N
+        values of each segment), for the command line's significance tests: no Python list per
+        segment. None when the hooks are not BLEU's own or the cached references cannot serve
+        them (the caller then takes the rows)."""
+        if not self._own_hooks(BLEU, _STAT_HOOKS):
+            return None
+        flat = self._core_call("segment_stats_flat", hypotheses, None)
+        return None if flat is None else (flat, 2 + 2 * self.max_ngram_order)
 
     def corpus_score(self, hypotheses: SequenceT[str],
                      references: Optional[Streams],

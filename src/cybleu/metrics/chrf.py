@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional, Sequence as SequenceT, Union, over
 
 from .. import _backend
 from .._chrf_math import f_score
-from ..utils import sum_of_lists
+from .._math import sum_of_lists
 from .base import (Metric, Score, Signature, Streams, _check_hypotheses, _explain_type_error,
                    _no_references, _segments_from_streams)
 from .helpers import extract_all_char_ngrams, extract_word_ngrams

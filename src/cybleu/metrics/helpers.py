@@ -4,8 +4,13 @@ the same Counter keys, counts and insertion order).
 The metrics' compiled kernels do not call these; they are the readable definitions the kernels
 are tested against, and what the sacreBLEU-style hooks (`_extract_reference_info`, ...) use.
 """
+from __future__ import annotations
+
 from collections import Counter
-from typing import List, Tuple
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads the name)
+if TYPE_CHECKING:
+    from typing import List, Tuple
 
 __all__ = ["extract_all_word_ngrams", "extract_word_ngrams", "extract_char_ngrams",
            "extract_all_char_ngrams"]

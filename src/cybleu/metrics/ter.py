@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional, Sequence as SequenceT, Tuple, Unio
 
 from .. import _backend
 from ..tokenizers.tokenizer_ter import TercomTokenizer
-from ..utils import sum_of_lists
+from .._math import sum_of_lists
 from .base import (Metric, Score, Signature, _check_hypotheses, _explain_type_error,
                    _no_references, _segments_from_streams)
 from .lib_ter import translation_edit_rate
