@@ -3,7 +3,7 @@
 # UndefinedBehaviorSanitizer in a temporary copy of the repository, then the test suite and a
 # differential Hypothesis fuzz of the compiled cores against their twins (tools/fuzz_core.py) run
 # on that build. Any ASan or UBSan report fails the job (ASan halts on the first error, UBSan is
-# built with -fno-sanitize-recover; both also write their reports to files that are checked).
+# built with -fno-sanitize-recover; their reports go to stderr, in the output, which is checked).
 #
 # The tests run ~15x slower under the sanitizers, so by default the suite runs without its three
 # long sweeps (test_tokenizers_exhaustive: every code point in context; test_oracle_wmt: every
@@ -68,8 +68,10 @@ echo "built $built modules in $((SECONDS - started)) s"
 # Python is not built with ASan: its runtime is preloaded. Leak detection is off (the interpreter
 # keeps memory at exit); PYTHONMALLOC=malloc puts Python's own objects under ASan as well.
 export LD_PRELOAD="$("$CC" -print-file-name=libasan.so)"
-export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=0:allocator_may_return_null=1:log_path=$WORK/asan"
-export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:report_error_type=1:log_path=$WORK/ubsan"
+# Reports go to stderr, in the job's output: written to log_path files, a UBSan report under
+# ASan's runtime was lost (the process exited 1 with no file to show).
+export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=0:allocator_may_return_null=1"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:report_error_type=1"
 export PYTHONMALLOC=malloc
 export CYBLEU_IMPLEMENTATION=cython
 export PYTHONPATH="$WORK/repo/src"
@@ -77,10 +79,10 @@ export PYTHONDONTWRITEBYTECODE=1
 # the real-data tests find ../shared/data from the repository, not from the copy
 export CYBLEU_SHARED_DATA="${CYBLEU_SHARED_DATA:-$(cd "$ROOT/.." && pwd)/shared/data}"
 
-reports() {  # reports NAME: print every sanitizer report so far and fail if there is one
-  if compgen -G "$WORK/asan.*" >/dev/null || compgen -G "$WORK/ubsan.*" >/dev/null; then
-    echo "FATAL: sanitizer reports during $1:"
-    cat "$WORK"/asan.* "$WORK"/ubsan.* 2>/dev/null
+reports() {  # reports NAME LOG: fail, pointing at them, if LOG holds a sanitizer report
+  if grep -q -E "ERROR: AddressSanitizer|runtime error:|ERROR: LeakSanitizer" "$2"; then
+    echo "FATAL: sanitizer reports during $1 (above; the first:)"
+    grep -m 1 -E "ERROR: AddressSanitizer|runtime error:|ERROR: LeakSanitizer" "$2"
     exit 1
   fi
 }
@@ -94,18 +96,18 @@ echo "=== tests: $TESTS"
 t0=$SECONDS
 # pytest arguments as a shell would split them (quotes allowed: -m "not slow")
 eval "set -- $TESTS"
-"$PYTHON" -m pytest "$@" -q -p no:cacheprovider || status=$?
+"$PYTHON" -m pytest "$@" -q -p no:cacheprovider 2>&1 | tee "$WORK/tests.log" || status=$?
 echo "tests: exit $status in $((SECONDS - t0)) s"
-reports "the tests"
+reports "the tests" "$WORK/tests.log"
 [ "$status" -eq 0 ] || exit "$status"
 
 if [ "${CYBLEU_FUZZ_EXAMPLES:-20000}" -gt 0 ]; then
   echo "=== fuzz: ${CYBLEU_FUZZ_EXAMPLES:-20000} examples, seed ${CYBLEU_FUZZ_SEED:-0}"
   t0=$SECONDS
   "$PYTHON" tools/fuzz_core.py --examples "${CYBLEU_FUZZ_EXAMPLES:-20000}" \
-    --seed "${CYBLEU_FUZZ_SEED:-0}" || status=$?
+    --seed "${CYBLEU_FUZZ_SEED:-0}" 2>&1 | tee "$WORK/fuzz.log" || status=$?
   echo "fuzz: exit $status in $((SECONDS - t0)) s"
-  reports "the fuzz"
+  reports "the fuzz" "$WORK/fuzz.log"
   [ "$status" -eq 0 ] || exit "$status"
 fi
 echo "=== sanitizers: clean ($((SECONDS - started)) s)"

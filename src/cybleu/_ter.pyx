@@ -844,7 +844,8 @@ cdef int64_t ter_pair(TerWork* w, const word_t* hyp0, Py_ssize_t n, const word_t
         return n
     if work_reserve(w, n, m) < 0 or matrix_layout(w, n, m) < 0:
         return ERR_NOMEM
-    memcpy(w.hyp, hyp0, n * sizeof(word_t))
+    if n:   # an empty hypothesis may come as NULL, which memcpy must never get (even for 0 bytes)
+        memcpy(w.hyp, hyp0, n * sizeof(word_t))
     while True:
         pre = fill_matrix(w, w.hyp, n, ref, m)
         t = make_trace(w, n, m)
