@@ -6,3 +6,6 @@ from libc.stdint cimport int64_t
 # is scratch space of max_order doubles.
 cdef double bleu_from_stats(const int64_t* st, int max_order, int method, double smooth_value,
                             bint effective_order, double* logs) noexcept nogil
+
+# sum() of a list of floats as the running interpreter computes it (3.12 made it compensated)
+cdef double builtin_sum(const double* x, int n) noexcept nogil

@@ -18,7 +18,7 @@ cdef bint _NEUMAIER_SUM = sys.version_info >= (3, 12)
 cdef Py_ssize_t SCORE_CHUNK = 1 << 16
 
 
-cdef inline double builtin_sum(const double* x, int n) noexcept nogil:
+cdef double builtin_sum(const double* x, int n) noexcept nogil:
     """sum(list_of_floats) as the running interpreter computes it."""
     cdef double s, t, c = 0.0
     cdef int i

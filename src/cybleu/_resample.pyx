@@ -10,12 +10,13 @@ every public name; a test holds the two to identical results. What has to match 
 """
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int32_t, int64_t
 from libc.string cimport memset
-from libc.math cimport exp, log, fabs, isfinite
+from libc.math cimport exp, log
 from cpython.mem cimport PyMem_RawMalloc, PyMem_RawCalloc, PyMem_RawFree
 from cpython.array cimport array, clone
 from cpython.exc cimport PyErr_CheckSignals
+
+from ._bleu cimport builtin_sum
 import os
-import sys
 
 __all__ = ["Generator", "pack_rows", "resample_sums", "bootstrap_sums", "ar_sums", "bleu_scores",
            "pairwise_mean"]
@@ -219,8 +220,6 @@ cdef enum:
 _SMOOTHERS = {"none": SMOOTH_NONE, "floor": SMOOTH_FLOOR, "add-k": SMOOTH_ADDK,
               "exp": SMOOTH_EXP}
 _SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
-# Python 3.12 made sum() of floats compensated (Neumaier); BLEU's score depends on it.
-cdef bint _NEUMAIER_SUM = sys.version_info >= (3, 12)
 # Resamples (trials) summed together, and between checks for Ctrl-C and progress reports.
 cdef Py_ssize_t _BLOCK = 32
 
@@ -827,29 +826,6 @@ def ar_sums(baseline, systems, int width, masks, Py_ssize_t n_trials, progress=N
 # ---------------------------------------------------------------------------------------------
 # BLEU's compute_bleu on summed rows, with numpy's float32 or int64 scalar semantics
 
-cdef inline double _builtin_sum(const double* x, int n) noexcept nogil:
-    """sum(list_of_floats) as the running interpreter computes it."""
-    cdef double s, t, c = 0.0
-    cdef int i
-    if n == 0:
-        return 0.0
-    s = x[0]
-    if not _NEUMAIER_SUM:
-        for i in range(1, n):
-            s = s + x[i]
-        return s
-    for i in range(1, n):
-        t = s + x[i]
-        if fabs(s) >= fabs(x[i]):
-            c += (s - t) + x[i]
-        else:
-            c += (x[i] - t) + s
-        s = t
-    if c != 0.0 and isfinite(c):
-        s += c
-    return s
-
-
 cdef inline double _f32(double x) noexcept nogil:
     # One float32 operation done in double then rounded: exact for + - * / of float32 operands
     # (53 >= 2 * 24 + 2 bits), so it equals numpy's float32 arithmetic.
@@ -915,7 +891,7 @@ cdef double _bleu_row(const int64_t* st, int N, int method, double sv, bint eff,
                 prec[n - 1] = 100.0 * c / t
     for n in range(eff_order):
         logs[n] = -9999999999.0 if prec[n] == 0.0 else log(prec[n])
-    return bp * exp(_builtin_sum(logs, eff_order) / eff_order)
+    return bp * exp(builtin_sum(logs, eff_order) / eff_order)
 
 
 def bleu_scores(sums, int max_order, str smooth_method, smooth_value, bint effective_order,
