@@ -6,8 +6,8 @@ training code takes (issue 13).
   redrawn), given as Python lists of ints, as tokenizers and vLLM return them; uint32 arrays of the
   same rows beside them; baseline: nltk `sentence_bleu` (method1) in a loop, timed on 64 rows and
   scaled. cybleu must equal sacrebleu (tokenize='none' on the joined IDs) on a sample of rows.
-- patched-evaluate-sacrebleu: Hugging Face evaluate's `sacrebleu` metric script (the copy in
-  tests/fixtures/evaluate, loaded from disk), `compute()` on each of the 8 WMT22 en-de systems vs
+- patched-evaluate-sacrebleu: Hugging Face evaluate's `sacrebleu` metric script (from the
+  folder CYBLEU_EVALUATE_METRICS names: third-party code, not kept in the repository), `compute()` on each of the 8 WMT22 en-de systems vs
   reference A, unpatched (baseline) and inside `cybleu.patched()`; the results must be identical.
 - sentence-batch-threads: `cybleu.batch_sentence_bleu` of 2 WMT22 en-de systems vs reference A
   with n_threads=1 (baseline) and 2.

@@ -236,8 +236,8 @@ def markdown(bench, mem=None, pytest_rc=0, memory_rc=0):
         "counts exactly and its scores to 1e-9.",
         "- ids-lists-256x1024: Python lists of ints (Zipf, exponent 1.1, vocabulary 32,000, 960-1088 IDs "
         "per row) as a training loop holds them, and the same rows as uint32 arrays; nltk timed on 64 rows.",
-        "- patched-evaluate-sacrebleu: Hugging Face evaluate's own `sacrebleu` metric script (a copy in "
-        "tests/fixtures/evaluate) unchanged; the patched results are asserted identical to the unpatched.",
+        "- patched-evaluate-sacrebleu: Hugging Face evaluate's own `sacrebleu` metric script (from the "
+        "folder CYBLEU_EVALUATE_METRICS names) unchanged; the patched results are asserted identical to the unpatched.",
         "- chrf-* groups: cybleu checked bit for bit against sacrebleu's corpus and sentence chrF; fastchrf "
         "(chrF only, timed when installed) within 1e-9 of sacrebleu on sample pairs.",
         "- ter-* groups: cybleu checked bit for bit against sacrebleu's corpus and every sentence TER.",
