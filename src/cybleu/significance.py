@@ -852,6 +852,26 @@ def _seed_value(seed):
     return seed
 
 
+def _paired_inputs(metric, baseline, systems, n, name, seed, groups, references, progress):
+    """What paired_bootstrap and paired_randomization share: checked counts and seed, every
+    system's statistics and score (grouped into blocks when asked), and a PairedTest to run."""
+    _check_samples(n, name)
+    if n < 1:
+        raise ValueError(f"{name} must be >= 1")
+    seed = _seed_value(seed)
+    bl = _as_statistics(metric, baseline, references)
+    entries = [_as_statistics(metric, s, references) for s in systems]
+    bl_score = _score(metric, bl)
+    scored = [(st, _score(metric, st)) for st in entries]
+    if groups is not None:
+        bl = _group_rows(bl, groups)
+        scored = [(_group_rows(st, groups), sc) for st, sc in scored]
+    test = PairedTest.__new__(PairedTest)
+    test.n_samples = n
+    test.progress = progress
+    return test, bl, Result(bl_score.score), scored, seed
+
+
 def paired_bootstrap(metric, baseline, systems, n_samples=1000, seed=12345, groups=None,
                      references=None, progress=None):
     """Paired bootstrap resampling of each system against `baseline` (sacreBLEU's test, p-value,
@@ -859,21 +879,9 @@ def paired_bootstrap(metric, baseline, systems, n_samples=1000, seed=12345, grou
     size, or one label per segment). With groups=None (or 1) the numbers are sacreBLEU's for the
     same seed. `metric` caches the references unless `references` is given. Extension: sacreBLEU
     resamples segments only. Returns one Result per system."""
-    _check_samples(n_samples, "n_samples")
-    if n_samples < 1:
-        raise ValueError("n_samples must be >= 1")
-    seed = _seed_value(seed)
-    bl = _as_statistics(metric, baseline, references)
-    entries = [_as_statistics(metric, s, references) for s in systems]
-    bl_score = _score(metric, bl)
-    scored = [(st, _score(metric, st)) for st in entries]
-    if groups is not None:
-        bl = _group_rows(bl, groups)
-        scored = [(_group_rows(st, groups), sc) for st, sc in scored]
-    test = PairedTest.__new__(PairedTest)
-    test.n_samples = n_samples
-    test.progress = progress
-    return test._run_bs(metric, bl, Result(bl_score.score), scored, seed)
+    test, bl, bl_result, scored, seed = _paired_inputs(
+        metric, baseline, systems, n_samples, "n_samples", seed, groups, references, progress)
+    return test._run_bs(metric, bl, bl_result, scored, seed)
 
 
 def paired_randomization(metric, baseline, systems, n_trials=10000, seed=12345, groups=None,
@@ -881,22 +889,10 @@ def paired_randomization(metric, baseline, systems, n_trials=10000, seed=12345, 
     """Approximate randomization of each system against `baseline` (sacreBLEU's test), swapping
     segments, or whole blocks/documents with `groups`. With groups=None the p-values are
     sacreBLEU's for the same seed. Extension: sacreBLEU swaps segments only."""
-    _check_samples(n_trials, "n_trials")
-    if n_trials < 1:
-        raise ValueError("n_trials must be >= 1")
-    seed = _seed_value(seed)
-    bl = _as_statistics(metric, baseline, references)
-    entries = [_as_statistics(metric, s, references) for s in systems]
-    bl_score = _score(metric, bl)
-    scored = [(st, _score(metric, st)) for st in entries]
-    if groups is not None:
-        bl = _group_rows(bl, groups)
-        scored = [(_group_rows(st, groups), sc) for st, sc in scored]
-    test = PairedTest.__new__(PairedTest)
-    test.n_samples = n_trials
+    test, bl, bl_result, scored, seed = _paired_inputs(
+        metric, baseline, systems, n_trials, "n_trials", seed, groups, references, progress)
     test.n_ar_confidence = -1
-    test.progress = progress
-    return test._run_ar(metric, bl, Result(bl_score.score), scored, seed)
+    return test._run_ar(metric, bl, bl_result, scored, seed)
 
 
 def holm(p_values):
