@@ -1,9 +1,10 @@
 # N-gram tables (floor 1): statistics of one segment from interned IDs, and the batch-wide n-gram
 # index of pairwise and pooled scoring.
-from libc.stdint cimport int32_t, int64_t, uint32_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
-from ._hashing cimport slot_of, same_u32, ngram_step
-from ._types cimport hash_t, OOV_ID, ERR_NOMEM, ERR_NO_REFS, NgramEntry, NgramTable
+from ._hashing cimport slot_of, ngram_step
+from ._types cimport (hash_t, OOV_ID, NO_PREFIX, ERR_NOMEM, ERR_NO_REFS, NgramSlot, NgramEntry,
+                      NgramTable)
 
 
 cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil
@@ -12,30 +13,38 @@ cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil
 # Inline, so that each caller (_corpus, _ids, _nltk_core) compiles its own copy into its own loop,
 # with its constant arguments folded in, as when everything was one module.
 
-# A slot holds -1 (empty) or the entry index in its low 32 bits and 31 bits of the n-gram's hash
-# above them, so a probe that meets another n-gram rarely has to read that entry (a cache miss).
-cdef inline Py_ssize_t slot_entry(Py_ssize_t v) noexcept nogil:
-    return v if v < 0 else (v & ((<Py_ssize_t>1 << 32) - 1))
-
-
-cdef inline Py_ssize_t slot_value(Py_ssize_t e, hash_t h) noexcept nogil:
-    return <Py_ssize_t>((h >> 33) << 32) | e
-
-
-cdef inline Py_ssize_t table_probe(const NgramTable* t, const uint32_t* hyp, const uint32_t* key,
-                                   int order, hash_t h) noexcept nogil:
+cdef inline Py_ssize_t table_find(const NgramTable* t, uint64_t key, hash_t h) noexcept nogil:
+    """The slot holding key, or the empty slot where it belongs."""
     cdef Py_ssize_t i = slot_of(h, t.shift)
-    cdef Py_ssize_t v, tag = slot_value(0, h)
-    cdef const NgramEntry* en
+    cdef const NgramSlot* s
     while True:
-        v = t.slots[i]
-        if v < 0:
+        s = &t.slots[i]
+        if s.gen != t.gen or s.key == key:
             return i
-        if (v & ~((<Py_ssize_t>1 << 32) - 1)) == tag:
-            en = &t.entries[v & ((<Py_ssize_t>1 << 32) - 1)]
-            if en.h == h and en.order == order and same_u32(hyp + en.pos, key, order):
-                return i
         i = (i + 1) & t.mask
+
+
+cdef inline uint32_t table_add(NgramTable* t, uint64_t key, hash_t h, int order) noexcept nogil:
+    """The ID of the n-gram key, a new one (counts zero) when the table does not hold it yet;
+    table_prepare made room for every n-gram that can be added."""
+    cdef NgramSlot* s = &t.slots[table_find(t, key, h)]
+    cdef NgramEntry* en
+    if s.gen == t.gen:
+        return s.id
+    s.key = key
+    s.gen = t.gen
+    s.id = <uint32_t>t.n
+    en = &t.entries[t.n]
+    en.hyp_count = 0
+    en.ref_count = 0
+    en.ref_max = 0
+    en.order = order
+    t.n += 1
+    return s.id
+
+
+cdef inline uint64_t gram_key(uint32_t prefix, uint32_t token) noexcept nogil:
+    return (<uint64_t>prefix << 32) | token
 
 
 cdef inline int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
@@ -46,9 +55,11 @@ cdef inline int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp
     (ids_segment_stats) use the whole uint32 range, so there it is an ordinary ID."""
     cdef int64_t* correct = out + 2
     cdef int64_t* total = out + 2 + max_order
-    cdef Py_ssize_t i, j, e, slot, rlen, m, diff, best_diff = -1
+    cdef Py_ssize_t i, j, slot, rlen, m, diff, best_diff = -1
     cdef int64_t best_len = -1
     cdef int n, nmax
+    cdef bint multi
+    cdef uint32_t e, prefix, tok
     cdef hash_t h
     cdef const uint32_t* ref
     cdef NgramEntry* en
@@ -79,54 +90,53 @@ cdef inline int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp
     # n-gram from the same start
     for i in range(hyp_len):
         h = 0
+        prefix = NO_PREFIX
         for n in range(1, max_order + 1):
-            if i + n > hyp_len or (oov_ends and hyp[i + n - 1] == OOV_ID):
+            if i + n > hyp_len:
                 break
-            h = ngram_step(h, hyp[i + n - 1])
-            slot = table_probe(t, hyp, hyp + i, n, h)
-            e = slot_entry(t.slots[slot])
-            if e >= 0:
-                t.entries[e].hyp_count += 1
-            else:
-                e = t.n
-                t.n += 1
-                en = &t.entries[e]
-                en.h = h
-                en.pos = i
-                en.slot = slot
-                en.order = n
-                en.hyp_count = 1
-                en.ref_max = 0
-                en.ref_count = 0
-                t.slots[slot] = slot_value(e, h)
+            tok = hyp[i + n - 1]
+            if oov_ends and tok == OOV_ID:
+                break
+            h = ngram_step(h, tok)
+            e = table_add(t, gram_key(prefix, tok), h, n)
+            t.entries[e].hyp_count += 1
+            prefix = e
     # clip: max count over the references, only for n-grams the hypothesis has; a reference n-gram
-    # missing from the table means every longer one from the same start is missing too
+    # missing from the table means every longer one from the same start is missing too. With one
+    # reference (the usual case) its saturated count is the clipped count, no maximum to keep.
+    multi = r1 - r0 > 1
     for i in range(r0, r1):
         ref = ref_ids + ref_off[i]
         rlen = ref_off[i + 1] - ref_off[i]
         t.ntouched = 0
         for j in range(rlen):
             h = 0
+            prefix = NO_PREFIX
             for n in range(1, max_order + 1):
                 if j + n > rlen:
                     break
-                h = ngram_step(h, ref[j + n - 1])
-                e = slot_entry(t.slots[table_probe(t, hyp, ref + j, n, h)])
-                if e < 0:
+                tok = ref[j + n - 1]
+                h = ngram_step(h, tok)
+                slot = table_find(t, gram_key(prefix, tok), h)
+                if t.slots[slot].gen != t.gen:
                     break
+                e = t.slots[slot].id
                 en = &t.entries[e]
-                if en.ref_count == 0:
+                if multi and en.ref_count == 0:
                     t.touched[t.ntouched] = e
                     t.ntouched += 1
-                en.ref_count += 1
-        for m in range(t.ntouched):
-            en = &t.entries[t.touched[m]]
-            if en.ref_count > en.ref_max:
-                en.ref_max = en.ref_count
-            en.ref_count = 0
-    for e in range(t.n):
-        en = &t.entries[e]
-        correct[en.order - 1] += en.hyp_count if en.hyp_count < en.ref_max else en.ref_max
+                en.ref_count += en.ref_count < en.hyp_count
+                prefix = e
+        if multi:
+            for m in range(t.ntouched):
+                en = &t.entries[t.touched[m]]
+                if en.ref_count > en.ref_max:
+                    en.ref_max = en.ref_count
+                en.ref_count = 0
+    # the saturated counts are the clipped ones
+    for m in range(t.n):
+        en = &t.entries[m]
+        correct[en.order - 1] += en.ref_max if multi else en.ref_count
     return 0
 
 

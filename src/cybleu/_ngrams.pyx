@@ -1,49 +1,49 @@
 """N-gram tables (floor 1): a segment's hypothesis n-grams counted and clipped against its references
 (count_segment, sacreBLEU's segment statistics), and every distinct n-gram of a batch interned once
-for pairwise scoring (NgramIndex). Keys are the exact ID sequences; hashes only choose the slot."""
+for pairwise scoring (NgramIndex). Keys are exact (prefix n-gram's ID, last token); hashes only
+choose the slot."""
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc, PyMem_RawRealloc
-from libc.stdint cimport uint32_t, int32_t, int64_t
+from libc.stdint cimport uint32_t, int32_t, int64_t, uint64_t
 from libc.string cimport memset
 
-from ._hashing cimport slot_of, slot_shift, same_u32, ngram_step
-from ._types cimport hash_t, OOV_ID, ERR_NOMEM, ERR_NO_REFS, NgramEntry, NgramTable
+from ._hashing cimport slot_shift, ngram_step
+from ._types cimport hash_t, NO_PREFIX, ERR_NOMEM, NgramSlot, NgramEntry, NgramTable
 from ._workspace cimport raise_for
 
 
 cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil:
     """Empty the table and make room for max_entries n-grams."""
-    cdef Py_ssize_t nslots, e
+    cdef Py_ssize_t nslots
     cdef void* p
     if max_entries >= (<Py_ssize_t>1 << 31):
-        return ERR_NOMEM        # entry indices must fit the slots' low 32 bits
+        return ERR_NOMEM        # IDs and counts are 32 bits, and NO_PREFIX is not an ID
     if max_entries > t.ecap:
         p = PyMem_RawRealloc(t.entries, <size_t>max_entries * sizeof(NgramEntry))
         if p == NULL:
             return ERR_NOMEM
         t.entries = <NgramEntry*>p
-        p = PyMem_RawRealloc(t.touched, <size_t>max_entries * sizeof(Py_ssize_t))
+        p = PyMem_RawRealloc(t.touched, <size_t>max_entries * sizeof(uint32_t))
         if p == NULL:
             return ERR_NOMEM
-        t.touched = <Py_ssize_t*>p
+        t.touched = <uint32_t*>p
         t.ecap = max_entries
     nslots = 16
     while nslots < 2 * max_entries:
         nslots *= 2
-    if nslots > t.mask + 1:
-        p = PyMem_RawRealloc(t.slots, <size_t>nslots * sizeof(Py_ssize_t))
-        if p == NULL:
-            return ERR_NOMEM
-        t.slots = <Py_ssize_t*>p
-        t.mask = nslots - 1
-        t.shift = slot_shift(nslots)
-        memset(t.slots, 0xff, <size_t>nslots * sizeof(Py_ssize_t))
-    elif t.n * 16 > t.mask:
-        # a well-filled table (long rows): one sequential pass beats a random write per entry
-        memset(t.slots, 0xff, <size_t>(t.mask + 1) * sizeof(Py_ssize_t))
-    else:
-        for e in range(t.n):
-            t.slots[t.entries[e].slot] = -1
+    t.gen += 1
+    if nslots > t.mask + 1 or t.gen == 0:
+        # a fresh array, or every generation used up: all slots back to generation 0 (empty)
+        if nslots > t.mask + 1:
+            PyMem_RawFree(t.slots)
+            t.slots = <NgramSlot*>PyMem_RawMalloc(<size_t>nslots * sizeof(NgramSlot))
+            if t.slots == NULL:
+                t.mask = -1
+                return ERR_NOMEM
+            t.mask = nslots - 1
+            t.shift = slot_shift(nslots)
+        memset(t.slots, 0, <size_t>(t.mask + 1) * sizeof(NgramSlot))
+        t.gen = 1
     t.n = 0
     t.ntouched = 0
     return 0
@@ -75,6 +75,8 @@ cdef class NgramIndex:
             for n in range(1, max_order + 1):
                 if length >= n:
                     total += length - n + 1
+        if nsent >= (<Py_ssize_t>1 << 31) - 1:
+            return ERR_NOMEM        # sentence numbers are kept in 32 bits
         self.nsent = nsent
         self.built = 0
         self.gid = <uint32_t*>PyMem_RawMalloc(<size_t>(total + 1) * sizeof(uint32_t))
@@ -92,8 +94,9 @@ cdef class NgramIndex:
                    int max_order, Py_ssize_t budget) noexcept nogil:
         """Index the next sentences, about `budget` IDs of them (at least one sentence); 1 when
         every sentence is in."""
-        cdef Py_ssize_t s, i, k = self.goff[self.built], slot, e, length, done = 0
+        cdef Py_ssize_t s, i, k = self.goff[self.built], length, done = 0
         cdef int n
+        cdef uint32_t e, prefix, tok
         cdef hash_t h
         cdef const uint32_t* seq
         cdef NgramEntry* en
@@ -103,32 +106,25 @@ cdef class NgramIndex:
             length = off[s + 1] - off[s]
             for i in range(length):
                 h = 0
+                prefix = NO_PREFIX
                 for n in range(1, max_order + 1):
                     if i + n > length:
                         break
-                    h = ngram_step(h, seq[i + n - 1])
-                    slot = table_probe(&self.table, ids, seq + i, n, h)
-                    e = slot_entry(self.table.slots[slot])
-                    if e < 0:
-                        e = self.table.n
-                        self.table.n += 1
-                        en = &self.table.entries[e]
-                        en.h = h
-                        en.pos = off[s] + i
-                        en.slot = slot
-                        en.order = n
-                        en.hyp_count = -1     # the last sentence that had it
-                        self.table.slots[slot] = slot_value(e, h)
+                    tok = seq[i + n - 1]
+                    h = ngram_step(h, tok)
+                    e = table_add(&self.table, gram_key(prefix, tok), h, n)
                     en = &self.table.entries[e]
-                    if en.hyp_count != s:
-                        en.hyp_count = s
-                        en.ref_max = k        # where its pair for sentence s is
-                        self.gid[k] = <uint32_t>e
+                    # hyp_count: 1 + the last sentence that had it (0: none yet)
+                    if en.hyp_count != <uint32_t>(s + 1):
+                        en.hyp_count = <uint32_t>(s + 1)
+                        en.ref_max = <uint32_t>k        # where its pair for sentence s is
+                        self.gid[k] = e
                         self.gcnt[k] = 1
                         self.gord[k] = n - 1
                         k += 1
                     else:
                         self.gcnt[en.ref_max] += 1
+                    prefix = e
             self.goff[s + 1] = k
             self.built = s + 1
             done += length + 1

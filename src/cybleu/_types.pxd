@@ -73,25 +73,38 @@ cdef struct Vocab:
     Py_ssize_t n
     Py_ssize_t ecap
 
-# One distinct hypothesis n-gram (_ngrams): where it first occurs in the hypothesis IDs (the exact
-# key) and its counts.
-cdef struct NgramEntry:
-    hash_t h
-    Py_ssize_t pos
-    Py_ssize_t slot
-    int32_t order
-    int64_t hyp_count
-    int64_t ref_max
-    int64_t ref_count
+# N-gram tables (_ngrams). Every n-gram gets a dense ID, and its exact key is the pair (ID of its
+# (n-1)-gram prefix, last token): by induction equal keys mean equal n-grams, and a probe compares
+# one 64-bit word in the slot instead of reading the n-gram back from the token array. The slot
+# is chosen by a hash of the tokens themselves, so the probes of a 1..N-gram chain do not wait for
+# each other's IDs.
+cdef enum:
+    NO_PREFIX = 0xFFFFFFFF    # the "prefix ID" of a unigram (IDs are below 2**31)
 
-# Per-segment table of hypothesis n-grams, cleared (not freed) between segments. Also interns every
-# n-gram of a batch for pairwise scoring (_ngrams.NgramIndex), keyed on the batch's IDs back to back.
+cdef struct NgramSlot:
+    uint64_t key              # prefix ID << 32 | last token
+    uint32_t id
+    uint32_t gen              # the table's generation that wrote it; any other value: empty
+
+# Counts of one n-gram ID. A reference count saturates at the hypothesis count: clipping only
+# needs min(hyp_count, max over references), and the counts can then never overflow.
+# NgramIndex reuses hyp_count (the last sentence that had it) and ref_max (where its pair is).
+cdef struct NgramEntry:
+    uint32_t hyp_count
+    uint32_t ref_count
+    uint32_t ref_max
+    int32_t order
+
+# Per-segment table of hypothesis n-grams, emptied between segments by moving to the next
+# generation (no clearing pass). Also interns every n-gram of a batch for pairwise scoring
+# (_ngrams.NgramIndex).
 cdef struct NgramTable:
-    Py_ssize_t* slots         # -1, or entry index (low 32 bits) | 31 hash bits (slot_value)
+    NgramSlot* slots
     Py_ssize_t mask
     int shift                 # 64 - log2(number of slots)
-    NgramEntry* entries
+    uint32_t gen
+    NgramEntry* entries       # by ID
     Py_ssize_t n
     Py_ssize_t ecap
-    Py_ssize_t* touched
+    uint32_t* touched         # IDs whose ref_count the current reference raised
     Py_ssize_t ntouched

@@ -2,10 +2,10 @@
 with Ctrl-C honoured between bounded steps."""
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.mem cimport PyMem_RawFree
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint32_t
 
 from ._buffers cimport u32_reserve, i64_push
-from ._types cimport ERR_NOMEM, VocabEntry, VocabSlot, NgramEntry
+from ._types cimport ERR_NOMEM, VocabEntry, VocabSlot, NgramEntry, NgramSlot
 
 cdef extern from "Python.h":
     Py_UCS4* PyUnicode_AsUCS4(object u, Py_UCS4* buffer, Py_ssize_t buflen, int copy_null) except NULL
@@ -52,8 +52,8 @@ cdef class Workspace:
                        + self.tok_hash.cap + self.rends.cap + self.rhash.cap + self.rref.cap
                        + self.ref_off.cap + self.stats.cap)
                 + self.vocab.ecap * sizeof(VocabEntry) + (self.vocab.mask + 1) * sizeof(VocabSlot)
-                + self.table.ecap * (sizeof(NgramEntry) + sizeof(Py_ssize_t))
-                + (self.table.mask + 1) * sizeof(Py_ssize_t))
+                + self.table.ecap * (sizeof(NgramEntry) + sizeof(uint32_t))
+                + (self.table.mask + 1) * sizeof(NgramSlot))
 
     cdef Py_ssize_t chunk_end(self, seq, Py_ssize_t start) except -1:
         """Where the chunk of lines starting at `start` ends: a bounded number of lines and
