@@ -386,6 +386,85 @@ def test_wmt22_system_patched_equal_unpatched(core):
     both(score_of(lambda: sacrebleu.corpus_bleu(hyps, [refs], tokenize="intl", lowercase=True)))
 
 
+def fresh(lines):
+    """Equal strings that are new objects, as evaluate hands them over at every call."""
+    return [line.encode("utf-8").decode("utf-8") for line in lines]
+
+
+def count_prepares(monkeypatch):
+    """How often the patch prepares (tokenizes) a reference set, by route class name."""
+    calls = {}
+    for route in (patch_module._BleuRoute, patch_module._TerRoute):
+        def prepare(self, segments, _original=route.prepare):
+            calls[type(self).__name__] = calls.get(type(self).__name__, 0) + 1
+            return _original(self, segments)
+        monkeypatch.setattr(route, "prepare", prepare)
+    return calls
+
+
+def test_repeated_references_are_tokenized_once(core, monkeypatch):
+    base = data_path("wmt", "wmt22", "en-de")
+    refs = read_lines(base / "ref.A.txt")[:300]
+    systems = [read_lines(p)[:300] for p in sorted((base / "sys").glob("*.txt"))[:3]]
+    want = [(fields(sacrebleu.corpus_bleu(h, [refs])), ter_fields(sacrebleu.corpus_ter(h, [refs])))
+            for h in systems]
+    calls = count_prepares(monkeypatch)
+    with cybleu.patched():
+        got = [(fields(sacrebleu.corpus_bleu(h, [fresh(refs)])),
+                ter_fields(sacrebleu.corpus_ter(h, [fresh(refs)]))) for h in systems]
+        assert len(patch_module._memo.entries) == 2
+    assert got == want
+    assert calls == {"_BleuRoute": 1, "_TerRoute": 1}
+    assert not patch_module._memo.entries       # unpatching drops them
+
+
+def test_reference_memo_keys_on_settings_and_content(core, monkeypatch):
+    base = data_path("wmt", "wmt22", "en-de")
+    refs = read_lines(base / "ref.A.txt")[:200]
+    hyps = read_lines(sorted((base / "sys").glob("*.txt"))[0])[:200]
+    changed = list(refs)
+    changed[7] = "Ein ganz anderer Satz."
+    calls = [lambda: sacrebleu.corpus_bleu(hyps, [refs]),
+             lambda: sacrebleu.corpus_bleu(hyps, [refs], tokenize="intl"),
+             lambda: sacrebleu.corpus_bleu(hyps, [refs], lowercase=True),
+             lambda: sacrebleu.corpus_bleu(hyps, [refs], force=True),
+             lambda: sacrebleu.corpus_bleu(hyps, [changed]),
+             lambda: sacrebleu.corpus_bleu(hyps, [refs, changed]),
+             lambda: sacrebleu.corpus_ter(hyps, [refs], case_sensitive=True),
+             lambda: sacrebleu.corpus_ter(hyps, [refs])]
+    want = [outcome(call) for call in calls]
+    prepares = count_prepares(monkeypatch)
+    with cybleu.patched():
+        # twice over, in an order that makes every entry meet the others' references
+        got = [outcome(call) for call in calls + calls[::-1]]
+        assert len(patch_module._memo.entries) == patch_module._ReferenceMemo.SIZE
+    assert got == want + want[::-1]
+    # Forwards: 5 BLEU sets (force only changes a warning: it shares the defaults' entry) and 2 TER
+    # sets, of which the last 4 are kept. Backwards: those 4 are served, then force and
+    # lowercase and intl are prepared again (evicted), and the defaults meet force's new entry.
+    assert prepares == {"_BleuRoute": 8, "_TerRoute": 2}
+
+
+class Text(str):
+    """A str subclass: equal to its plain twin, so the memo must not key on it."""
+
+
+def test_reference_memo_skips_odd_references_and_custom_segmenters(core, monkeypatch):
+    refs = ["The cat sat on the mat.", "A dog barked twice ."]
+    hyps = ["The cat sat on a mat.", "A dog barked ."]
+    calls = count_prepares(monkeypatch)
+    with cybleu.patched():
+        both(lambda: sacrebleu.corpus_bleu(hyps, [[Text(r) for r in refs]]))
+        assert not patch_module._memo.entries
+    metric = SacreBLEU()
+    metric._preprocess_segment = lambda line: line.upper()
+    both(lambda: metric.corpus_score(hyps, [refs]))
+    with cybleu.patched():
+        metric.corpus_score(hyps, [refs])
+        assert not patch_module._memo.entries
+    assert calls == {}
+
+
 # -- chrF and chrF++ (sacreBLEU's test_chrf.py cases, recreated; the expected values are theirs) --
 
 CHRF_EPSILON = 1e-4
@@ -637,7 +716,7 @@ def test_ter_routes_and_errors(core, monkeypatch):
     monkeypatch.setattr(patch_module, "_ter", Spy())
     hyps, refs = ["a b c d", "x y. z"], [["d a b c", "y"], ["a c", None]]
     both(lambda: SacreTER(normalized=True).corpus_score(hyps, refs))
-    assert calls == ["segment_stats"]               # patched: the kernel
+    assert calls == ["RefSet"]      # patched: the kernel (references prepared, kept for reuse)
     calls.clear()
 
     def reassigned():
@@ -646,7 +725,7 @@ def test_ter_routes_and_errors(core, monkeypatch):
         return ter_fields(metric.corpus_score(hyps, refs))
 
     both(reassigned)                                # the tokenizer's settings, not the metric's
-    assert calls == ["segment_stats"]
+    assert calls == ["RefSet"]
     calls.clear()
 
     class Custom(SacreTER):

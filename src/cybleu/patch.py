@@ -25,7 +25,10 @@ the core; any other tokenizer (MeCab, sentencepiece, a custom one) runs as sacre
 tokenizer is sacreBLEU's own `TercomTokenizer` (its settings are read from the tokenizer, as
 sacreBLEU uses them); another tokenizer runs sacreBLEU's code. Anything the fast path does not take
 (a subclass that overrides how n-grams are counted, an input the core rejects) runs sacreBLEU's
-unpatched method, so errors are sacreBLEU's own.
+unpatched method, so errors are sacreBLEU's own. sacreBLEU's corpus_bleu and corpus_ter make a
+new metric at every call; the patch keeps the last few reference sets (BLEU with a core tokenizer,
+TER) tokenized, keyed on their strings, so an evaluation loop that scores against the same
+references again does not tokenize them again (unpatch_sacrebleu() drops them).
 
 nltk: `nltk.translate.bleu_score.corpus_bleu` / `sentence_bleu` (and `nltk.translate.bleu`) become
 cybleu.nltk's, which return nltk's results (see cybleu.nltk); nltk's `SmoothingFunction` methods
@@ -35,6 +38,7 @@ Functions and classes imported by name before patching (`from sacrebleu import c
 it calls the patched class; `from nltk.translate.bleu_score import corpus_bleu` before
 `patch_nltk()` keeps nltk's function) are as they were: patch first, as with patch_sklearn.
 """
+import collections
 import contextlib
 import copy
 import functools
@@ -107,6 +111,47 @@ def _raw(cls, name: Any) -> Any:
         if name in klass.__dict__:
             return klass.__dict__[name]
     return None
+
+
+class _ReferenceMemo:
+    """The last few reference sets patched metrics scored against, prepared for the kernel
+    (tokenized and interned once). sacreBLEU's corpus_bleu and corpus_ter build a new metric
+    object at every call, so without this an evaluation loop tokenizes the same references at
+    every call (evaluate's sacrebleu metric, LM harnesses). Keyed on the reference strings
+    themselves, not on the objects: evaluate hands over fresh copies at every call."""
+
+    SIZE = 4
+    # a reference set this large is not kept (memory); its statistics are computed as usual
+    MAX_SEGMENTS = 200_000
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.entries: Any = collections.OrderedDict()
+
+    def prepared(self, route: Any, segments: Any) -> Any:
+        """route.prepare(segments), or None when this set is not to be kept."""
+        if len(segments) > self.MAX_SEGMENTS or not all(
+                type(ref) is str for refs in segments for ref in refs):
+            return None     # a str subclass could define equality its own way
+        key = (route.memo_key, tuple(map(tuple, segments)))
+        with self.lock:
+            payload = self.entries.get(key)
+            if payload is not None:
+                self.entries.move_to_end(key)
+                return payload
+        payload = route.prepare(segments)
+        with self.lock:
+            self.entries[key] = payload
+            while len(self.entries) > self.SIZE:
+                self.entries.popitem(last=False)
+        return payload
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+
+
+_memo = _ReferenceMemo()
 
 
 class _MetricPatch:
@@ -203,7 +248,9 @@ class _MetricPatch:
                                                         itertools.repeat(" .")))
             lines = route.lines(hyps) + [""] * (n_segments - len(hyps))
             if cache is None:
-                rows = route.stats(lines, segments)
+                payload = None if route.memo_key is None else _memo.prepared(route, segments)
+                rows = (route.stats(lines, segments) if payload is None
+                        else route.cached_stats(payload, lines))
             else:
                 rows = route.cached_stats(cache.payload, lines)
         except (TypeError, ValueError, AttributeError):
@@ -324,6 +371,12 @@ class _BleuRoute:
         self.segmenter = segmenter
 
     @property
+    def memo_key(self) -> Any:
+        # what makes prepared references interchangeable: the kernel (its backend) and the
+        # settings; a metric's own segmenter is not in the key, so its references are not kept
+        return None if self.segmenter is not None else (core,) + self.key
+
+    @property
     def key(self) -> Any:
         return "bleu", self.tokenize, self.lowercase, self.max_order, self.segmenter is None
 
@@ -377,6 +430,7 @@ class _ChrfRoute:
 
     __slots__ = ("kernel", "char_order", "word_order", "whitespace", "lowercase", "beta", "eps")
     rows = _SegmentRows
+    memo_key = None     # prepare() only checks the lines: nothing worth keeping
 
     def __init__(self, kernel: Any, metric: Any) -> None:
         self.kernel = kernel
@@ -471,6 +525,10 @@ class _TerRoute:
     def key(self) -> Any:
         return ("ter",) + self.flags
 
+    @property
+    def memo_key(self) -> Any:
+        return (self.kernel,) + self.key
+
     def lines(self, lines: Any) -> Any:
         return lines
 
@@ -551,6 +609,7 @@ def unpatch_sacrebleu() -> None:
     """Give sacreBLEU its own methods back."""
     with _lock:
         _uninstall("sacrebleu")
+        _memo.clear()
         logging.getLogger("cybleu").removeFilter(_level_filter)
 
 
