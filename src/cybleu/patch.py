@@ -130,8 +130,8 @@ class _ReferenceMemo:
 
     def prepared(self, route: Any, segments: Any) -> Any:
         """route.prepare(segments), or None when this set is not to be kept."""
-        if len(segments) > self.MAX_SEGMENTS or not all(
-                type(ref) is str for refs in segments for ref in refs):
+        if len(segments) > self.MAX_SEGMENTS or set(
+                map(type, itertools.chain.from_iterable(segments))) - {str}:
             return None     # a str subclass could define equality its own way
         key = (route.memo_key, tuple(map(tuple, segments)))
         with self.lock:
