@@ -115,10 +115,11 @@ def _raw(cls, name: Any) -> Any:
 
 class _ReferenceMemo:
     """The last few reference sets patched metrics scored against, prepared for the kernel
-    (tokenized and interned once). sacreBLEU's corpus_bleu and corpus_ter build a new metric
-    object at every call, so without this an evaluation loop tokenizes the same references at
-    every call (evaluate's sacrebleu metric, LM harnesses). Keyed on the reference strings
-    themselves, not on the objects: evaluate hands over fresh copies at every call."""
+    (tokenized once). sacreBLEU's corpus_bleu and corpus_ter build a new metric object at every
+    call, so without this an evaluation loop tokenizes the same references at every call
+    (evaluate's sacrebleu metric, LM harnesses). Keyed on the reference streams' strings, not on
+    the objects (evaluate hands over fresh copies at every call); a hit makes no per-segment
+    objects at all."""
 
     SIZE = 4
     # a reference set this large is not kept (memory); its statistics are computed as usual
@@ -128,23 +129,26 @@ class _ReferenceMemo:
         self.lock = threading.Lock()
         self.entries: Any = collections.OrderedDict()
 
-    def prepared(self, route: Any, segments: Any) -> Any:
-        """route.prepare(segments), or None when this set is not to be kept."""
-        if len(segments) > self.MAX_SEGMENTS or set(
-                map(type, itertools.chain.from_iterable(segments))) - {str}:
-            return None     # a str subclass could define equality its own way
-        key = (route.memo_key, tuple(map(tuple, segments)))
+    def lookup(self, route: Any, streams: Any) -> Any:
+        """(key, (payload, segments, num_refs) or None); key None: these are not to be kept."""
+        if route.memo_key is None or not all(type(s) in (list, tuple) for s in streams) \
+                or max(map(len, streams)) > self.MAX_SEGMENTS \
+                or set(map(type, itertools.chain.from_iterable(streams))) - {str, type(None)}:
+            return None, None   # a str subclass could define equality its own way
+        key = (route.memo_key, tuple(map(tuple, streams)))
         with self.lock:
-            payload = self.entries.get(key)
-            if payload is not None:
+            entry = self.entries.get(key)
+            if entry is not None:
                 self.entries.move_to_end(key)
-                return payload
-        payload = route.prepare(segments)
+        return key, entry
+
+    def keep(self, key: Any, route: Any, segments: Any, num_refs: Any) -> Any:
+        entry = (route.prepare(segments), len(segments), num_refs)
         with self.lock:
-            self.entries[key] = payload
+            self.entries[key] = entry
             while len(self.entries) > self.SIZE:
                 self.entries.popitem(last=False)
-        return payload
+        return entry
 
     def clear(self) -> None:
         with self.lock:
@@ -226,13 +230,18 @@ class _MetricPatch:
         route = self.route(metric)
         if route is None:
             return self.extract(metric, hypotheses, references)
+        key = kept = None
         if references:                  # sacreBLEU's test, with its errors for odd objects
             references = tuple(references)
             try:
-                segments, num_refs = _segments(references)
+                key, kept = _memo.lookup(route, references)
+                if kept is None:
+                    segments, num_refs = _segments(references)
+                else:
+                    segments, num_refs = None, kept[2]
             except (TypeError, ValueError, AttributeError):
                 return self.extract(metric, hypotheses, references)
-            cache, n_segments = None, len(segments)
+            cache, n_segments = None, len(segments) if kept is None else kept[1]
         else:
             cache = metric._ref_cache
             if not (isinstance(cache, _CachedReferences) and cache.key == route.key):
@@ -248,9 +257,10 @@ class _MetricPatch:
                                                         itertools.repeat(" .")))
             lines = route.lines(hyps) + [""] * (n_segments - len(hyps))
             if cache is None:
-                payload = None if route.memo_key is None else _memo.prepared(route, segments)
-                rows = (route.stats(lines, segments) if payload is None
-                        else route.cached_stats(payload, lines))
+                if kept is None and key is not None:
+                    kept = _memo.keep(key, route, segments, num_refs)
+                rows = (route.stats(lines, segments) if kept is None
+                        else route.cached_stats(kept[0], lines))
             else:
                 rows = route.cached_stats(cache.payload, lines)
         except (TypeError, ValueError, AttributeError):
