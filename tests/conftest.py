@@ -1,5 +1,7 @@
 """Shared fixtures: the real data in ../shared/data, and both backends side by side."""
+import functools
 import os
+import struct
 from pathlib import Path
 
 import pytest
@@ -41,6 +43,39 @@ def read_lines(path):
     """One string per line, newline removed (the files are line-aligned UTF-8)."""
     with open(path, encoding="utf-8") as f:
         return f.read().split("\n")[:-1]
+
+
+def bits(x):
+    """A float's exact bits, for comparisons that must hold bit for bit."""
+    return struct.pack("<d", x)
+
+
+def _all_systems():
+    """(id, hypothesis file, reference files) for every system of ../shared/data: the WMT22/23
+    pairs against all their references, and sacreBLEU's 16 WMT17 fixtures."""
+    out = []
+    wmt = SHARED_DATA / "wmt"
+    for pair in sorted(p for p in wmt.glob("wmt2*/*") if p.is_dir()):
+        refs = tuple(sorted(str(p) for p in pair.glob("ref.*.txt")))
+        for sys_file in sorted((pair / "sys").glob("*.txt")):
+            out.append((f"{pair.relative_to(wmt).as_posix()}/{sys_file.stem}", str(sys_file), refs))
+    fixtures = SHARED_DATA / "sacrebleu-fixtures" / "wmt17-en-de"
+    for sys_file in sorted((fixtures / "sys").glob("*.txt")):
+        out.append((f"wmt17/{sys_file.stem}", str(sys_file), (str(fixtures / "ref.txt"),)))
+    # without the data, one placeholder whose load skips with the reason
+    return out or [("absent", None, None)]
+
+
+SYSTEMS = _all_systems()
+SYSTEM_IDS = [s[0] for s in SYSTEMS]
+
+
+@functools.lru_cache(maxsize=None)
+def load_system(sys_file, ref_files):
+    """A system's lines and its references' (cached: many tests slice the same files)."""
+    if sys_file is None:
+        data_path("wmt")
+    return read_lines(sys_file), [read_lines(r) for r in ref_files]
 
 
 def both_cores():

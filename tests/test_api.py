@@ -1,6 +1,5 @@
 """The sacreBLEU surface: same names, same results, and clear errors where sacreBLEU is silent."""
 import logging
-import struct
 
 import pytest
 import sacrebleu
@@ -9,7 +8,7 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 import cybleu
 import cybleu.metrics.bleu as bleu_module
 from cybleu import _core_py
-from conftest import _core_c
+from conftest import bits, _core_c
 
 CORES = [pytest.param(_core_py, id="python")] + (
     [pytest.param(_core_c, id="cython")] if _core_c is not None else [])
@@ -25,10 +24,6 @@ def api(request, monkeypatch):
 @pytest.fixture(autouse=True)
 def quiet_sacrebleu():
     logging.getLogger("sacrebleu").setLevel(logging.ERROR)
-
-
-def bits(x):
-    return struct.pack("<d", x)
 
 
 def same(got, want):

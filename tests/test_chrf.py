@@ -7,11 +7,9 @@ The default run takes a slice of segments per system (a different slice per syst
 sweep (every segment of every system, every option) is behind the `slow` marker."""
 import copy
 import csv
-import functools
 import json
 import logging
 import pickle
-import struct
 
 import numpy as np
 import pytest
@@ -22,7 +20,8 @@ import cybleu
 from cybleu import _chrf_py
 from cybleu.metrics import chrf as chrf_metric
 from cybleu.metrics import CHRF
-from conftest import SHARED_DATA, _chrf_c, data_path, read_lines
+from conftest import (SHARED_DATA, SYSTEM_IDS, SYSTEMS, _chrf_c, bits, data_path, load_system,
+                      read_lines)
 
 KERNELS = [pytest.param(_chrf_py, id="python")] + (
     [pytest.param(_chrf_c, id="cython")] if _chrf_c is not None else [])
@@ -43,40 +42,8 @@ def kernel(request, monkeypatch):
     return request.param
 
 
-def bits(x):
-    return struct.pack("<d", x)
-
-
-def _systems():
-    """(id, hypothesis file, reference files) for every system of ../shared/data."""
-    out = []
-    wmt = SHARED_DATA / "wmt"
-    for pair in sorted(p for p in wmt.glob("wmt2*/*") if p.is_dir()):
-        refs = tuple(sorted(str(p) for p in pair.glob("ref.*.txt")))
-        for sys_file in sorted((pair / "sys").glob("*.txt")):
-            out.append((f"{pair.relative_to(wmt).as_posix()}/{sys_file.stem}", str(sys_file), refs))
-    fixtures = SHARED_DATA / "sacrebleu-fixtures" / "wmt17-en-de"
-    for sys_file in sorted((fixtures / "sys").glob("*.txt")):
-        out.append((f"wmt17/{sys_file.stem}", str(sys_file), (str(fixtures / "ref.txt"),)))
-    return out
-
-
-SYSTEMS = _systems()
-SYSTEM_IDS = [s[0] for s in SYSTEMS]
-if not SYSTEMS:
-    SYSTEMS = [("absent", None, None)]
-    SYSTEM_IDS = ["absent"]
-
-
-@functools.lru_cache(maxsize=None)
-def _load(sys_file, ref_files):
-    if sys_file is None:
-        data_path("wmt")
-    return read_lines(sys_file), [read_lines(r) for r in ref_files]
-
-
 def _slice(index, sys_file, ref_files, size=SLICE):
-    hyps, refs = _load(sys_file, ref_files)
+    hyps, refs = load_system(sys_file, ref_files)
     start = (index * 977) % max(1, len(hyps) - size)
     return hyps[start:start + size], [r[start:start + size] for r in refs]
 
@@ -140,7 +107,7 @@ def _sweep_params():
 @pytest.mark.parametrize("index,options", _sweep_params())
 def test_full_sweep(index, options):
     _, sys_file, ref_files = SYSTEMS[index]
-    hyps, refs = _load(sys_file, ref_files)
+    hyps, refs = load_system(sys_file, ref_files)
     for kw in options:
         _check(hyps, refs[:1], **kw)
     if len(refs) > 1:   # two references: the first four options (two in each part)

@@ -2,7 +2,6 @@
 at the edges: empty lines, one character, whitespace runs of every kind, chrF++'s punctuation rules,
 Asian text, combining and astral characters, None references, 1-4 references, every option."""
 import inspect
-import struct
 
 import numpy as np
 import pytest
@@ -11,7 +10,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF as SacreCHRF
 
 from cybleu import _chrf_math
-from conftest import both_chrf, parity
+from conftest import bits, both_chrf, parity
 
 SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -28,10 +27,6 @@ options = st.fixed_dictionaries({
     "whitespace": st.booleans(), "lowercase": st.booleans(),
     "beta": st.sampled_from([2, 1, 3, 0, 0.5, 1.5, 10]), "eps_smoothing": st.booleans(),
 }).filter(lambda o: o["char_order"] + o["word_order"] > 0)
-
-
-def bits(x):
-    return struct.pack("<d", x)
 
 
 def _oracle(o):

@@ -4,7 +4,6 @@ tokenizers, the reference cache's shape, pickling, overridden hooks, argument er
 import copy
 import logging
 import pickle
-import struct
 
 import numpy as np
 import pytest
@@ -18,7 +17,7 @@ import cybleu.metrics.bleu as bleu_module
 from cybleu import _core_py
 from cybleu.metrics import BLEU, METRICS, Metric
 from cybleu.tokenizers.tokenizer_char import TokenizerChar
-from conftest import _core_c, data_path, read_lines
+from conftest import bits, _core_c, data_path, read_lines
 
 CORES = [pytest.param(_core_py, id="python")] + (
     [pytest.param(_core_c, id="cython")] if _core_c is not None else [])
@@ -37,10 +36,6 @@ def quiet():
     yield
     for name in ("sacrebleu", "cybleu"):
         logging.getLogger(name).setLevel(logging.NOTSET)
-
-
-def bits(x):
-    return struct.pack("<d", x)
 
 
 def same(got, want):

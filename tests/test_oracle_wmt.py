@@ -1,21 +1,16 @@
 """cybleu against sacreBLEU 2.6.0 (the oracle) on every system of the real WMT data in
 ../shared/data: per-segment integer statistics equal, corpus and sentence scores bit-identical."""
 import functools
-import struct
 
 import pytest
 import sacrebleu
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 import cybleu
-from conftest import SHARED_DATA, data_path, read_lines
+from conftest import bits, SHARED_DATA, data_path, read_lines
 
 SMOOTHING = [("none", None), ("floor", None), ("floor", 0.3), ("add-k", None), ("add-k", 2),
              ("exp", None)]
-
-
-def bits(x):
-    return struct.pack("<d", x)
 
 
 def _systems():

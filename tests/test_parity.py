@@ -3,7 +3,6 @@ edges: empty and short segments, None references, repeated n-grams, 13a's punctu
 entities, <skipped>, unicode whitespace."""
 import inspect
 import logging
-import struct
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,7 +12,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as SacreTokenizer13a
 
 import cybleu
 from cybleu import _core_py, _math
-from conftest import both_cores, parity
+from conftest import bits, both_cores, parity
 
 SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -25,10 +24,6 @@ PIECES = ["a", "b", "a b", "A", "1", "23", ".", ",", "-", "'", "&amp;", "&lt;", 
           "\u200b", "\x00", "\u0301", "\U00010400", "\u05d0"]
 text = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
 segment_refs = st.lists(st.one_of(st.none(), text), min_size=1, max_size=4)
-
-
-def bits(x):
-    return struct.pack("<d", x)
 
 
 def test_same_public_names_and_signatures():

@@ -3,7 +3,6 @@ unpatched (sacreBLEU's own test cases, random corpora, its errors and warnings),
 gives them their code back."""
 import logging
 import pickle
-import struct
 import warnings
 
 import pytest
@@ -20,7 +19,7 @@ from sacrebleu.metrics.ter import TERScore
 import cybleu
 import cybleu.patch as patch_module
 from cybleu import _core_py
-from conftest import (_chrf_c, _chrf_py, _core_c, _ter_c, _ter_py, data_path,
+from conftest import (bits, _chrf_c, _chrf_py, _core_c, _ter_c, _ter_py, data_path,
                       evaluate_metric_script, read_lines)
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[
@@ -48,10 +47,6 @@ def quiet_sacrebleu():
     logger.setLevel(logging.ERROR)
     yield
     logger.setLevel(level)
-
-
-def bits(x):
-    return struct.pack("<d", x)
 
 
 def fields(score):

@@ -9,11 +9,9 @@ the default run takes a slice of segments per system, bounded by its length in c
 full WMT17 system; the full sweep is behind the `slow` marker (hours, mostly sacreBLEU on WMT23)."""
 import copy
 import csv
-import functools
 import json
 import logging
 import pickle
-import struct
 
 import numpy as np
 import pytest
@@ -29,7 +27,8 @@ from cybleu.metrics import lib_ter
 from cybleu.metrics import ter as ter_metric
 from cybleu.tokenizers import tokenizer_ter
 from cybleu.tokenizers.tokenizer_ter import TercomTokenizer
-from conftest import SHARED_DATA, _ter_c, data_path, read_lines
+from conftest import (SHARED_DATA, SYSTEM_IDS, SYSTEMS, _ter_c, bits, data_path, load_system,
+                      read_lines)
 
 KERNELS = [pytest.param(_ter_py, id="python")] + (
     [pytest.param(_ter_c, id="cython")] if _ter_c is not None else [])
@@ -53,43 +52,11 @@ def kernel(request, monkeypatch):
     return request.param
 
 
-def bits(x):
-    return struct.pack("<d", x)
-
-
-def _systems():
-    """(id, hypothesis file, reference files) for every system of ../shared/data."""
-    out = []
-    wmt = SHARED_DATA / "wmt"
-    for pair in sorted(p for p in wmt.glob("wmt2*/*") if p.is_dir()):
-        refs = tuple(sorted(str(p) for p in pair.glob("ref.*.txt")))
-        for sys_file in sorted((pair / "sys").glob("*.txt")):
-            out.append((f"{pair.relative_to(wmt).as_posix()}/{sys_file.stem}", str(sys_file), refs))
-    fixtures = SHARED_DATA / "sacrebleu-fixtures" / "wmt17-en-de"
-    for sys_file in sorted((fixtures / "sys").glob("*.txt")):
-        out.append((f"wmt17/{sys_file.stem}", str(sys_file), (str(fixtures / "ref.txt"),)))
-    return out
-
-
-SYSTEMS = _systems()
-SYSTEM_IDS = [s[0] for s in SYSTEMS]
-if not SYSTEMS:
-    SYSTEMS = [("absent", None, None)]
-    SYSTEM_IDS = ["absent"]
-
-
-@functools.lru_cache(maxsize=None)
-def _load(sys_file, ref_files):
-    if sys_file is None:
-        data_path("wmt")
-    return read_lines(sys_file), [read_lines(r) for r in ref_files]
-
-
 def _slice(index, sys_file, ref_files, chars=SLICE_CHARS, longest=400):
     """Segments from a place that differs per system, up to `chars` characters in all, skipping
     segments longer than `longest` characters (sacreBLEU needs seconds for one WMT23 paragraph;
     long sentences are in the slow sweep and in test_ter_parity)."""
-    hyps, refs = _load(sys_file, ref_files)
+    hyps, refs = load_system(sys_file, ref_files)
     start = (index * 977) % max(1, len(hyps) - SLICE_SEGMENTS)
     picked, total = [], 0
     for i in list(range(start, len(hyps))) + list(range(start)):
@@ -178,7 +145,7 @@ def _sweep_params():
 @pytest.mark.parametrize("index,options", _sweep_params())
 def test_full_sweep(index, options):
     _, sys_file, ref_files = SYSTEMS[index]
-    hyps, refs = _load(sys_file, ref_files)
+    hyps, refs = load_system(sys_file, ref_files)
     for kw in options:
         _check(hyps, refs[:1], **kw)
         if len(refs) > 1:
@@ -221,7 +188,7 @@ def test_tercom_tokenizer_matches_sacrebleu_on_real_lines(kernel):
         _, sys_file, ref_files = SYSTEMS[index]
         if sys_file is None:
             data_path("wmt")
-        hyps, refs = _load(sys_file, ref_files)
+        hyps, refs = load_system(sys_file, ref_files)
         lines += hyps[:60] + refs[0][:60]
     lines += ["", " ", "&amp;lt; x's. 3.5 1,000 a-b 3-4 \n-x", "東京。ひらがな，カタカナ！"]
     for f in ALL_FLAGS:

@@ -7,7 +7,6 @@ import gc
 import inspect
 import pickle
 import random
-import struct
 import sys
 import tracemalloc
 
@@ -18,7 +17,7 @@ from sacrebleu.metrics import TER as SacreTER
 from sacrebleu.metrics import lib_ter as sacre_lib_ter
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as SacreTercom
 
-from conftest import _ter_c, both_ter, parity
+from conftest import bits, _ter_c, both_ter, parity
 
 from cybleu import _ter_py
 
@@ -50,10 +49,6 @@ PIECES = ["a", "b", "ab", "A", "S", "1", "23", ".", ",", "-", "'", "'s", "'S", "
 text = st.lists(st.sampled_from(PIECES), max_size=16).map("".join)
 refs_of_segment = st.lists(st.one_of(st.none(), text), min_size=1, max_size=4).filter(
     lambda refs: any(r is not None for r in refs))
-
-
-def bits(x):
-    return struct.pack("<d", x)
 
 
 def _args(f):

@@ -2,7 +2,6 @@
 MeCab and sentencepiece ones, trg_lang, lowercase; against sacreBLEU 2.6.0 and across backends."""
 import importlib
 import logging
-import struct
 
 import pytest
 import sacrebleu
@@ -14,13 +13,9 @@ from sacrebleu.metrics import bleu as sacre_bleu_module
 import cybleu
 from cybleu.tokenizers import registry
 from cybleu.metrics import bleu as bleu_module
-from conftest import parity
+from conftest import bits, parity
 
 CORE_TOKENIZERS = list(registry.CORE_NAMES)
-
-
-def bits(x):
-    return struct.pack("<d", x)
 
 
 def sacre_tokenizer(name):
