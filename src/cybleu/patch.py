@@ -113,6 +113,11 @@ def _raw(cls, name: Any) -> Any:
     return None
 
 
+# a kept reference set: the kernel's prepared references, the number of segments and sacreBLEU's
+# num_refs for them
+_Kept = collections.namedtuple("_Kept", "payload size num_refs")
+
+
 class _ReferenceMemo:
     """The last few reference sets patched metrics scored against, prepared for the kernel
     (tokenized once). sacreBLEU's corpus_bleu and corpus_ter build a new metric object at every
@@ -130,7 +135,7 @@ class _ReferenceMemo:
         self.entries: Any = collections.OrderedDict()
 
     def lookup(self, route: Any, streams: Any) -> Any:
-        """(key, (payload, segments, num_refs) or None); key None: these are not to be kept."""
+        """(key, the _Kept entry or None); key None: these streams are not to be kept."""
         if route.memo_key is None or not all(type(s) in (list, tuple) for s in streams) \
                 or max(map(len, streams)) > self.MAX_SEGMENTS \
                 or set(map(type, itertools.chain.from_iterable(streams))) - {str, type(None)}:
@@ -143,7 +148,7 @@ class _ReferenceMemo:
         return key, entry
 
     def keep(self, key: Any, route: Any, segments: Any, num_refs: Any) -> Any:
-        entry = (route.prepare(segments), len(segments), num_refs)
+        entry = _Kept(route.prepare(segments), len(segments), num_refs)
         with self.lock:
             self.entries[key] = entry
             while len(self.entries) > self.SIZE:
@@ -238,10 +243,10 @@ class _MetricPatch:
                 if kept is None:
                     segments, num_refs = _segments(references)
                 else:
-                    segments, num_refs = None, kept[2]
+                    segments, num_refs = None, kept.num_refs
             except (TypeError, ValueError, AttributeError):
                 return self.extract(metric, hypotheses, references)
-            cache, n_segments = None, len(segments) if kept is None else kept[1]
+            cache, n_segments = None, len(segments) if kept is None else kept.size
         else:
             cache = metric._ref_cache
             if not (isinstance(cache, _CachedReferences) and cache.key == route.key):
@@ -260,7 +265,7 @@ class _MetricPatch:
                 if kept is None and key is not None:
                     kept = _memo.keep(key, route, segments, num_refs)
                 rows = (route.stats(lines, segments) if kept is None
-                        else route.cached_stats(kept[0], lines))
+                        else route.cached_stats(kept.payload, lines))
             else:
                 rows = route.cached_stats(cache.payload, lines)
         except (TypeError, ValueError, AttributeError):
