@@ -310,8 +310,116 @@ def test_overridden_counting_runs_sacrebleus_code(core):
     assert len(seen) == 2 * len(_hyps)    # unpatched and patched both ran sacreBLEU's loop
 
 
+def spy_core(monkeypatch):
+    """The names the patch calls on the core (module functions and RefSet methods), in order."""
+    calls, real = [], patch_module.core
+
+    class Counted:
+        def __init__(self, refset):
+            self.refset = refset
+
+        def __getattr__(self, name):
+            calls.append(name)
+            return getattr(self.refset, name)
+
+    class Spy:
+        def __getattr__(self, name):
+            calls.append(name)
+            if name == "RefSet":
+                return lambda *args: Counted(real.RefSet(*args))
+            return getattr(real, name)
+
+    monkeypatch.setattr(patch_module, "core", Spy())
+    return calls
+
+
+def test_corpus_score_without_bootstrap_sums_in_the_kernel(core, monkeypatch):
+    """corpus_score with no bootstrap takes the kernel's column sums (no row per segment); with a
+    bootstrap, or when some segments have no hypothesis, the rows, as sacreBLEU keeps them."""
+    calls = spy_core(monkeypatch)
+    refs = [["a b c d", "x y z .", "q r"], ["a b d", "x y", "q r s"]]
+    hyps = ["a b c", "x y z .", "q"]
+    both(lambda: SacreBLEU().corpus_score(hyps, refs))
+    assert calls == ["RefSet", "corpus_stats"]          # the references prepared, kept (memo)
+    calls.clear()
+    both(lambda: SacreBLEU(references=refs).corpus_score(hyps, None))
+    assert calls == ["RefSet", "corpus_stats"]          # the metric's own cache
+    calls.clear()
+    both(lambda: SacreBLEU().corpus_score(hyps, refs, n_bootstrap=4))
+    assert calls == ["RefSet", "segment_stats"]         # every row
+    calls.clear()
+    both(lambda: SacreBLEU().corpus_score(hyps[:2], refs))
+    assert calls == ["RefSet", "segment_stats"]         # a missing hypothesis: its row dropped
+    calls.clear()
+    both(lambda: SacreBLEU(tokenize="none", max_ngram_order=2).corpus_score(hyps, [refs[0]]))
+    assert calls == ["RefSet", "corpus_stats"]
+    calls.clear()
+    both(lambda: SacreBLEU().corpus_score(hyps, [[Text(r) for r in refs[0]], refs[1]]))
+    assert calls == ["corpus_stats"]                    # a str subclass: not kept
+    calls.clear()
+    both(lambda: SacreBLEU().corpus_score(["a b c"], [["a b c"]]))
+    assert calls == ["RefSet", "corpus_stats"]          # one segment: sum_of_lists' one row
+    for n_bootstrap in (0, -3, True, 1.0, 2.5, None, "2"):
+        both(lambda: SacreBLEU().corpus_score(hyps, refs, n_bootstrap=n_bootstrap))
+
+
+def test_corpus_score_honours_overridden_steps(core):
+    """A subclass (or an instance) that overrides a step of corpus_score gets it called with what
+    sacreBLEU would give it: the per-segment rows, the whole hypothesis stream."""
+    refs = [["a b c d", "x y z", "q r"]]
+    hyps = ["a b c", "x y z", "q"]
+    seen = []
+
+    class Rows(SacreBLEU):
+        def _aggregate_and_compute(self, stats):
+            seen.append(("aggregate", [list(row) for row in stats]))
+            return super()._aggregate_and_compute(stats)
+
+    class Checked(SacreBLEU):
+        def _check_corpus_score_args(self, hyps, refs):
+            seen.append(("check", list(hyps)))
+            return super()._check_corpus_score_args(hyps, refs)
+
+    class Extracted(SacreBLEU):
+        def _extract_corpus_statistics(self, hypotheses, references):
+            rows = super()._extract_corpus_statistics(hypotheses, references)
+            seen.append(("extract", [list(row) for row in rows]))
+            return rows
+
+    class Scored(SacreBLEU):
+        def corpus_score(self, hypotheses, references, n_bootstrap=1):
+            seen.append(("corpus_score", n_bootstrap))
+            return super().corpus_score(hypotheses, references, n_bootstrap)
+
+    def instance():
+        metric = SacreBLEU()
+        metric._aggregate_and_compute = lambda stats: seen.append(("own", len(stats))) \
+            or SacreBLEU._aggregate_and_compute(metric, stats)
+        return fields(metric.corpus_score(hyps, refs))
+
+    for call in (lambda: Rows().corpus_score(hyps, refs),
+                 lambda: Checked().corpus_score(hyps, refs),
+                 lambda: Extracted().corpus_score(hyps, refs),
+                 lambda: Scored().corpus_score(hyps, refs), instance):
+        seen.clear()
+        both(call)
+        assert seen[:len(seen) // 2] == seen[len(seen) // 2:] != []   # unpatched, then patched
+
+
+def test_corpus_score_argument_errors_stay_sacrebleus(core):
+    class Line(str):
+        pass
+
+    for hyps in (["a", None], ("a b", "x y"), [Line("a b"), Line("x")], iter(["a", "b"]), [],
+                 ["a", 3], [None, "a"], "ab", [b"a", b"b"]):
+        both(lambda: sacrebleu.corpus_bleu(hyps, [["a b", "x y"]]))
+        both(lambda: sacrebleu.corpus_chrf(hyps, [["a b", "x y"]]))
+        both(lambda: sacrebleu.corpus_ter(hyps, [["a b", "x y"]]))
+
+
 def test_unpatch_restores_sacrebleu(core):
-    names = ("_extract_corpus_statistics", "_cache_references", "_aggregate_and_compute")
+    names = ("_extract_corpus_statistics", "_cache_references", "_aggregate_and_compute",
+             "corpus_score")
     before = {(cls, name): cls.__dict__.get(name) for cls in (SacreBLEU, SacreCHRF, SacreTER)
               for name in names}
     cybleu.patch_sacrebleu()
@@ -583,7 +691,10 @@ def test_chrf_routes_and_errors(core):
     try:
         hyps, refs = ["a b c", "x"], [["a b d", "y"], ["a c", None]]
         both(lambda: SacreCHRF(word_order=2).corpus_score(hyps, refs))
-        assert calls == ["segment_stats"]          # patched: the kernel
+        assert calls == ["corpus_stats"]           # patched: the kernel's column sums
+        calls.clear()
+        both(lambda: SacreCHRF(word_order=2).corpus_score(hyps, refs, n_bootstrap=5))
+        assert calls == ["segment_stats"]          # the bootstrap resamples the segments' rows
         calls.clear()
         both(lambda: SacreCHRF(beta=np.float32(2)).corpus_score(hyps, refs))
         assert calls == []                          # numpy beta: sacreBLEU's own code

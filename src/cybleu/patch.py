@@ -15,7 +15,8 @@ sacreBLEU: `BLEU`, `CHRF` and `TER` get their per-segment statistics from cybleu
 (`_extract_corpus_statistics` and `_cache_references`, the tokenizing and n-gram counting (TER:
 the shift search and edit distances) behind `corpus_score`, `sentence_score`, `corpus_bleu`,
 `sentence_bleu`, `corpus_chrf`, `corpus_ter`, `sentence_ter`, significance tests and the command
-line; and the column sum of `_aggregate_and_compute`); everything else stays sacreBLEU's own code:
+line; the column sum of `_aggregate_and_compute`, and in `corpus_score` without a bootstrap the
+kernel's column sums instead of a row per segment); everything else stays sacreBLEU's own code:
 its argument checks, its float arithmetic (`compute_bleu`, chrF's f-score, TER's ratio), its
 scores, signatures, warnings and logger. So the numbers are sacreBLEU's bit
 for bit by construction, and sacreBLEU's quirks stay (streams of different lengths truncated,
@@ -185,6 +186,9 @@ class _MetricPatch:
         self.extract = cls._extract_corpus_statistics
         self.cache = cls._cache_references
         self.aggregate = cls._aggregate_and_compute
+        self.corpus = cls.corpus_score
+        self.check = _raw(cls, "_check_corpus_score_args")
+        self.installed = {}     # name -> the replacement patch_sacrebleu() installed
 
     def own_hooks(self, metric: Any) -> Any:
         cls, own = type(metric), metric.__dict__
@@ -206,13 +210,19 @@ class _MetricPatch:
         def _aggregate_and_compute(self, stats: Any) -> Any:
             return patch.aggregate_and_compute(self, stats)
 
+        def corpus_score(self, hypotheses: Any, references: Any, n_bootstrap: int = 1) -> Any:
+            return patch.corpus_score(self, hypotheses, references, n_bootstrap)
+
         out = [(self.cls, "_extract_corpus_statistics", _extract_corpus_statistics),
                (self.cls, "_cache_references", _cache_references),
-               (self.cls, "_aggregate_and_compute", _aggregate_and_compute)]
+               (self.cls, "_aggregate_and_compute", _aggregate_and_compute),
+               (self.cls, "corpus_score", corpus_score)]
         for _, _, new in out:
             new.__wrapped__ = original = getattr(self.cls, new.__name__)
             new.__doc__ = original.__doc__
             new.__qualname__ = f"{self.name}.{new.__name__}"
+        self.installed = {name: new for _, name, new in out}
+        self.installed["_check_corpus_score_args"] = self.check
         return out
 
     # -- the replaced methods --
@@ -231,7 +241,32 @@ class _MetricPatch:
         return _CachedReferences(payload, len(segments), route.key, _snapshot(metric),
                                  references, self.cache)
 
-    def extract_corpus_statistics(self, metric: Any, hypotheses: Any, references: Any) -> Any:
+    def corpus_score(self, metric: Any, hypotheses: Any, references: Any, n_bootstrap: Any) -> Any:
+        # sacreBLEU's corpus_score keeps every segment's statistics for the bootstrap; without one
+        # only their column sums are needed, which the kernel adds up as it goes: no list per
+        # segment to build, sum in Python and have the garbage collector walk (with a large
+        # process, as in evaluate's, a full collection costs more than scoring the corpus)
+        cls, own = type(metric), metric.__dict__
+        if not (type(n_bootstrap) is int and n_bootstrap <= 1
+                and all(_raw(cls, name) is func and name not in own
+                        for name, func in self.installed.items())):
+            return self.corpus(metric, hypotheses, references, n_bootstrap)
+        # sacreBLEU's check scans the hypotheses for None in a Python loop; when every one is an
+        # exact str, the first alone gives the check the same answer
+        checked = hypotheses
+        if type(hypotheses) in (list, tuple) and hypotheses \
+                and set(map(type, hypotheses)) == {str}:
+            checked = hypotheses[:1]
+        metric._check_corpus_score_args(checked, references)
+        stats = self.extract_corpus_statistics(metric, hypotheses, references, totals=True)
+        if type(stats) is _Totals:
+            return metric._compute_score_from_stats(stats.values)
+        return metric._aggregate_and_compute(stats)
+
+    def extract_corpus_statistics(self, metric: Any, hypotheses: Any, references: Any,
+                                  totals: bool = False) -> Any:
+        """The per-segment rows, as sacreBLEU's method returns them; with totals, a _Totals of
+        their column sums instead where the kernel can give them."""
         route = self.route(metric)
         if route is None:
             return self.extract(metric, hypotheses, references)
@@ -261,18 +296,22 @@ class _MetricPatch:
             tokenized = 0 if metric._force else sum(map(str.endswith, hyps,
                                                         itertools.repeat(" .")))
             lines = route.lines(hyps) + [""] * (n_segments - len(hyps))
-            if cache is None:
-                if kept is None and key is not None:
-                    kept = _memo.keep(key, route, segments, num_refs)
-                rows = (route.stats(lines, segments) if kept is None
-                        else route.cached_stats(kept.payload, lines))
+            if cache is None and kept is None and key is not None:
+                kept = _memo.keep(key, route, segments, num_refs)
+            payload = cache.payload if cache is not None else None if kept is None \
+                else kept.payload
+            # the sums hold only when every segment has its hypothesis (else rows are dropped)
+            whole = totals and len(hyps) == n_segments > 0
+            if payload is None:
+                rows = (route.totals if whole else route.stats)(lines, segments)
             else:
-                rows = route.cached_stats(cache.payload, lines)
+                rows = (route.cached_totals if whole else route.cached_stats)(payload, lines)
         except (TypeError, ValueError, AttributeError):
             # sacreBLEU's own code decides what this input gives (usually its error)
             again = hypotheses if isinstance(hypotheses, Sequence) else itertools.chain(hyps, rest)
             return self.extract(metric, again, references)
-        del rows[len(hyps):]
+        if not whole:
+            del rows[len(hyps):]
         if cache is None:
             metric.num_refs = num_refs
         if tokenized >= 100:
@@ -282,7 +321,7 @@ class _MetricPatch:
                                 "may hurt your score.")
             self.logger.warning("If you insist your data is detokenized, or don't care, you can "
                                 "suppress this message with the `force` parameter.")
-        return route.rows(rows)
+        return _Totals(rows) if whole else route.rows(rows)
 
     def aggregate_and_compute(self, metric: Any, stats: Any) -> Any:
         if type(stats) in (_SegmentRows, _TerRows) and len(stats) == stats.size > 0 \
@@ -290,6 +329,10 @@ class _MetricPatch:
                     self.cls, "_aggregate_and_compute"):
             return metric._compute_score_from_stats(stats.total())
         return self.aggregate(metric, stats)
+
+
+# the column sums of a corpus's segment statistics, as sacreBLEU's sum_of_lists gives them
+_Totals = collections.namedtuple("_Totals", "values")
 
 
 class _SegmentRows(list):
@@ -407,12 +450,19 @@ class _BleuRoute:
         return core.segment_stats(lines, self.segments(segments), self.tokenize, self.lowercase,
                                   self.max_order)
 
+    def totals(self, lines: Any, segments: Any) -> Any:
+        return core.corpus_stats(lines, self.segments(segments), self.tokenize, self.lowercase,
+                                 self.max_order)
+
     def prepare(self, segments: Any) -> Any:
         return core.RefSet(self.segments(segments), self.tokenize, self.lowercase,
                            self.max_order)
 
     def cached_stats(self, refset: Any, lines: Any) -> Any:
         return refset.segment_stats(lines)
+
+    def cached_totals(self, refset: Any, lines: Any) -> Any:
+        return refset.corpus_stats(lines)
 
 
 class _BleuPatch(_MetricPatch):
@@ -465,6 +515,10 @@ class _ChrfRoute:
         return self.kernel.segment_stats(lines, segments, self.char_order, self.word_order,
                                          self.whitespace, self.lowercase, self.beta, self.eps)
 
+    def totals(self, lines: Any, segments: Any) -> Any:
+        return self.kernel.corpus_stats(lines, segments, self.char_order, self.word_order,
+                                        self.whitespace, self.lowercase, self.beta, self.eps)
+
     def prepare(self, segments: Any) -> Any:
         # the kernel counts the reference lines again at scoring time (about as fast as reading
         # stored n-grams); check them now, as sacreBLEU reads them now
@@ -476,6 +530,9 @@ class _ChrfRoute:
 
     def cached_stats(self, segments: Any, lines: Any) -> Any:
         return self.stats(lines, segments)
+
+    def cached_totals(self, segments: Any, lines: Any) -> Any:
+        return self.totals(lines, segments)
 
 
 class _ChrfPatch(_MetricPatch):
@@ -550,11 +607,17 @@ class _TerRoute:
     def stats(self, lines: Any, segments: Any) -> Any:
         return self.kernel.segment_stats(lines, segments, *self.flags)
 
+    def totals(self, lines: Any, segments: Any) -> Any:
+        return self.kernel.corpus_stats(lines, segments, *self.flags)
+
     def prepare(self, segments: Any) -> Any:
         return self.kernel.RefSet(segments, *self.flags)
 
     def cached_stats(self, refset: Any, lines: Any) -> Any:
         return refset.segment_stats(lines)
+
+    def cached_totals(self, refset: Any, lines: Any) -> Any:
+        return refset.corpus_stats(lines)
 
 
 class _TerPatch(_MetricPatch):
