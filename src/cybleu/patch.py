@@ -296,10 +296,12 @@ class _MetricPatch:
             tokenized = 0 if metric._force else sum(map(str.endswith, hyps,
                                                         itertools.repeat(" .")))
             lines = route.lines(hyps) + [""] * (n_segments - len(hyps))
-            if cache is None and kept is None and key is not None:
-                kept = _memo.keep(key, route, segments, num_refs)
-            payload = cache.payload if cache is not None else None if kept is None \
-                else kept.payload
+            if cache is not None:
+                payload = cache.payload
+            else:
+                if kept is None and key is not None:
+                    kept = _memo.keep(key, route, segments, num_refs)
+                payload = None if kept is None else kept.payload
             # the sums hold only when every segment has its hypothesis (else rows are dropped)
             whole = totals and len(hyps) == n_segments > 0
             if payload is None:
