@@ -1,7 +1,7 @@
 """Only the extension list; metadata lives in pyproject.toml.
 
-One extension per `.pyx` file under src/ (the module name is its path: src/cybleu/_corpus.pyx is
-`cybleu._corpus`); `.pxd` files are the declarations those modules cimport from each other. Adding a
+One extension per `.pyx` file under src/ (the module name is its path: src/cybleu/_kernels/corpus.pyx is
+`cybleu._kernels.corpus`); `.pxd` files are the declarations those modules cimport from each other. Adding a
 module is adding its `.pyx`: nothing here lists them.
 
 The rule for a failed compile: the build stops with an error that says what is missing. The
@@ -32,7 +32,7 @@ HOW_TO_CHOOSE_PYTHON = (
 
 
 def module_name(pyx):
-    """src/cybleu/_corpus.pyx -> cybleu._corpus"""
+    """src/cybleu/_kernels/corpus.pyx -> cybleu._kernels.corpus"""
     return ".".join(pyx.relative_to(HERE / "src").with_suffix("").parts)
 
 

@@ -133,14 +133,14 @@ N_BS, N_AR = 1000, 10000
 @pytest.fixture(scope="module")
 def bs_indices():
     from cybleu._backend import module
-    resample = module("_resample")
+    resample = module("resample")
     return resample.Generator(12345).bootstrap_indices(N_BS, 3004)
 
 
 @pytest.fixture(scope="module")
 def ar_masks():
     from cybleu._backend import module
-    resample = module("_resample")
+    resample = module("resample")
     return resample.Generator(12345).ar_masks(N_AR, 3004)
 
 
@@ -156,7 +156,7 @@ def bench_resample_bs_cybleu(benchmark, wmt17_stats, bs_indices, bs_expected):
     import numpy as np
 
     from cybleu._backend import BACKEND, module
-    resample = module("_resample")
+    resample = module("resample")
     benchmark.group = "resample-bs"
     label(benchmark, "cybleu", f"cybleu `_resample.resample_sums` ({BACKEND})", segments=3004 * 16)
     sums = run(benchmark, lambda: resample.resample_sums(wmt17_stats, 10, bs_indices, N_BS),
@@ -170,7 +170,7 @@ def bench_resample_bs_cybleu_drawn(benchmark, wmt17_stats, bs_expected):
     import numpy as np
 
     from cybleu._backend import BACKEND, module
-    resample = module("_resample")
+    resample = module("resample")
     benchmark.group = "resample-bs"
     label(benchmark, "cybleu-drawn",
           f"cybleu `_resample.bootstrap_sums`, drawing the indices too ({BACKEND})",
@@ -217,7 +217,7 @@ def bench_resample_ar_cybleu(benchmark, wmt17_stats, ar_masks):
     import numpy as np
 
     from cybleu._backend import BACKEND, module
-    resample = module("_resample")
+    resample = module("resample")
     benchmark.group = "resample-ar"
     label(benchmark, "cybleu", f"cybleu `_resample.ar_sums` ({BACKEND})", segments=3004 * 15)
     pairs = run(benchmark, lambda: resample.ar_sums(wmt17_stats[0], wmt17_stats[1:], 10,

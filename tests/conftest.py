@@ -7,22 +7,22 @@ from pathlib import Path
 import pytest
 
 import cybleu
-from cybleu import _core_py
+from cybleu._kernels import core_py as _core_py
 
 try:
-    from cybleu import _core as _core_c
+    from cybleu._kernels import core as _core_c
 except ImportError:  # a pure-Python install: parity tests skip, everything else still runs
     _core_c = None
-from cybleu import _chrf_py
+from cybleu._kernels import chrf_py as _chrf_py
 
 try:
-    from cybleu import _chrf as _chrf_c
+    from cybleu._kernels import chrf as _chrf_c
 except ImportError:
     _chrf_c = None
-from cybleu import _ter_py
+from cybleu._kernels import ter_py as _ter_py
 
 try:
-    from cybleu import _ter as _ter_c
+    from cybleu._kernels import ter as _ter_c
 except ImportError:
     _ter_c = None
 

@@ -31,10 +31,10 @@ from cybleu.tokenizers.tokenizer_zh import TokenizerZh
 def _compiled_modules():
     """(compiled module, its pure-Python twin) for every compiled module that is built."""
     pairs = []
-    for name in ("_core", "_nltk_core"):
+    for name in ("core", "nltk_counts"):
         try:
-            pairs.append((importlib.import_module(f"cybleu.{name}"),
-                          importlib.import_module(f"cybleu.{name}_py")))
+            pairs.append((importlib.import_module(f"cybleu._kernels.{name}"),
+                          importlib.import_module(f"cybleu._kernels.{name}_py")))
         except ImportError:
             pass
     return pairs

@@ -17,7 +17,7 @@ import sacrebleu
 from sacrebleu.metrics import CHRF as SacreCHRF
 
 import cybleu
-from cybleu import _chrf_py
+from cybleu._kernels import chrf_py as _chrf_py
 from cybleu.metrics import chrf as chrf_metric
 from cybleu.metrics import CHRF
 from conftest import (SHARED_DATA, SYSTEM_IDS, SYSTEMS, _chrf_c, bits, data_path, load_system,

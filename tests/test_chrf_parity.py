@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import CHRF as SacreCHRF
 
-from cybleu import _chrf_math
+from cybleu._scoring import chrf as _chrf_math
 from conftest import bits, both_chrf, parity
 
 SETTINGS = settings(max_examples=150, deadline=None,

@@ -1,7 +1,12 @@
-"""The compiled core as separate modules: one registry of tokenizer names, one chooser, the core's
-own bounds, RefSet pickling, and the Unicode tables built once under concurrent first use."""
+"""The compiled core as separate modules: every compiled step paired with its twin, one registry of
+tokenizer names, one chooser, the core's own bounds, RefSet pickling, and the Unicode tables built
+once under concurrent first use."""
 import copy
+import importlib
+import importlib.machinery
+import inspect
 import pickle
+import pkgutil
 import subprocess
 import sys
 import textwrap
@@ -9,7 +14,8 @@ import textwrap
 import pytest
 
 import cybleu
-from cybleu import _backend, _core_py
+from cybleu import _backend
+from cybleu._kernels import core_py as _core_py
 from cybleu.tokenizers import registry
 from conftest import both_cores, parity
 
@@ -20,22 +26,52 @@ SEGMENTS = [["The cat is on the mat.", "A cat sat there."], [""], ["中文 的 �
 def test_one_registry_of_tokenizer_names():
     from cybleu.metrics import bleu
     assert tuple(bleu._TOKENIZERS) == registry.NAMES
-    assert set(_core_py._TOKENIZERS) == set(registry.CORE_NAMES)
+    from cybleu._kernels import tokenize_py
+    assert set(tokenize_py.TOKENIZER_MODES) == set(registry.CORE_NAMES)
     compiled, _ = both_cores()
-    from cybleu import _tokenize
+    from cybleu._kernels import tokenize as _tokenize
     assert set(_tokenize.TOKENIZER_MODES) == set(registry.CORE_NAMES)
     for name in registry.NAMES:
         assert bleu._get_tokenizer(name).__name__ == registry.class_path(name).split(".")[1]
 
 
+def _compiled_steps():
+    """(name, module) of every compiled module in cybleu._kernels of this install."""
+    from cybleu import _kernels
+    out = []
+    for info in pkgutil.iter_modules(_kernels.__path__):
+        spec = importlib.util.find_spec(f"cybleu._kernels.{info.name}")
+        if spec.origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+            out.append((info.name, importlib.import_module(spec.name)))
+    return out
+
+
+def test_every_compiled_step_has_its_twin_beside_it():
+    steps = _compiled_steps()
+    if not steps:
+        pytest.skip("the compiled core is not built in this install")
+    # the steps with a Python face; the lower floors (workspace, intern, ngrams) are C only
+    faced = {name: module for name, module in steps if hasattr(module, "__all__")}
+    assert {"tokenize", "corpus", "bleu", "idrows", "ids", "chrf", "ter", "resample",
+            "nltk_counts"} <= set(faced)
+    for name, compiled in faced.items():
+        twin = importlib.import_module(f"cybleu._kernels.{name}_py")
+        assert compiled.__all__ == twin.__all__, name
+        for attr in compiled.__all__:
+            ours, theirs = getattr(compiled, attr), getattr(twin, attr)
+            if callable(ours) and not isinstance(ours, type):
+                assert (list(inspect.signature(ours).parameters)
+                        == list(inspect.signature(theirs).parameters)), f"{name}.{attr}"
+
+
 def test_chooser_gives_one_backend_for_every_module():
-    nltk_core = _backend.module("_nltk_core")
+    nltk_core = _backend.module("nltk_counts")
     if cybleu.BACKEND == "python":
-        assert nltk_core.__name__ == "cybleu._nltk_core_py"
+        assert nltk_core.__name__ == "cybleu._kernels.nltk_counts_py"
         assert _backend.core is _core_py
     else:
-        assert nltk_core.__name__ == "cybleu._nltk_core"
-        assert _backend.core.__name__ == "cybleu._core"
+        assert nltk_core.__name__ == "cybleu._kernels.nltk_counts"
+        assert _backend.core.__name__ == "cybleu._kernels.core"
 
 
 @pytest.mark.parametrize("order", [0, -1, 2**16 + 1, 2**30, 2**31, 2**64, 1.0, True, "4"])
@@ -67,7 +103,7 @@ def test_refset_pickles_and_deepcopies(tokenize):
 
 def test_damaged_refset_pickle_is_refused():
     compiled, _ = both_cores()
-    from cybleu import _corpus
+    from cybleu._kernels import corpus as _corpus
     func, args = compiled.RefSet(SEGMENTS).__reduce__()
     assert func is _corpus._restore_refset
     damaged = list(args)
@@ -91,7 +127,7 @@ def test_unicode_tables_built_once_when_threads_start_together():
     both_cores()
     code = textwrap.dedent("""
         import threading
-        from cybleu import _tokenize
+        from cybleu._kernels import tokenize as _tokenize
         calls = []
         build = _tokenize._class_blocks
         def counting(*args):

@@ -10,11 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cybleu import _nltk_core_py, hf
+from cybleu import hf
+from cybleu._kernels import nltk_counts_py as _nltk_core_py
 from conftest import data_path, read_lines
 
 try:
-    from cybleu import _nltk_core as _nltk_core_c
+    from cybleu._kernels import nltk_counts as _nltk_core_c
 except ImportError:
     _nltk_core_c = None
 

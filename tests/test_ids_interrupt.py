@@ -12,10 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cybleu import _core_py, ids
+from cybleu import ids
+from cybleu._kernels import core_py as _core_py
 
 try:
-    from cybleu import _core as _core_c
+    from cybleu._kernels import core as _core_c
 except ImportError:
     _core_c = None
 

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
 
-from cybleu import _idrows_py, ids
+from cybleu import ids
+from cybleu._kernels import idrows_py as _idrows_py
 from conftest import both_cores, parity
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -93,7 +94,7 @@ def spec_stats(hyps, refs, pad_id, eos_id, max_order=4):
     rf, ro, groups = _idrows_py.read_references(refs, ho.size - 1, pad_id, eos_id)
     missing = np.flatnonzero((np.diff(ho) > 0) & (np.diff(groups) == 0))
     if missing.size:
-        from cybleu._ragged import no_reference_error
+        from cybleu._kernels.ragged import no_reference_error
         raise no_reference_error(int(missing[0]))
     return python.ids_segment_stats(hf, ho, rf, ro, groups, max_order)
 

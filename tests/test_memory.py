@@ -7,7 +7,7 @@ import pytest
 
 import cybleu
 import cybleu.metrics.bleu as bleu_module
-from cybleu import _core_py
+from cybleu._kernels import core_py as _core_py
 from conftest import _core_c
 
 CORES = [pytest.param(_core_py, id="python")] + (

@@ -14,7 +14,7 @@ from sacrebleu.tokenizers.tokenizer_char import TokenizerChar as SacreTokenizerC
 
 import cybleu
 import cybleu.metrics.bleu as bleu_module
-from cybleu import _core_py
+from cybleu._kernels import core_py as _core_py
 from cybleu.metrics import BLEU, METRICS, Metric
 from cybleu.tokenizers.tokenizer_char import TokenizerChar
 from conftest import bits, _core_c, data_path, read_lines

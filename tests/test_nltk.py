@@ -12,12 +12,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from nltk.translate import bleu_score as nltk_bleu
 
-from cybleu import _nltk_core_py
+from cybleu._kernels import nltk_counts_py as _nltk_core_py
 from cybleu import nltk as cy_nltk
 from conftest import data_path, read_lines
 
 try:
-    from cybleu import _nltk_core as _nltk_core_c
+    from cybleu._kernels import nltk_counts as _nltk_core_c
 except ImportError:  # a pure-Python install
     _nltk_core_c = None
 

@@ -100,7 +100,7 @@ def test_sdist_ships_every_source_and_nothing_generated(tmp_path):
     members = {Path(n).relative_to(top) for n in names if n != top}
 
     expected = {rel for rel in files if rel.parts[0] in SDIST_DIRS or str(rel) in SDIST_FILES}
-    assert {"src/cybleu/_corpus.pyx", "src/cybleu/py.typed"} <= {str(p) for p in expected}
+    assert {"src/cybleu/_kernels/corpus.pyx", "src/cybleu/py.typed"} <= {str(p) for p in expected}
     missing = sorted(str(p) for p in expected - members)
     assert not missing, f"the sdist leaves out {missing}: ship them in MANIFEST.in"
     generated = sorted(str(p) for p in members if p.name.endswith(GENERATED)
@@ -173,7 +173,7 @@ BLOCK_CORE = """
 import sys
 class Block:
     def find_spec(self, name, path=None, target=None):
-        if name == "cybleu._core":
+        if name == "cybleu._kernels.core":
             raise ImportError("simulated: the compiled core is absent")
 sys.meta_path.insert(0, Block())
 import cybleu, cybleu.nltk, cybleu.hf, cybleu.ids

@@ -11,7 +11,8 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as SacreTokenizer13a
 
 import cybleu
-from cybleu import _core_py, _math
+from cybleu._kernels import core_py as _core_py
+from cybleu._scoring import bleu as _math
 from conftest import bits, both_cores, parity
 
 SETTINGS = settings(max_examples=150, deadline=None,

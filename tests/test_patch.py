@@ -18,7 +18,7 @@ from sacrebleu.metrics.ter import TERScore
 
 import cybleu
 import cybleu.patch as patch_module
-from cybleu import _core_py
+from cybleu._kernels import core_py as _core_py
 from conftest import (bits, _chrf_c, _chrf_py, _core_c, _ter_c, _ter_py, data_path,
                       evaluate_metric_script, read_lines)
 

@@ -23,12 +23,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cybleu import _resample_py, significance
+from cybleu import significance
+from cybleu._scoring import resampling
+from cybleu._kernels import resample_py as _resample_py
 from cybleu.metrics import BLEU
 from conftest import data_path, read_lines
 
 try:
-    from cybleu import _resample as _resample_c
+    from cybleu._kernels import resample as _resample_c
 except ImportError:  # a pure-Python install: the compiled side of parity tests skips
     _resample_c = None
 
@@ -47,7 +49,7 @@ def _compiled():
 def resampler(request, monkeypatch):
     """significance.py on the compiled resampler, then on its twin."""
     module = _compiled() if request.param == "compiled" else _resample_py
-    monkeypatch.setattr(significance, "_kernel", module)
+    monkeypatch.setattr(resampling, "_kernel", module)
     return module
 
 

@@ -21,7 +21,8 @@ from sacrebleu.metrics import lib_ter as sacre_lib_ter
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as SacreTercom
 
 import cybleu
-from cybleu import _backend, _ter_py
+from cybleu import _backend
+from cybleu._kernels import ter_py as _ter_py
 from cybleu.metrics import TER
 from cybleu.metrics import lib_ter
 from cybleu.metrics import ter as ter_metric

@@ -19,7 +19,7 @@ from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as SacreTercom
 
 from conftest import bits, _ter_c, both_ter, parity
 
-from cybleu import _ter_py
+from cybleu._kernels import ter_py as _ter_py
 
 SETTINGS = settings(max_examples=120, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

@@ -13,7 +13,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
-from cybleu import _unicode_tables
+from cybleu._kernels import unicode_tables as _unicode_tables
 from cybleu._backend import BACKEND, core
 
 N_CODE_POINTS = 0x110000

@@ -15,7 +15,7 @@ tm_text = pytest.importorskip("torchmetrics.text",
 import sacrebleu  # noqa: E402
 
 import cybleu.torchmetrics as ctm  # noqa: E402
-from cybleu import _core_py  # noqa: E402
+from cybleu._kernels import core_py as _core_py  # noqa: E402
 from conftest import _core_c  # noqa: E402
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[
@@ -227,7 +227,7 @@ def _ddp_worker(rank, world_size, store, out, implementation):
     import torch.distributed as dist
 
     import cybleu.torchmetrics as ctm_worker
-    from cybleu import _core_py as worker_core_py
+    from cybleu._kernels import core_py as worker_core_py
     if implementation == "python":
         ctm_worker.core = worker_core_py
     dist.init_process_group("gloo", init_method=f"file://{store}", rank=rank,

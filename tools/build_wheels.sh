@@ -107,7 +107,7 @@ PY
 from importlib import resources
 import sacrebleu
 import cybleu, cybleu.nltk
-from cybleu import _core, _core_py, _nltk_core, _nltk_core_py
+from cybleu._kernels import core as _core, core_py as _core_py, nltk_counts as _nltk_core, nltk_counts_py as _nltk_core_py
 assert cybleu.BACKEND == "cython" and _core.__file__.endswith(".so"), _core.__file__
 data = resources.files("cybleu") / "data"
 lines = lambda f: (data / f).read_text(encoding="utf-8").splitlines()

@@ -6,10 +6,10 @@ of every kind, NUL, lone surrogates, astral characters; IDs at the ends of uint3
 hypotheses and references; ragged and offset layouts, some of them invalid) and every call must
 give the same result in both backends, or the same exception type and message:
 
-    text   cybleu._core vs _core_py: tokenize, tokenize_13a, segment_stats, corpus_stats,
+    text   cybleu._kernels.core vs core_py: tokenize, tokenize_13a, segment_stats, corpus_stats,
            sentence_scores (13a, intl, zh, char, none; lowercase; orders 1-6; every smoothing)
     ids    ids_segment_stats, ids_pairwise_scores, ids_self_stats, bleu_scores_from_stats
-    nltk   cybleu._nltk_core vs _nltk_core_py: corpus_counts, hf_counts, sentence_score
+    nltk   cybleu._kernels.nltk_counts vs nltk_counts_py: corpus_counts, hf_counts, sentence_score
     chunk  a few corpora of 520-1,500 lines, so the compiled core's chunked loops turn over
 
 Usage: python tools/fuzz_core.py [--examples 20000] [--seed 0]   (run with src on sys.path or
@@ -29,12 +29,12 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from cybleu import _core_py, _nltk_core_py
+from cybleu._kernels import core_py as _core_py, nltk_counts_py as _nltk_core_py
 from cybleu.nltk import _c_parameter, _c_weights
 
 try:
-    from cybleu import _core as _core_c
-    from cybleu import _nltk_core as _nltk_core_c
+    from cybleu._kernels import core as _core_c
+    from cybleu._kernels import nltk_counts as _nltk_core_c
 except ImportError as err:
     sys.exit(f"fuzz_core: the compiled modules are not built ({err})")
 

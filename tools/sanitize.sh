@@ -89,7 +89,7 @@ reports() {  # reports NAME LOG: fail, pointing at them, if LOG holds a sanitize
 
 status=0
 cd "$WORK/repo"
-"$PYTHON" -c "import cybleu, cybleu._core, cybleu._nltk_core; assert cybleu.BACKEND == 'cython'; print('sanitized', cybleu._core.__file__)"
+"$PYTHON" -c "import cybleu, cybleu._kernels.corpus, cybleu._kernels.nltk_counts; assert cybleu.BACKEND == 'cython'; print('sanitized', cybleu._kernels.corpus.__file__)"
 TESTS="${CYBLEU_SANITIZE_TESTS:-tests -m 'not slow' --ignore=tests/test_tokenizers_exhaustive.py --ignore=tests/test_oracle_wmt.py --ignore=tests/test_memory.py}"
 [ "$TESTS" != all ] || TESTS="tests -m 'not slow'"
 echo "=== tests: $TESTS"

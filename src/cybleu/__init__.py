@@ -52,4 +52,6 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(__all__))
+    # the public API only: help(cybleu) and tab completion list what users may rely on, not the
+    # lazy-loading machinery or the private modules
+    return sorted(__all__)

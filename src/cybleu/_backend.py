@@ -18,26 +18,21 @@ if _choice not in ("auto", "cython", "python"):
     raise ImportError(f"CYBLEU_IMPLEMENTATION must be auto, cython or python, not {_choice!r}")
 
 BACKEND: str
-if TYPE_CHECKING:  # both cores have the interface of the compiled one's stub (_core.pyi)
-    from . import _core as core
+if TYPE_CHECKING:  # both faces have the interface of the compiled steps' stubs
+    from ._kernels import core
 elif _choice == "python":
-    from . import _core_py as core
+    from ._kernels import core_py as core
     BACKEND = "python"
 else:
     try:
-        # import_module: a missing module says "No module named 'cybleu._core'" (a `from .
-        # import` in a package being initialized blames a circular import instead)
-        core = import_module("._core", __package__)
-        if not core.__file__.endswith(".py"):
-            # an extension module beats a .py of the same name on import
-            raise ImportError(f"{core.__file__} is left over from a build before the compiled "
-                              "core was split into modules and hides cybleu/_core.py; delete "
-                              "it and rebuild")
+        # import_module: a missing module says "No module named 'cybleu._kernels.corpus'" (a
+        # `from . import` in a package being initialized blames a circular import instead)
+        core = import_module("._kernels.core", __package__)
         BACKEND = "cython"
     except ImportError as err:
         if _choice == "cython":
             raise
-        from . import _core_py as core
+        from ._kernels import core_py as core
         BACKEND = "python"
         import warnings
         warnings.warn(
@@ -49,13 +44,13 @@ else:
 
 
 def module(name: str) -> ModuleType:
-    """The compiled module `cybleu.<name>` (e.g. "_nltk_core") of the live backend, or its twin
-    `cybleu.<name>_py`. A compiled core without one of its sibling modules is a broken install:
+    """The compiled step `cybleu._kernels.<name>` (e.g. "chrf") of the live backend, or its twin
+    `cybleu._kernels.<name>_py`. A compiled core without one of its sibling modules is a broken install:
     that raises, rather than mixing backends silently."""
     if BACKEND == "python":
-        return import_module(f"{__package__}.{name}_py")
+        return import_module(f"{__package__}._kernels.{name}_py")
     try:
-        return import_module(f"{__package__}.{name}")
+        return import_module(f"{__package__}._kernels.{name}")
     except ImportError as err:
         raise ImportError(f"cybleu's compiled module {name} is missing from this install, though "
                           "the compiled core is there; reinstall cybleu, or set "

@@ -17,9 +17,9 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import _backend
 from ._backend import core
-from ._math import MAX_ORDER_LIMIT
+from ._scoring.bleu import MAX_ORDER_LIMIT
 
-_counts = _backend.module("_nltk_core")
+_counts = _backend.module("nltk_counts")
 
 __all__ = ["Bleu", "bleu", "compute_bleu", "tokenizer_13a", "make_compute_metrics", "Seq2SeqBleu"]
 

@@ -18,10 +18,10 @@ import math
 
 import numpy as np
 
-from . import _math
+from ._scoring import bleu as bleu_math
 from ._backend import core
-from ._ragged import Ragged, check_threads, check_token_arg, threads_for
-from ._ragged import describe as _describe
+from ._kernels.ragged import Ragged, check_threads, check_token_arg, threads_for
+from ._kernels.ragged import describe as _describe
 from .metrics.bleu import BLEU, _plain
 
 __all__ = ["Ragged", "BLEUStats", "BLEUAccumulator", "sentence_bleu", "corpus_bleu",
@@ -34,8 +34,8 @@ __all__ = ["Ragged", "BLEUStats", "BLEUAccumulator", "sentence_bleu", "corpus_bl
 def _check_args(max_order, smooth_method, smooth_value, pad_id, eos_id, n_threads):
     """Every scalar argument of the ids functions, checked once: (max_order, pad_id, eos_id,
     n_threads) as plain ints."""
-    max_order = _math.check_max_order(max_order)
-    _math.check_smoothing(smooth_method, smooth_value)
+    max_order = bleu_math.check_max_order(max_order)
+    bleu_math.check_smoothing(smooth_method, smooth_value)
     return (max_order, check_token_arg(pad_id, "pad_id"), check_token_arg(eos_id, "eos_id"),
             check_threads(n_threads))
 
@@ -104,7 +104,7 @@ def _stats_vector(vector):
     if vec.ndim != 1 or vec.size < 4 or vec.size % 2:
         raise ValueError("BLEU statistics are a 1-D vector of 2 + 2 * max_order integers, "
                          f"got shape {vec.shape}")
-    _math.check_max_order((vec.size - 2) // 2, "the statistics' max order")
+    bleu_math.check_max_order((vec.size - 2) // 2, "the statistics' max order")
     if vec.dtype.kind == "O" and all(type(v) is int for v in vec.tolist()):
         if any(not _INT64_MIN <= v <= _INT64_MAX for v in vec.tolist()):
             raise ValueError(f"BLEU statistics must fit in int64, got {vec.tolist()}")
@@ -179,7 +179,7 @@ class BLEUStats:
 
     def score(self, smooth_method="exp", smooth_value=None, effective_order=False):
         """sacreBLEU's corpus BLEUScore of these statistics."""
-        _math.check_smoothing(smooth_method, smooth_value)
+        bleu_math.check_smoothing(smooth_method, smooth_value)
         bleu = _bleu(self.max_order, smooth_method, smooth_value, effective_order)
         return bleu._compute_score_from_stats([int(v) for v in self.vector])
 
@@ -216,8 +216,8 @@ class BLEUAccumulator:
 # -- scores -------------------------------------------------------------------------------------
 
 def _bleu(max_order, smooth_method, smooth_value, effective_order):
-    _math.check_max_order(max_order)
-    _math.check_smoothing(smooth_method, smooth_value)
+    bleu_math.check_max_order(max_order)
+    bleu_math.check_smoothing(smooth_method, smooth_value)
     return BLEU(tokenize="none", smooth_method=smooth_method, smooth_value=smooth_value,
                 max_ngram_order=int(max_order), effective_order=effective_order)
 
@@ -265,7 +265,7 @@ def _weighted_score(row, bleu, weights):
     precisions, smoothing, brevity penalty and effective order; 0 if any of them is 0."""
     N = bleu.max_ngram_order
     correct, total = list(row[2:2 + N]), list(row[2 + N:])
-    score, correct, total, precisions, bp = _math.bleu_from_stats(
+    score, correct, total, precisions, bp = bleu_math.bleu_from_stats(
         correct, total, int(row[0]), int(row[1]), bleu.smooth_method, bleu.smooth_value,
         bleu.effective_order, N)
     used = N

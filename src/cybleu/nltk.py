@@ -5,7 +5,7 @@
 Results are equal to nltk's: floats bit for bit, `Fraction`s equal, the int 0 of the no-match
 case, the warnings of method0 (UserWarning, same text), the list returned for a list of weight
 vectors. The integer statistics come from the compiled core (`_nltk_core`, or its pure-Python twin
-`_nltk_core_py`); for no smoothing and methods 1-4 the score is computed from them directly, the
+`nltk_counts_py`); for no smoothing and methods 1-4 the score is computed from them directly, the
 same float operations in the same order as nltk. Custom smoothing functions and methods 5-7
 receive the same `Fraction` list as in nltk and run nltk's arithmetic unchanged.
 
@@ -20,10 +20,10 @@ from fractions import Fraction as _Fraction
 from types import MethodType
 
 from . import _backend
-from ._math import MAX_ORDER_LIMIT
-from ._nltk_math import ADD_ONE, EPSILON, LOG_LENGTH, NIST, NO_SMOOTHING, smoothed_precisions
+from ._scoring.bleu import MAX_ORDER_LIMIT
+from ._scoring.nltk import ADD_ONE, EPSILON, LOG_LENGTH, NIST, NO_SMOOTHING, smoothed_precisions
 
-_core = _backend.module("_nltk_core")
+_core = _backend.module("nltk_counts")
 
 __all__ = ["Fraction", "SmoothingFunction", "brevity_penalty", "closest_ref_length", "corpus_bleu",
            "modified_precision", "sentence_bleu"]

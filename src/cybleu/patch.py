@@ -564,7 +564,7 @@ def _chrf_kernel() -> Any:
     """cybleu's chrF kernel of the live backend (compiled, or its twin)."""
     global _chrf
     if _chrf is None:
-        _chrf = _backend.module("_chrf")
+        _chrf = _backend.module("chrf")
     return _chrf
 
 
@@ -657,7 +657,7 @@ def _ter_kernel() -> Any:
     """cybleu's TER kernel of the live backend (compiled, or its twin)."""
     global _ter
     if _ter is None:
-        _ter = _backend.module("_ter")
+        _ter = _backend.module("ter")
     return _ter
 
 

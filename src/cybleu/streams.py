@@ -394,7 +394,7 @@ class Reader:
         one after the other."""
         if len(paths) < 2 or (os.cpu_count() or 1) < 2 or set(self.metrics) != {"BLEU"}:
             return [self.file(p, n) for p, n in zip(paths, names)]
-        from ._threads import map_in_threads
+        from ._kernels.threads import map_in_threads
         return map_in_threads(lambda pn: self.file(*pn), list(zip(paths, names)), 2)
 
     def stdin(self):

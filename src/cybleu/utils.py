@@ -8,7 +8,7 @@ import logging
 import os
 import sys
 
-from ._math import my_log, sum_of_lists  # noqa: F401
+from ._scoring.bleu import my_log, sum_of_lists  # noqa: F401
 from .dataset import (  # noqa: F401
     SUBSETS,
     TestSetError,

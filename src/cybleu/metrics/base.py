@@ -28,7 +28,8 @@ if TYPE_CHECKING:
     # reference streams: one sequence of lines per reference set (None where a segment has none)
     Streams = SequenceT[SequenceT[Optional[str]]]
 
-from .. import _math
+from .._scoring import bleu as bleu_math
+from .._scoring import resampling
 from ..version import __version__
 
 logger = logging.getLogger("cybleu")
@@ -90,7 +91,7 @@ class Score:
         lower = len(raw) // 40
         upper = len(raw) - lower - 1
         self._ci = 0.5 * (raw[upper] - raw[lower])
-        self._mean = _math.exact_mean(raw)
+        self._mean = bleu_math.exact_mean(raw)
 
     def __repr__(self) -> str:
         return self.format()
@@ -239,15 +240,6 @@ def _no_references(refs: Any) -> bool:
     truth value."""
     return refs is None or (isinstance(refs, Sequence) and not isinstance(refs, str)
                             and len(refs) == 0)
-
-
-def _bootstrap_resample(stats: Any, metric: "Metric",
-                        n_samples: int = 1000) -> Tuple[str, List[Any]]:
-    """sacreBLEU's `significance._bootstrap_resample`: the same RNG calls and float32 statistics,
-    so the intervals are the same numbers (cybleu.significance resamples integer statistics in
-    compiled code, and falls back to numpy's float32 sums where they could round)."""
-    from ..significance import _bootstrap_resample as resample
-    return resample(stats, metric, n_samples)
 
 
 class Metric(metaclass=ABCMeta):
@@ -403,8 +395,11 @@ class Metric(metaclass=ABCMeta):
         return score
 
     def _bootstrap_resample(self, stats: Any, n_samples: int) -> Tuple[str, List[Any]]:
-        """(seed, scores of n_samples resampled corpora): sacreBLEU's procedure and numbers."""
-        return _bootstrap_resample(stats, self, n_samples)
+        """(seed, scores of n_samples resampled corpora): sacreBLEU's `_bootstrap_resample`, the
+        same RNG calls and float32 statistics, so the intervals are the same numbers (integer
+        statistics are resampled in compiled code, with numpy's float32 sums where they could
+        round)."""
+        return resampling._bootstrap_resample(stats, self, n_samples)
 
     def get_signature(self) -> Signature:
         """The reproducibility signature (needs a scored corpus for the number of references)."""

@@ -4,7 +4,7 @@ Every hook of sacreBLEU's pipeline is here with sacreBLEU's semantics (`_preproc
 `_extract_reference_info`, `_compute_segment_statistics`, ...). When the hooks are BLEU's own, the
 compiled core answers the same calls (tokenize, count and sum without a Python object per n-gram);
 a subclass or instance that overrides a hook gets the hooks, as in sacreBLEU.
-`_math.bleu_from_stats` turns statistics into a score for both.
+`bleu_math.bleu_from_stats` turns statistics into a score for both.
 """
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from collections import Counter
 from collections.abc import Sequence
 from importlib import import_module
 
-from .. import _math
+from .._scoring import bleu as bleu_math
 from .._backend import core
 from ..tokenizers import registry
-from .._math import sum_of_lists
+from .._scoring.bleu import sum_of_lists
 from .base import (Metric, Score, Signature, _check_hypotheses, _explain_type_error,
                    _no_references, _segments_from_streams)
 from .helpers import extract_all_word_ngrams
@@ -31,7 +31,7 @@ logger = logging.getLogger("cybleu")
 
 __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "MAX_NGRAM_ORDER"]
 
-MAX_NGRAM_ORDER = _math.MAX_NGRAM_ORDER
+MAX_NGRAM_ORDER = bleu_math.MAX_NGRAM_ORDER
 
 # -- tokenizer names: the one place BLEU resolves them ------------------------------------------
 # sacreBLEU's name -> "module.Class" under cybleu.tokenizers (from the registry); imported when
@@ -221,7 +221,7 @@ class BLEU(Metric):
     :param references: Reference streams to tokenize once and reuse across `corpus_score` calls.
     """
 
-    SMOOTH_DEFAULTS: Dict[str, Optional[float]] = dict(_math.SMOOTH_DEFAULTS)
+    SMOOTH_DEFAULTS: Dict[str, Optional[float]] = dict(bleu_math.SMOOTH_DEFAULTS)
     TOKENIZERS = _TOKENIZERS.keys()
     TOKENIZER_DEFAULT = registry.DEFAULT
     _TOKENIZER_MAP = dict(registry.BY_LANGUAGE)
@@ -234,11 +234,11 @@ class BLEU(Metric):
                  references: Optional[Streams] = None) -> None:
         super().__init__()
         # an unknown method, or a floor/add-k value that would fail obscurely or score nan/inf
-        _math.check_smoothing(smooth_method, smooth_value)
+        bleu_math.check_smoothing(smooth_method, smooth_value)
         if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, int) \
                 or max_ngram_order < 1:
             raise ValueError(f"max_ngram_order must be a positive int, not {max_ngram_order!r}.")
-        _math.check_max_order(max_ngram_order, "max_ngram_order")   # the shared upper bound
+        bleu_math.check_max_order(max_ngram_order, "max_ngram_order")   # the shared upper bound
         self._force = force
         self.trg_lang = trg_lang
         self.lowercase = lowercase
@@ -300,6 +300,15 @@ class BLEU(Metric):
                 correct[n] += min(count, ref_ngrams[gram])
         return [hyp_len, ref_len] + correct + total
 
+    def _resample_replay(self) -> "Optional[Tuple[int, str, Any, bool]]":
+        """(max_order, smooth_method, smooth_value, effective_order) when this object's score
+        arithmetic is BLEU's own, so the resampling engine may replay it in C; None when a
+        subclass changes it."""
+        if type(self) is not BLEU or \
+                type(self)._compute_score_from_stats is not BLEU._compute_score_from_stats:
+            return None
+        return self.max_ngram_order, self.smooth_method, self.smooth_value, self.effective_order
+
     def _compute_score_from_stats(self, stats: SequenceT[Any]) -> "BLEUScore":
         N = self.max_ngram_order
         return self.compute_bleu(correct=stats[2:2 + N], total=stats[2 + N:],  # type: ignore
@@ -319,7 +328,7 @@ class BLEU(Metric):
         """BLEUScore from sufficient statistics (sacreBLEU's `BLEU.compute_bleu`)."""
         if smooth_method not in BLEU.SMOOTH_DEFAULTS:
             raise ValueError(f"Unknown smooth_method {smooth_method!r}")
-        score, correct, total, precisions, bp = _math.bleu_from_stats(
+        score, correct, total, precisions, bp = bleu_math.bleu_from_stats(
             correct, total, sys_len, ref_len, smooth_method, smooth_value, effective_order,
             max_ngram_order)
         return BLEUScore(score, correct, total, precisions, bp, sys_len, ref_len)
@@ -436,7 +445,7 @@ class BLEU(Metric):
         core shares the segments out among that many threads (the results do not change).
         """
         import numpy as np
-        from .._ragged import check_threads
+        from .._kernels.ragged import check_threads
         n_threads = check_threads(n_threads)
         _check_hypotheses(hypotheses)
         if not self.effective_order:

@@ -1,7 +1,7 @@
 """chrF (Popović 2015) and chrF++ (Popović 2017) with sacreBLEU 2.6.0's interface and results.
 
 sacreBLEU's hooks are here with its semantics; when they are CHRF's own, the chrF kernel
-(`_backend.module("_chrf")`: compiled, or its pure-Python twin) counts the character and word n-grams
+(`_backend.module("chrf")`: compiled, or its pure-Python twin) counts the character and word n-grams
 and gives the same integer statistics. `_chrf_math.f_score` turns statistics into a score for both.
 """
 import math
@@ -11,13 +11,13 @@ from collections.abc import Sequence
 from typing import Any, Dict, List, Optional, Sequence as SequenceT, Union, overload
 
 from .. import _backend
-from .._chrf_math import f_score
-from .._math import sum_of_lists
+from .._scoring.chrf import f_score
+from .._scoring.bleu import sum_of_lists
 from .base import (Metric, Score, Signature, Streams, _check_hypotheses, _explain_type_error,
                    _no_references, _segments_from_streams)
 from .helpers import extract_all_char_ngrams, extract_word_ngrams
 
-_kernel = _backend.module("_chrf")
+_kernel = _backend.module("chrf")
 
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature"]
 

@@ -1,6 +1,6 @@
 """TER's edit-distance functions under sacreBLEU's module path (`sacrebleu.metrics.lib_ter`), for
 code that imports them: `translation_edit_rate`, `BeamEditDistance`, `trace_to_alignment`, and the
-limits. The shift search and the beam edit distance run in TER's kernel (`_backend.module("_ter")`:
+limits. The shift search and the beam edit distance run in TER's kernel (`_backend.module("ter")`:
 compiled, or its pure-Python twin `_ter_py.py`, which explains the algorithm); the results are
 sacreBLEU 2.6.0's, number for number and trace for trace.
 
@@ -10,7 +10,7 @@ from typing import Dict, Hashable, List, Sequence, Tuple
 
 from .. import _backend
 
-_ter_kernel = _backend.module("_ter")
+_ter_kernel = _backend.module("ter")
 
 __all__ = ["translation_edit_rate", "BeamEditDistance", "trace_to_alignment"]
 

@@ -1,7 +1,7 @@
 """TER (Snover et al., 2006) with sacreBLEU 2.6.0's interface and results.
 
 sacreBLEU's hooks are here with its semantics; when they are TER's own and the tokenizer is
-cybleu's `TercomTokenizer`, TER's kernel (`_backend.module("_ter")`: compiled, or its pure-Python twin
+cybleu's `TercomTokenizer`, TER's kernel (`_backend.module("ter")`: compiled, or its pure-Python twin
 `_ter_py.py`, the readable specification) tokenizes, searches the shifts and computes the edit
 distances, and gives the same per-segment statistics [edits, average reference length].
 """
@@ -10,12 +10,12 @@ from typing import Any, Dict, List, Optional, Sequence as SequenceT, Tuple, Unio
 
 from .. import _backend
 from ..tokenizers.tokenizer_ter import TercomTokenizer
-from .._math import sum_of_lists
+from .._scoring.bleu import sum_of_lists
 from .base import (Metric, Score, Signature, _check_hypotheses, _explain_type_error,
                    _no_references, _segments_from_streams)
 from .lib_ter import translation_edit_rate
 
-_ter_kernel = _backend.module("_ter")
+_ter_kernel = _backend.module("ter")
 
 __all__ = ["TER", "TERScore", "TERSignature"]
 

@@ -1,4 +1,4 @@
-from .._core_py import _RULES_13A
+from .._kernels.tokenize_py import _RULES_13A
 from .tokenizer_base import BaseTokenizer
 
 

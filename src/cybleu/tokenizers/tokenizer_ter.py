@@ -1,6 +1,6 @@
 """tercom's tokenizer under sacreBLEU's module path (`cybleu.tokenizers.tokenizer_ter`).
 
-The work is done by TER's kernel (`_backend.module("_ter").tokenize`: compiled, or its pure-Python
+The work is done by TER's kernel (`_backend.module("ter").tokenize`: compiled, or its pure-Python
 twin), on code points; the output is sacreBLEU's `TercomTokenizer` output, string for string. No
 per-line cache (sacreBLEU's holds up to 65,536 lines): memory stays flat.
 """
@@ -9,7 +9,7 @@ from typing import Tuple
 from .. import _backend
 from .tokenizer_base import BaseTokenizer
 
-_ter_kernel = _backend.module("_ter")
+_ter_kernel = _backend.module("ter")
 
 __all__ = ["TercomTokenizer"]
 

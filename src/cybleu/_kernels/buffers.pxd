@@ -1,0 +1,62 @@
+# Growable buffers (declared in defs.pxd). Inline, so that every module gets its own copy and a
+# push in a hot loop costs a compare and a store.
+from cpython.mem cimport PyMem_RawRealloc
+from libc.stdint cimport uint32_t, int64_t
+
+from .defs cimport U32Buf, I64Buf, ERR_NOMEM
+
+
+cdef inline int u32_reserve(U32Buf* b, Py_ssize_t need) noexcept nogil:
+    cdef Py_ssize_t cap
+    cdef void* p
+    if need <= b.cap:
+        return 0
+    cap = b.cap * 2
+    if cap < need:
+        cap = need
+    if cap < 64:
+        cap = 64
+    if <size_t>cap > (<size_t>-1) // sizeof(uint32_t):
+        return ERR_NOMEM
+    p = PyMem_RawRealloc(b.data, <size_t>cap * sizeof(uint32_t))
+    if p == NULL:
+        return ERR_NOMEM
+    b.data = <uint32_t*>p
+    b.cap = cap
+    return 0
+
+
+cdef inline int u32_push(U32Buf* b, uint32_t v) noexcept nogil:
+    if b.size == b.cap and u32_reserve(b, b.size + 1) < 0:
+        return ERR_NOMEM
+    b.data[b.size] = v
+    b.size += 1
+    return 0
+
+
+cdef inline int i64_reserve(I64Buf* b, Py_ssize_t need) noexcept nogil:
+    cdef Py_ssize_t cap
+    cdef void* p
+    if need <= b.cap:
+        return 0
+    cap = b.cap * 2
+    if cap < need:
+        cap = need
+    if cap < 64:
+        cap = 64
+    if <size_t>cap > (<size_t>-1) // sizeof(int64_t):
+        return ERR_NOMEM
+    p = PyMem_RawRealloc(b.data, <size_t>cap * sizeof(int64_t))
+    if p == NULL:
+        return ERR_NOMEM
+    b.data = <int64_t*>p
+    b.cap = cap
+    return 0
+
+
+cdef inline int i64_push(I64Buf* b, int64_t v) noexcept nogil:
+    if b.size == b.cap and i64_reserve(b, b.size + 1) < 0:
+        return ERR_NOMEM
+    b.data[b.size] = v
+    b.size += 1
+    return 0

@@ -1,0 +1,112 @@
+"""Token interning (floor 1): a segment's reference tokens get IDs 0, 1, ...; hypothesis tokens are
+looked up, OOV_ID when no reference has them. Keys are the exact code point sequences."""
+from cpython.mem cimport PyMem_RawRealloc
+from libc.stdint cimport uint32_t, int32_t, int64_t
+from libc.string cimport memset
+
+from .buffers cimport u32_reserve, i64_reserve
+from .hashing cimport slot_of, slot_shift, same_u32
+from .defs cimport hash_t, OOV_ID, ERR_NOMEM, Vocab, VocabEntry, VocabSlot
+from .workspace cimport Workspace
+
+
+cdef int vocab_reset(Vocab* v, Py_ssize_t max_entries) noexcept nogil:
+    """Empty the table and make room for max_entries tokens."""
+    cdef Py_ssize_t nslots = 64, e
+    cdef void* p
+    if max_entries >= (<Py_ssize_t>1 << 31):
+        return ERR_NOMEM        # entry indices are int32
+    while nslots < 2 * max_entries:
+        nslots *= 2
+    if max_entries > v.ecap:
+        p = PyMem_RawRealloc(v.entries, <size_t>max_entries * sizeof(VocabEntry))
+        if p == NULL:
+            return ERR_NOMEM
+        v.entries = <VocabEntry*>p
+        v.ecap = max_entries
+    if nslots > v.mask + 1:
+        p = PyMem_RawRealloc(v.slots, <size_t>nslots * sizeof(VocabSlot))
+        if p == NULL:
+            return ERR_NOMEM
+        v.slots = <VocabSlot*>p
+        v.mask = nslots - 1
+        v.shift = slot_shift(nslots)
+        memset(v.slots, 0xff, <size_t>nslots * sizeof(VocabSlot))
+    else:
+        for e in range(v.n):
+            v.slots[v.entries[e].slot].entry = -1
+    v.n = 0
+    return 0
+
+
+cdef inline Py_ssize_t vocab_probe(const Vocab* v, const uint32_t* s, Py_ssize_t n, hash_t h) noexcept nogil:
+    """The slot holding this token, or the empty slot where it would go."""
+    cdef uint32_t tag = <uint32_t>h ^ <uint32_t>(h >> 32)
+    cdef Py_ssize_t i = slot_of(h, v.shift)
+    cdef int32_t e
+    cdef const VocabEntry* en
+    while True:
+        e = v.slots[i].entry
+        if e < 0:
+            return i
+        if v.slots[i].tag == tag:
+            en = &v.entries[e]
+            if en.h == h and en.length == n and same_u32(en.chars, s, n):
+                return i
+        i = (i + 1) & v.mask
+
+
+cdef inline uint32_t vocab_lookup(const Vocab* v, const uint32_t* s, Py_ssize_t n, hash_t h) noexcept nogil:
+    cdef int32_t e = v.slots[vocab_probe(v, s, n, h)].entry
+    return OOV_ID if e < 0 else <uint32_t>e
+
+
+cdef inline uint32_t vocab_intern(Vocab* v, const uint32_t* s, Py_ssize_t n, hash_t h) noexcept nogil:
+    """ID of the token, added if new. The caller reserved room (vocab_reset) and keeps `s` alive."""
+    cdef Py_ssize_t i = vocab_probe(v, s, n, h)
+    cdef int32_t e = v.slots[i].entry
+    cdef VocabEntry* en
+    if e >= 0:
+        return <uint32_t>e
+    e = <int32_t>v.n
+    en = &v.entries[e]
+    en.h = h
+    en.chars = s
+    en.length = n
+    en.slot = i
+    v.slots[i].entry = e
+    v.slots[i].tag = <uint32_t>h ^ <uint32_t>(h >> 32)
+    v.n += 1
+    return <uint32_t>e
+
+
+cdef int segment_ids(Workspace ws, const uint32_t* chars, const int64_t* tok_end,
+                     const int64_t* tok_hash, const int64_t* ref_tok, Py_ssize_t r0,
+                     Py_ssize_t r1) noexcept nogil:
+    """Intern the tokens of references r0..r1-1 (IDs 0, 1, ...) into ws.ref_ids / ws.ref_off, then
+    look the hypothesis tokens in ws.tok_* up into ws.ids. Reference r owns tokens
+    ref_tok[r]..ref_tok[r+1]-1; token t is chars[tok_end[t-1]:tok_end[t]] (from 0 for t == 0)."""
+    cdef Py_ssize_t t0 = ref_tok[r0], t1 = ref_tok[r1], t, r, start
+    ws.ref_ids.size = 0
+    ws.ref_off.size = 0
+    ws.ids.size = 0
+    if (vocab_reset(&ws.vocab, t1 - t0) < 0 or u32_reserve(&ws.ref_ids, t1 - t0) < 0
+            or i64_reserve(&ws.ref_off, r1 - r0 + 1) < 0
+            or u32_reserve(&ws.ids, ws.tok_ends.size) < 0):
+        return ERR_NOMEM
+    ws.ref_off.data[0] = 0
+    for r in range(r0, r1):
+        for t in range(ref_tok[r], ref_tok[r + 1]):
+            start = tok_end[t - 1] if t > 0 else 0
+            ws.ref_ids.data[t - t0] = vocab_intern(&ws.vocab, chars + start, tok_end[t] - start,
+                                                   <hash_t>tok_hash[t])
+        ws.ref_off.data[r - r0 + 1] = ref_tok[r + 1] - t0
+    ws.ref_ids.size = t1 - t0
+    ws.ref_off.size = r1 - r0 + 1
+    start = 0
+    for t in range(ws.tok_ends.size):
+        ws.ids.data[t] = vocab_lookup(&ws.vocab, ws.tok_chars.data + start,
+                                      ws.tok_ends.data[t] - start, <hash_t>ws.tok_hash.data[t])
+        start = ws.tok_ends.data[t]
+    ws.ids.size = ws.tok_ends.size
+    return 0

@@ -1,0 +1,159 @@
+# N-gram tables (floor 1): statistics of one segment from interned IDs, and the batch-wide n-gram
+# index of pairwise and pooled scoring.
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+
+from .hashing cimport slot_of, ngram_step
+from .defs cimport (hash_t, OOV_ID, NO_PREFIX, ERR_NOMEM, ERR_NO_REFS, NgramSlot, NgramEntry,
+                      NgramTable)
+
+
+cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil
+
+
+# Inline, so that each caller (_corpus, _ids, _nltk_core) compiles its own copy into its own loop,
+# with its constant arguments folded in, as when everything was one module.
+
+cdef inline Py_ssize_t table_find(const NgramTable* t, uint64_t key, hash_t h) noexcept nogil:
+    """The slot holding key, or the empty slot where it belongs."""
+    cdef Py_ssize_t i = slot_of(h, t.shift)
+    cdef const NgramSlot* s
+    while True:
+        s = &t.slots[i]
+        if s.gen != t.gen or s.key == key:
+            return i
+        i = (i + 1) & t.mask
+
+
+cdef inline uint32_t table_add(NgramTable* t, uint64_t key, hash_t h, int order) noexcept nogil:
+    """The ID of the n-gram key, a new one (counts zero) when the table does not hold it yet;
+    table_prepare made room for every n-gram that can be added."""
+    cdef NgramSlot* s = &t.slots[table_find(t, key, h)]
+    cdef NgramEntry* en
+    if s.gen == t.gen:
+        return s.id
+    s.key = key
+    s.gen = t.gen
+    s.id = <uint32_t>t.n
+    en = &t.entries[t.n]
+    en.hyp_count = 0
+    en.ref_count = 0
+    en.ref_max = 0
+    en.order = order
+    t.n += 1
+    return s.id
+
+
+cdef inline uint64_t gram_key(uint32_t prefix, uint32_t token) noexcept nogil:
+    return (<uint64_t>prefix << 32) | token
+
+
+cdef inline int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
+                       const uint32_t* ref_ids, const int64_t* ref_off, Py_ssize_t r0, Py_ssize_t r1,
+                       int max_order, bint oov_ends, int64_t* out) noexcept nogil:
+    """out = [hyp_len, ref_len, correct_1..N, total_1..N] (sacrebleu's segment statistics).
+    oov_ends: OOV_ID is the interning's never-matching token (string path); raw token IDs
+    (ids_segment_stats) use the whole uint32 range, so there it is an ordinary ID."""
+    cdef int64_t* correct = out + 2
+    cdef int64_t* total = out + 2 + max_order
+    cdef Py_ssize_t i, j, slot, rlen, m, diff, best_diff = -1
+    cdef int64_t best_len = -1
+    cdef int n, nmax
+    cdef bint multi
+    cdef uint32_t e, prefix, tok
+    cdef hash_t h
+    cdef const uint32_t* ref
+    cdef NgramEntry* en
+
+    out[0] = hyp_len
+    for n in range(1, max_order + 1):
+        correct[n - 1] = 0
+        total[n - 1] = hyp_len - n + 1 if hyp_len >= n else 0
+    # closest reference length, ties to the shorter one
+    for i in range(r0, r1):
+        rlen = ref_off[i + 1] - ref_off[i]
+        diff = hyp_len - rlen if hyp_len >= rlen else rlen - hyp_len
+        if best_diff == -1 or diff < best_diff:
+            best_diff = diff
+            best_len = rlen
+        elif diff == best_diff and rlen < best_len:
+            best_len = rlen
+    out[1] = best_len
+    if r1 == r0:
+        return ERR_NO_REFS if hyp_len > 0 else 0
+    if hyp_len == 0:
+        return 0
+
+    nmax = max_order if max_order < hyp_len else <int>hyp_len
+    if table_prepare(t, hyp_len * nmax) < 0:
+        return ERR_NOMEM
+    # distinct hypothesis n-grams; one holding an OOV token can never match, nor can any longer
+    # n-gram from the same start
+    for i in range(hyp_len):
+        h = 0
+        prefix = NO_PREFIX
+        for n in range(1, max_order + 1):
+            if i + n > hyp_len:
+                break
+            tok = hyp[i + n - 1]
+            if oov_ends and tok == OOV_ID:
+                break
+            h = ngram_step(h, tok)
+            e = table_add(t, gram_key(prefix, tok), h, n)
+            t.entries[e].hyp_count += 1
+            prefix = e
+    # clip: max count over the references, only for n-grams the hypothesis has; a reference n-gram
+    # missing from the table means every longer one from the same start is missing too. With one
+    # reference (the usual case) its saturated count is the clipped count, no maximum to keep.
+    multi = r1 - r0 > 1
+    for i in range(r0, r1):
+        ref = ref_ids + ref_off[i]
+        rlen = ref_off[i + 1] - ref_off[i]
+        t.ntouched = 0
+        for j in range(rlen):
+            h = 0
+            prefix = NO_PREFIX
+            for n in range(1, max_order + 1):
+                if j + n > rlen:
+                    break
+                tok = ref[j + n - 1]
+                h = ngram_step(h, tok)
+                slot = table_find(t, gram_key(prefix, tok), h)
+                if t.slots[slot].gen != t.gen:
+                    break
+                e = t.slots[slot].id
+                en = &t.entries[e]
+                if multi and en.ref_count == 0:
+                    t.touched[t.ntouched] = e
+                    t.ntouched += 1
+                en.ref_count += en.ref_count < en.hyp_count
+                prefix = e
+        if multi:
+            for m in range(t.ntouched):
+                en = &t.entries[t.touched[m]]
+                if en.ref_count > en.ref_max:
+                    en.ref_max = en.ref_count
+                en.ref_count = 0
+    # the saturated counts are the clipped ones
+    for m in range(t.n):
+        en = &t.entries[m]
+        correct[en.order - 1] += en.ref_max if multi else en.ref_count
+    return 0
+
+
+# Every distinct n-gram of a set of sentences gets an ID once, and each sentence becomes its list
+# of distinct (n-gram ID, count, order): a pair of sentences then costs one array lookup per n-gram.
+cdef class NgramIndex:
+    cdef NgramTable table
+    cdef uint32_t* gid        # sentence s: pairs goff[s]..goff[s+1]-1
+    cdef int32_t* gcnt
+    cdef int32_t* gord
+    cdef int64_t* goff
+    cdef Py_ssize_t nsent, nids
+    cdef Py_ssize_t built     # sentences indexed so far (build is resumable: Ctrl-C in between)
+
+    cdef int begin(self, const int64_t* off, Py_ssize_t nsent, int max_order) noexcept nogil
+    cdef int build(self, const uint32_t* ids, const int64_t* off, Py_ssize_t nsent,
+                   int max_order, Py_ssize_t budget) noexcept nogil
+
+
+cdef NgramIndex index_sentences(flat, const int64_t[::1] off, int max_order)

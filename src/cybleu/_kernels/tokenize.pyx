@@ -1,0 +1,716 @@
+"""The tokenizers the compiled core runs itself (none, 13a, intl, zh, char), code point by code point:
+each gives sacreBLEU's tokens followed by str.split(), appended to a token buffer as characters,
+end offsets and hashes, without the GIL and without a Python object per token."""
+import threading
+
+from cpython.array cimport array
+from libc.stdint cimport uint32_t, int64_t
+from libc.string cimport memcmp, memcpy
+
+from .buffers cimport u32_reserve, i64_reserve
+from .hashing cimport hash_step
+from .defs cimport (hash_t, U32Buf, I64Buf, ERR_NOMEM, TOK_NONE, TOK_13A, TOK_INTL, TOK_ZH,
+                      TOK_CHAR)
+from .workspace cimport Workspace, raise_for
+
+cdef extern from "Python.h":
+    bint Py_UNICODE_ISSPACE(Py_UCS4 ch) nogil
+    Py_UCS4* PyUnicode_AsUCS4(object u, Py_UCS4* buffer, Py_ssize_t buflen, int copy_null) except NULL
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+    object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
+    int PyUnicode_4BYTE_KIND
+
+__all__ = ["TOKENIZER_MODES", "tokenize", "tokenize_13a"]
+
+# name -> the core's mode; the names are cybleu.tokenizers.registry's compiled ones (a test checks)
+TOKENIZER_MODES = {"none": TOK_NONE, "13a": TOK_13A, "intl": TOK_INTL, "zh": TOK_ZH,
+                   "char": TOK_CHAR}
+
+
+cdef int tokenizer_mode(str name) except -1:
+    """The mode of tokenizer `name`, with the Unicode tables it needs built."""
+    if name not in TOKENIZER_MODES:
+        raise ValueError(f"the core has no tokenizer {name!r}")
+    if name == "intl" or name == "zh":
+        ensure_class_tables()
+    return TOKENIZER_MODES[name]
+
+
+# ---------------------------------------------------------------------------------------------
+# 13a tokenization (sacrebleu's Tokenizer13a, pass for pass, on code points)
+
+cdef uint32_t[9] PAT_SKIPPED = [0x3c, 0x73, 0x6b, 0x69, 0x70, 0x70, 0x65, 0x64, 0x3e]  # <skipped>
+cdef uint32_t[2] PAT_DASH_NL = [0x2d, 0x0a]                                          # -\n
+cdef uint32_t[6] PAT_QUOT = [0x26, 0x71, 0x75, 0x6f, 0x74, 0x3b]                     # &quot;
+cdef uint32_t[5] PAT_AMP = [0x26, 0x61, 0x6d, 0x70, 0x3b]                            # &amp;
+cdef uint32_t[4] PAT_LT = [0x26, 0x6c, 0x74, 0x3b]                                  # &lt;
+cdef uint32_t[4] PAT_GT = [0x26, 0x67, 0x74, 0x3b]                                  # &gt;
+cdef uint32_t[1] REP_QUOT = [0x22]
+cdef uint32_t[1] REP_AMP = [0x26]
+cdef uint32_t[1] REP_LT = [0x3c]
+cdef uint32_t[1] REP_GT = [0x3e]
+
+
+cdef int replace_pass(const uint32_t* s, Py_ssize_t n, const uint32_t* pat, Py_ssize_t m,
+                      const uint32_t* rep, Py_ssize_t k, U32Buf* out) noexcept nogil:
+    """str.replace: left to right, non-overlapping."""
+    cdef Py_ssize_t i = 0
+    out.size = 0
+    if u32_reserve(out, n) < 0:
+        return ERR_NOMEM
+    while i < n:
+        if s[i] == pat[0] and i + m <= n and memcmp(s + i, pat, <size_t>m * sizeof(uint32_t)) == 0:
+            if k:
+                if u32_reserve(out, out.size + k + (n - i)) < 0:
+                    return ERR_NOMEM
+                memcpy(out.data + out.size, rep, <size_t>k * sizeof(uint32_t))
+                out.size += k
+            i += m
+        else:
+            out.data[out.size] = s[i]
+            out.size += 1
+            i += 1
+    return 0
+
+
+# ASCII character classes of the 13a rules; nothing above U+007F is in any of them.
+cdef enum:
+    C_SYMBOL = 1        # [\{-\~\[-\` -\&\(-\+\:-\@\/]
+    C_DIGIT = 2         # [0-9]
+    C_PERIOD_COMMA = 4  # [\.,]
+    C_DASH = 8          # -
+    C_ACTIVE = 14       # a character rules 2-4 react to: digit, period, comma, dash
+    C_RARE = 16         # < & and newline: 13a's language-independent part may change the line
+    C_PADDED = 32       # a symbol other than the space: rule 1 puts spaces around it
+    C_SPACE = 64        # ASCII whitespace (str.split's)
+
+cdef unsigned char[128] ASCII_CLASS
+cdef int _c
+for _c in range(128):
+    ASCII_CLASS[_c] = 0
+    if ((0x7B <= _c <= 0x7E) or (0x5B <= _c <= 0x60) or (0x20 <= _c <= 0x26)
+            or (0x28 <= _c <= 0x2B) or (0x3A <= _c <= 0x40) or _c == 0x2F):
+        ASCII_CLASS[_c] |= C_SYMBOL
+        if _c != 0x20:
+            ASCII_CLASS[_c] |= C_PADDED
+    if 0x30 <= _c <= 0x39:
+        ASCII_CLASS[_c] |= C_DIGIT
+    if _c == 0x2E or _c == 0x2C:
+        ASCII_CLASS[_c] |= C_PERIOD_COMMA
+    if _c == 0x2D:
+        ASCII_CLASS[_c] |= C_DASH
+    if _c == 0x3C or _c == 0x26 or _c == 0x0A:
+        ASCII_CLASS[_c] |= C_RARE
+    if Py_UNICODE_ISSPACE(_c):
+        ASCII_CLASS[_c] |= C_SPACE
+
+cdef inline bint is_space(uint32_t c) noexcept nogil:
+    """str.split's whitespace (Py_UNICODE_ISSPACE), with the ASCII case from our own table."""
+    if c < 128:
+        return (ASCII_CLASS[c] & C_SPACE) != 0
+    return Py_UNICODE_ISSPACE(c)
+
+
+cdef inline unsigned char char_class(uint32_t c) noexcept nogil:
+    return ASCII_CLASS[c] if c < 128 else 0
+
+
+cdef enum:
+    NO_CHAR = 0xFFFFFFFF   # above every code point: "no pending character"
+
+
+# The regex passes of 13a are 2-character rewrites applied left to right without overlap, so each is
+# a transducer with one pending character; chaining them (rule 1 -> 2 -> 3 -> 4 -> whitespace
+# splitter) reads the line once and builds no intermediate strings. A rule that fails to match at the
+# pending character emits it and keeps the new one pending, which is exactly re.sub's scan. Each rule
+# writes at most 4 characters to `out` and returns how many.
+
+cdef inline int rule1(uint32_t c, uint32_t* out) noexcept nogil:
+    # symbol -> ' \1 '
+    if char_class(c) & C_SYMBOL:
+        out[0] = 0x20
+        out[1] = c
+        out[2] = 0x20
+        return 3
+    out[0] = c
+    return 1
+
+
+cdef inline int rule2(uint32_t* pending, uint32_t c, uint32_t* out) noexcept nogil:
+    # ([^0-9])([\.,]) -> '\1 \2 '
+    cdef uint32_t prev = pending[0]
+    if prev == NO_CHAR:
+        pending[0] = c
+        return 0
+    if not (char_class(prev) & C_DIGIT) and (char_class(c) & C_PERIOD_COMMA):
+        out[0] = prev
+        out[1] = 0x20
+        out[2] = c
+        out[3] = 0x20
+        pending[0] = NO_CHAR
+        return 4
+    out[0] = prev
+    pending[0] = c
+    return 1
+
+
+cdef inline int rule3(uint32_t* pending, uint32_t c, uint32_t* out) noexcept nogil:
+    # ([\.,])([^0-9]) -> ' \1 \2'
+    cdef uint32_t prev = pending[0]
+    if prev == NO_CHAR:
+        pending[0] = c
+        return 0
+    if (char_class(prev) & C_PERIOD_COMMA) and not (char_class(c) & C_DIGIT):
+        out[0] = 0x20
+        out[1] = prev
+        out[2] = 0x20
+        out[3] = c
+        pending[0] = NO_CHAR
+        return 4
+    out[0] = prev
+    pending[0] = c
+    return 1
+
+
+cdef inline int rule4(uint32_t* pending, uint32_t c, uint32_t* out) noexcept nogil:
+    # ([0-9])(-) -> '\1 \2 '
+    cdef uint32_t prev = pending[0]
+    if prev == NO_CHAR:
+        pending[0] = c
+        return 0
+    if (char_class(prev) & C_DIGIT) and c == 0x2D:
+        out[0] = prev
+        out[1] = 0x20
+        out[2] = c
+        out[3] = 0x20
+        pending[0] = NO_CHAR
+        return 4
+    out[0] = prev
+    pending[0] = c
+    return 1
+
+
+cdef struct Chain:
+    uint32_t p2, p3, p4     # pending character of rules 2, 3, 4 (NO_CHAR: none)
+    uint32_t* out           # token characters (room reserved by the caller)
+    Py_ssize_t nc
+    int64_t* end            # token ends and hashes
+    int64_t* hs
+    Py_ssize_t nt
+    hash_t h
+    bint in_token
+
+
+cdef inline void chain_sink(Chain* st, uint32_t c) noexcept nogil:
+    """str.split(): whitespace ends a token, anything else extends it."""
+    if is_space(c):
+        if st.in_token:
+            st.in_token = False
+            st.end[st.nt] = st.nc
+            st.hs[st.nt] = <int64_t>st.h
+            st.nt += 1
+    else:
+        if not st.in_token:
+            st.in_token = True
+            st.h = 0xcbf29ce484222325ULL
+        st.h = hash_step(st.h, c)
+        st.out[st.nc] = c
+        st.nc += 1
+
+
+cdef void chain_push(Chain* chain, uint32_t c) noexcept nogil:
+    """One character through rules 1-4 into the splitter."""
+    cdef uint32_t[4] o1, o2, o3, o4
+    cdef int n1, n2, n3, n4, j1, j2, j3, j4
+    # work on a local copy: through the pointer, every store of a token character would force
+    # the fields to be reloaded (the build has no strict aliasing)
+    cdef Chain st = chain[0]
+    n1 = rule1(c, o1)
+    for j1 in range(n1):
+        n2 = rule2(&st.p2, o1[j1], o2)
+        for j2 in range(n2):
+            n3 = rule3(&st.p3, o2[j2], o3)
+            for j3 in range(n3):
+                n4 = rule4(&st.p4, o3[j3], o4)
+                for j4 in range(n4):
+                    chain_sink(&st, o4[j4])
+    chain[0] = st
+
+
+cdef void chain_flush(Chain* st) noexcept nogil:
+    """End of line: drain the pending characters, rule 2's first (its output goes on to 3, 4)."""
+    cdef uint32_t[4] o3, o4
+    cdef int n3, n4, j3, j4
+    cdef uint32_t c
+    if st.p2 != NO_CHAR:
+        c = st.p2
+        st.p2 = NO_CHAR
+        n3 = rule3(&st.p3, c, o3)
+        for j3 in range(n3):
+            n4 = rule4(&st.p4, o3[j3], o4)
+            for j4 in range(n4):
+                chain_sink(st, o4[j4])
+    if st.p3 != NO_CHAR:
+        c = st.p3
+        st.p3 = NO_CHAR
+        n4 = rule4(&st.p4, c, o4)
+        for j4 in range(n4):
+            chain_sink(st, o4[j4])
+    if st.p4 != NO_CHAR:
+        chain_sink(st, st.p4)
+        st.p4 = NO_CHAR
+    chain_sink(st, 0x20)
+
+
+cdef inline int is_active(uint32_t c) noexcept nogil:
+    return c == NO_CHAR or (c < 128 and (ASCII_CLASS[c] & C_ACTIVE) != 0)
+
+
+cdef inline bint is_digit(uint32_t c) noexcept nogil:
+    return c < 128 and (ASCII_CLASS[c] & C_DIGIT) != 0
+
+
+cdef inline bint is_period_comma(uint32_t c) noexcept nogil:
+    return c < 128 and (ASCII_CLASS[c] & C_PERIOD_COMMA) != 0
+
+
+cdef inline bint no_rule_fires(uint32_t p2, uint32_t p3, uint32_t p4, uint32_t x) noexcept nogil:
+    """Pushing x (after rule 1) into rules 2-4 with these pending characters fires no rule: rule 2
+    would need p2 non-digit and x in [.,]; it then passes p2 to rule 3, which would need p3 in [.,]
+    and p2 non-digit; that passes p3 to rule 4, which would need p4 a digit and p3 == '-'."""
+    if p2 == NO_CHAR or p3 == NO_CHAR or p4 == NO_CHAR:
+        return False
+    if not is_digit(p2) and (is_period_comma(x) or is_period_comma(p3)):
+        return False
+    return not (p3 == 0x2D and is_digit(p4))
+
+
+cdef inline int active_pending(const Chain* st) noexcept nogil:
+    """How many pending characters rules 2-4 may react to (NO_CHAR counts: the fast path needs
+    three real characters pending)."""
+    return is_active(st.p2) + is_active(st.p3) + is_active(st.p4)
+
+
+# ---------------------------------------------------------------------------------------------
+# Unicode classes of intl and zh: a two-level table (256 code points per block, identical blocks
+# shared) built at import from the generated runs in _unicode_tables.py, the same data the
+# pure-Python twin reads. Bits 0-1: intl class (regex's \p{N}, \p{P}, \p{S}); bit 2: zh pads it.
+
+cdef enum:
+    U_N = 1
+    U_P = 2
+    U_S = 3
+    U_INTL = 3          # mask of the intl class
+    U_ZH = 4
+
+
+def _class_blocks(intl_runs, zh_runs):
+    full = bytearray(0x110000)
+    bounds = list(intl_runs[0::2]) + [0x110000]
+    for k, cls in enumerate(intl_runs[1::2]):
+        full[bounds[k]:bounds[k + 1]] = bytes([cls]) * (bounds[k + 1] - bounds[k])
+    with_zh = bytes(b | U_ZH for b in range(256))
+    bounds = list(zh_runs[0::2]) + [0x110000]
+    for k, cls in enumerate(zh_runs[1::2]):
+        if cls:
+            full[bounds[k]:bounds[k + 1]] = full[bounds[k]:bounds[k + 1]].translate(with_zh)
+    seen = {}
+    index = array("H")
+    blocks = bytearray()
+    for b in range(0x1100):
+        chunk = bytes(full[b << 8:(b + 1) << 8])
+        if chunk not in seen:
+            seen[chunk] = len(seen)
+            blocks += chunk
+        index.append(seen[chunk])
+    return index, bytes(blocks)
+
+
+# Built on first use of intl or zh (import stays cheap), once, under a lock: threads that start
+# together must not build them twice, since a rebuild would free tables others read without the GIL.
+# Read-only afterwards.
+_CLASS_TABLES = None
+_CLASS_TABLES_LOCK = threading.Lock()
+cdef const unsigned short* UINDEX = NULL
+cdef const unsigned char* UBLOCKS = NULL
+
+
+cdef int ensure_class_tables() except -1:
+    global _CLASS_TABLES, UINDEX, UBLOCKS
+    if UBLOCKS != NULL:
+        return 0
+    with _CLASS_TABLES_LOCK:
+        if UBLOCKS == NULL:
+            from .unicode_tables import INTL_RUNS, ZH_RUNS
+            _CLASS_TABLES = _class_blocks(INTL_RUNS, ZH_RUNS)
+            UINDEX = (<array>_CLASS_TABLES[0]).data.as_ushorts
+            # published last: a thread that sees UBLOCKS set finds UINDEX set too
+            UBLOCKS = <bytes>_CLASS_TABLES[1]
+    return 0
+
+
+cdef inline unsigned char uclass(uint32_t c) noexcept nogil:
+    return UBLOCKS[(<Py_ssize_t>UINDEX[c >> 8] << 8) | (c & 0xFF)]
+
+
+# intl: sacrebleu's three regex passes, (\P{N})(\p{P}) -> '\1 \2 ', then (\p{P})(\P{N}) -> ' \1 \2',
+# then (\p{S}) -> ' \1 ', chained like 13a's rules: pass 1 keeps its pending character in p2,
+# pass 2 in p3; pass 3 needs none (a symbol becomes a token of its own).
+
+cdef inline void intl_pass3(Chain* st, uint32_t x) noexcept nogil:
+    if (uclass(x) & U_INTL) == U_S:
+        chain_sink(st, 0x20)
+        chain_sink(st, x)
+        chain_sink(st, 0x20)
+    else:
+        chain_sink(st, x)
+
+
+cdef inline void intl_pass2(Chain* st, uint32_t x) noexcept nogil:
+    cdef uint32_t prev = st.p3
+    if prev == NO_CHAR:
+        st.p3 = x
+    elif (uclass(prev) & U_INTL) == U_P and (uclass(x) & U_INTL) != U_N:
+        st.p3 = NO_CHAR
+        intl_pass3(st, 0x20)
+        intl_pass3(st, prev)
+        intl_pass3(st, 0x20)
+        intl_pass3(st, x)
+    else:
+        st.p3 = x
+        intl_pass3(st, prev)
+
+
+cdef inline void intl_push(Chain* st, uint32_t c) noexcept nogil:
+    cdef uint32_t prev = st.p2
+    if prev == NO_CHAR:
+        st.p2 = c
+    elif (uclass(prev) & U_INTL) != U_N and (uclass(c) & U_INTL) == U_P:
+        st.p2 = NO_CHAR
+        intl_pass2(st, prev)
+        intl_pass2(st, 0x20)
+        intl_pass2(st, c)
+        intl_pass2(st, 0x20)
+    else:
+        st.p2 = c
+        intl_pass2(st, prev)
+
+
+cdef void intl_line(Chain* chain, const uint32_t* s, Py_ssize_t n) noexcept nogil:
+    cdef Chain st = chain[0]
+    cdef Py_ssize_t i
+    cdef uint32_t c
+    st.p2 = st.p3 = NO_CHAR
+    for i in range(n):
+        c = s[i]
+        if ((uclass(c) & U_INTL) == 0 and st.p3 != NO_CHAR and (uclass(st.p3) & U_INTL) != U_P
+                and st.p2 != NO_CHAR):
+            # a plain character fires no pass: everything shifts by one
+            c, st.p2, st.p3 = st.p3, c, st.p2
+            intl_pass3(&st, c)
+        else:
+            intl_push(&st, c)
+    if st.p2 != NO_CHAR:
+        c = st.p2
+        st.p2 = NO_CHAR
+        intl_pass2(&st, c)
+    if st.p3 != NO_CHAR:
+        c = st.p3
+        st.p3 = NO_CHAR
+        intl_pass3(&st, c)
+    chain_sink(&st, 0x20)
+    chain[0] = st
+
+
+cdef int zh_spread(const uint32_t* s, Py_ssize_t n, U32Buf* a) noexcept nogil:
+    """zh's first step into a: line.strip(), then a space either side of every 'Chinese' character."""
+    cdef Py_ssize_t i = 0, j = 0
+    cdef uint32_t c
+    while i < n and Py_UNICODE_ISSPACE(s[i]):
+        i += 1
+    while n > i and Py_UNICODE_ISSPACE(s[n - 1]):
+        n -= 1
+    if u32_reserve(a, 3 * (n - i) + 1) < 0:
+        return ERR_NOMEM
+    for i in range(i, n):
+        c = s[i]
+        if c >= 0x2001 and uclass(c) & U_ZH:
+            a.data[j] = 0x20
+            a.data[j + 1] = c
+            a.data[j + 2] = 0x20
+            j += 3
+        else:
+            a.data[j] = c
+            j += 1
+    a.size = j
+    return 0
+
+
+cdef int replace_13a_entities(const uint32_t* s, Py_ssize_t n, U32Buf* a, U32Buf* b) noexcept nogil:
+    """13a's language-independent part (<skipped>, -\\n, \\n, entities); the result is in b."""
+    cdef Py_ssize_t i
+    if replace_pass(s, n, PAT_SKIPPED, 9, NULL, 0, a) < 0:
+        return ERR_NOMEM
+    if replace_pass(a.data, a.size, PAT_DASH_NL, 2, NULL, 0, b) < 0:
+        return ERR_NOMEM
+    for i in range(b.size):
+        if b.data[i] == 0x0A:
+            b.data[i] = 0x20
+    # sequential, as in sacrebleu: '&amp;lt;' becomes '<'
+    if (replace_pass(b.data, b.size, PAT_QUOT, 6, REP_QUOT, 1, a) < 0
+            or replace_pass(a.data, a.size, PAT_AMP, 5, REP_AMP, 1, b) < 0
+            or replace_pass(b.data, b.size, PAT_LT, 4, REP_LT, 1, a) < 0
+            or replace_pass(a.data, a.size, PAT_GT, 4, REP_GT, 1, b) < 0):
+        return ERR_NOMEM
+    return 0
+
+
+cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, U32Buf* b,
+                      U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil:
+    """Tokenize s as sacrebleu's tokenizer `tok_mode` followed by str.split(), appending: the
+    tokens' characters to `chars`, their end offsets to `ends`, their hashes to `hashes`."""
+    if tok_mode == TOK_INTL or tok_mode == TOK_CHAR:
+        return split_other(s, n, tok_mode, chars, ends, hashes)
+    if tok_mode == TOK_ZH:
+        # zh = strip, pad the Chinese characters, then 13a's rules without 13a's first part and
+        # without its padding of the line
+        if zh_spread(s, n, a) < 0:
+            return ERR_NOMEM
+        return split_13a(a.data, a.size, TOK_ZH, a, b, chars, ends, hashes)
+    if tok_mode == TOK_13A:
+        # a constant mode, so the inlined copy is 13a's loop as it was before zh shared it
+        return split_13a(s, n, TOK_13A, a, b, chars, ends, hashes)
+    return split_13a(s, n, TOK_NONE, a, b, chars, ends, hashes)
+
+
+cdef int split_other(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* chars, I64Buf* ends,
+                     I64Buf* hashes) noexcept nogil:
+    """intl and char (their own loops, so that 13a's hot loop stays as the compiler laid it out)."""
+    cdef Py_ssize_t i
+    cdef uint32_t x
+    cdef Chain st
+    # intl only inserts spaces: at most n token characters and n tokens
+    if (u32_reserve(chars, chars.size + n) < 0 or i64_reserve(ends, ends.size + n + 1) < 0
+            or i64_reserve(hashes, hashes.size + n + 1) < 0):
+        return ERR_NOMEM
+    st.out = chars.data
+    st.end = ends.data
+    st.hs = hashes.data
+    st.nc = chars.size
+    st.nt = ends.size
+    st.h = 0
+    st.in_token = False
+    if tok_mode == TOK_INTL:
+        intl_line(&st, s, n)
+    else:
+        # " ".join(line): every non-space code point is a token
+        for i in range(n):
+            x = s[i]
+            if not is_space(x):
+                st.out[st.nc] = x
+                st.nc += 1
+                st.end[st.nt] = st.nc
+                st.hs[st.nt] = <int64_t>hash_step(0xcbf29ce484222325ULL, x)
+                st.nt += 1
+    chars.size = st.nc
+    ends.size = st.nt
+    hashes.size = st.nt
+    return 0
+
+
+cdef inline int split_13a(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, U32Buf* b,
+                   U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil:
+    """none, 13a and zh (13a's rules on zh's spread-out line)."""
+    cdef Py_ssize_t i, j, k, nc, nt
+    cdef uint32_t c, x, p2, p3, p4
+    cdef uint32_t[3] q
+    cdef unsigned char cls
+    cdef Chain st
+    cdef int active
+    cdef hash_t h
+    cdef bint in_token, replaced = tok_mode != TOK_13A, restart
+    cdef uint32_t* out
+    cdef int64_t* end
+    cdef int64_t* hs
+    cdef bint pad = tok_mode == TOK_13A
+    while True:
+        # the rules only insert spaces: a line yields at most n token characters and n tokens
+        if (u32_reserve(chars, chars.size + n) < 0 or i64_reserve(ends, ends.size + n + 1) < 0
+                or i64_reserve(hashes, hashes.size + n + 1) < 0):
+            return ERR_NOMEM
+        # the hot loops work on locals (the build has no strict aliasing, so struct fields would be
+        # reloaded after every store); the Chain struct carries them through the rare slow steps
+        out = chars.data
+        end = ends.data
+        hs = hashes.data
+        nc = chars.size
+        nt = ends.size
+        h = 0
+        in_token = False
+        if tok_mode == TOK_NONE:
+            # the splitter, as in the 13a fast path below (written out in both hot loops)
+            for i in range(n + 1):
+                x = s[i] if i < n else 0x20
+                if is_space(x):
+                    if in_token:
+                        in_token = False
+                        end[nt] = nc
+                        hs[nt] = <int64_t>h
+                        nt += 1
+                else:
+                    if not in_token:
+                        in_token = True
+                        h = 0xcbf29ce484222325ULL
+                    h = hash_step(h, x)
+                    out[nc] = x
+                    nc += 1
+            break
+        st.p2 = st.p3 = st.p4 = NO_CHAR
+        st.out = out
+        st.end = end
+        st.hs = hs
+        st.nc = nc
+        st.nt = nt
+        st.h = h
+        st.in_token = in_token
+        restart = False
+        if pad:
+            chain_push(&st, 0x20)   # f' {line} '
+        p2, p3, p4, nc, nt, h, in_token = st.p2, st.p3, st.p4, st.nc, st.nt, st.h, st.in_token
+        active = active_pending(&st)
+        for i in range(n):
+            c = s[i]
+            cls = ASCII_CLASS[c] if c < 128 else 0
+            if cls & C_RARE and not replaced:
+                # the line needs 13a's language-independent part first: undo, rewrite, redo
+                restart = True
+                break
+            if (active == 0 and not (cls & C_ACTIVE)) or (
+                    not (cls & C_SYMBOL) and no_rule_fires(p2, p3, p4, c)):
+                # No rule fires (rules 2-4 only react to digits, '.', ',' and '-', so with none
+                # of them pending or arriving none can; else no_rule_fires checks the three
+                # patterns): the pending characters shift and the oldest goes to the splitter,
+                # exactly as the chain would do it. Rule 1 pads a symbol with spaces (three
+                # shifts); the spaces it puts around a space change nothing when nothing is
+                # pending that rules 2-4 react to, since they only shift neutral characters.
+                if not (cls & C_PADDED):
+                    # one shift: the common case, written out straight
+                    x = p4
+                    p4 = p3
+                    p3 = p2
+                    p2 = c
+                    if active or cls & C_ACTIVE:
+                        # the slower test above let it through: recount what is pending
+                        active = is_active(p2) + is_active(p3) + is_active(p4)
+                    if is_space(x):
+                        if in_token:
+                            in_token = False
+                            end[nt] = nc
+                            hs[nt] = <int64_t>h
+                            nt += 1
+                    else:
+                        if not in_token:
+                            in_token = True
+                            h = 0xcbf29ce484222325ULL
+                        h = hash_step(h, x)
+                        out[nc] = x
+                        nc += 1
+                    continue
+                q[0] = p4
+                q[1] = p3
+                q[2] = p2
+                p4 = 0x20
+                p3 = c
+                p2 = 0x20
+                for j in range(3):
+                    x = q[j]
+                    if is_space(x):
+                        if in_token:
+                            in_token = False
+                            end[nt] = nc
+                            hs[nt] = <int64_t>h
+                            nt += 1
+                    else:
+                        if not in_token:
+                            in_token = True
+                            h = 0xcbf29ce484222325ULL
+                        h = hash_step(h, x)
+                        out[nc] = x
+                        nc += 1
+            else:
+                st.p2, st.p3, st.p4, st.nc, st.nt, st.h, st.in_token = p2, p3, p4, nc, nt, h, in_token
+                chain_push(&st, c)
+                p2, p3, p4, nc, nt, h, in_token = st.p2, st.p3, st.p4, st.nc, st.nt, st.h, st.in_token
+                active = active_pending(&st)
+        if restart:
+            if replace_13a_entities(s, n, a, b) < 0:
+                return ERR_NOMEM
+            s = b.data
+            n = b.size
+            replaced = True
+            continue
+        st.p2, st.p3, st.p4, st.nc, st.nt, st.h, st.in_token = p2, p3, p4, nc, nt, h, in_token
+        if pad:
+            chain_push(&st, 0x20)
+        chain_flush(&st)
+        nc, nt = st.nc, st.nt
+        break
+    chars.size = nc
+    ends.size = nt
+    hashes.size = nt
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# one line of a loaded chunk, and the Python-facing functions
+
+cdef inline Py_ssize_t rstrip_len(const uint32_t* s, Py_ssize_t n) noexcept nogil:
+    while n > 0 and Py_UNICODE_ISSPACE(s[n - 1]):
+        n -= 1
+    return n
+
+
+cdef int tokenize_line(Workspace ws, const U32Buf* text, const I64Buf* off, Py_ssize_t k,
+                       int tok_mode, U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil:
+    """Line k of a loaded chunk as sacrebleu tokenizes it (rstrip, tokenizer, split), appended."""
+    cdef const uint32_t* s = text.data + off.data[k]
+    cdef Py_ssize_t n = rstrip_len(s, off.data[k + 1] - off.data[k])
+    return split_tokens(s, n, tok_mode, &ws.a, &ws.b, chars, ends, hashes)
+
+
+def tokenize_13a(line):
+    """sacrebleu's Tokenizer13a()(line): the tokens joined by single spaces."""
+    return tokenize(line, "13a")
+
+
+def tokenize(line, str tokenize="13a"):
+    """sacrebleu's tokenizer `tokenize` (none, 13a, intl, zh, char) applied to line: the tokens
+    joined by single spaces."""
+    cdef Workspace ws
+    cdef Py_ssize_t n, t, t0 = 0, j = 0
+    cdef int rc, mode
+    if not isinstance(line, str):
+        raise TypeError(f"the line to tokenize is {type(line).__name__}, not str")
+    mode = tokenizer_mode(tokenize)
+    ws = Workspace()
+    n = PyUnicode_GET_LENGTH(line)
+    if u32_reserve(&ws.text, n + 1) < 0:
+        raise MemoryError()
+    if n:
+        PyUnicode_AsUCS4(line, <Py_UCS4*>ws.text.data, n, 0)
+    with nogil:
+        rc = split_tokens(ws.text.data, n, mode, &ws.a, &ws.b, &ws.tok_chars, &ws.tok_ends,
+                          &ws.tok_hash)
+        if rc == 0:
+            rc = u32_reserve(&ws.rtext, ws.tok_chars.size + ws.tok_ends.size)
+        if rc == 0:
+            for t in range(ws.tok_ends.size):
+                if t:
+                    ws.rtext.data[j] = 0x20
+                    j += 1
+                memcpy(ws.rtext.data + j, ws.tok_chars.data + t0,
+                       (ws.tok_ends.data[t] - t0) * sizeof(uint32_t))
+                j += ws.tok_ends.data[t] - t0
+                t0 = ws.tok_ends.data[t]
+    raise_for(rc)
+    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, ws.rtext.data, j)
