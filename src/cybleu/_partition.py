@@ -188,12 +188,13 @@ def _rows_sum(rows):
     return [sum(column) for column in zip(*rows)]
 
 
-def partition_stats(plan, hyps, streams, partition=None, where=None):
+def partition_stats(plan, hyps, streams, partition=None, where=None, row_offset=0):
     """The Partial of one partition: `hyps` (strings) and `streams` (reference streams, each as
     long as hyps; None where a segment lacks that reference).
 
     :param partition: the partition's number, for error messages.
     :param where: a function row -> text (e.g. "line 12 of hyp.txt") for error messages.
+    :param row_offset: the number of the partition's rows before these (batch by batch).
     :raises PartitionError: (a TypeError too when the input has the wrong type) naming the
         partition and the row.
     """
@@ -241,7 +242,7 @@ def partition_stats(plan, hyps, streams, partition=None, where=None):
             dotted = 0
         low, high = _ref_counts(streams, n)
     except (TypeError, ValueError) as err:
-        raise _located(plan, err, hyps, streams, partition, where) from err
+        raise _located(plan, err, hyps, streams, partition, where, row_offset) from err
     values = [n, dotted, low, high] + [int(v) for v in stats]
     return Partial(values, lengths)
 
@@ -249,7 +250,7 @@ def partition_stats(plan, hyps, streams, partition=None, where=None):
 _INDEX = re.compile(r"\b(?:segment|hypothesis|hypotheses|reference|row) (\d+)")
 
 
-def _located(plan, err, hyps, streams, partition, where):
+def _located(plan, err, hyps, streams, partition, where, row_offset=0):
     """The error, naming the partition and the row it is about."""
     row = None
     for i, hyp in enumerate(hyps):
@@ -268,7 +269,7 @@ def _located(plan, err, hyps, streams, partition, where):
             row = int(found.group(1))
     place = [] if partition is None else [f"partition {partition}"]
     if row is not None:
-        place.append(f"row {row}")
+        place.append(f"row {row + row_offset}")
         if where is not None:
             extra = where(row)
             if extra:
