@@ -273,7 +273,7 @@ def _located(plan, err, hyps, streams, partition, where, row_offset=0):
         if where is not None:
             extra = where(row)
             if extra:
-                place.append(f"({extra})")
+                place[-1] += f" ({extra})"
     text = f"{plan.engine}: {', '.join(place)}: {err}" if place else f"{plan.engine}: {err}"
     if isinstance(err, TypeError):
         return _PartitionTypeError(text)

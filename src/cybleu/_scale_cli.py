@@ -238,6 +238,7 @@ def _progress(args, sources, label):
 
 
 def _best_of(args):
+    from contextlib import ExitStack
     from ._select import CHUNK_SEGMENTS, lower_is_better
     import numpy as np
     if args.k < 1:
@@ -245,43 +246,35 @@ def _best_of(args):
     metric = _metric(args)
     low = lower_is_better(metric)
     k = args.k
-    paths = [args.input] + list(args.refs)
-    sources = _open_sources(paths, args.encoding)
-    labels = [s.label for s in sources]
-    opened = []
-    try:
+    sources = _open_sources([args.input] + list(args.refs), args.encoding)
+    segments = 0
+    with ExitStack() as stack:
         for src in sources:
-            opened.append(src.__enter__())
+            stack.enter_context(src)
         out = _Writer(args.output)
-        scores_out = _Writer(args.scores) if args.scores else None
-        progress = _progress(args, sources, "best-of")
-        segments = 0
-        try:
-            for slices in _Inputs(sources, [k] + [1] * len(args.refs), CHUNK_SEGMENTS):
-                cands, refs = slices[0], slices[1:]
-                n = len(cands) // k
-                if n == 0:
-                    continue
-                rep = [[ref for ref in stream for _ in range(k)] for stream in refs]
-                scores = _score_slice(metric, cands, rep, labels[0], segments * k, k)
-                grid = scores.reshape(n, k)
-                best = grid.argmin(axis=1) if low else grid.argmax(axis=1)
-                out.write([cands[i * k + int(j)] for i, j in enumerate(best)])
-                if scores_out is not None:
-                    values = grid[np.arange(n), best]
-                    scores_out.write([f"{int(j)}\t{v!r}" for j, v in zip(best, values.tolist())])
-                segments += n
-                pos = _position(sources[0])
-                if pos is not None:
-                    progress.update(pos)
-        finally:
-            progress.close()
-            out.close()
+        stack.callback(out.close)
+        scores_out = None
+        if args.scores:
+            scores_out = _Writer(args.scores)
+            stack.callback(scores_out.close)
+        progress = stack.enter_context(_progress(args, sources, "best-of"))
+        for slices in _Inputs(sources, [k] + [1] * len(args.refs), CHUNK_SEGMENTS):
+            cands, refs = slices[0], slices[1:]
+            n = len(cands) // k
+            if n == 0:
+                continue
+            rep = [[ref for ref in stream for _ in range(k)] for stream in refs]
+            scores = _score_slice(metric, cands, rep, sources[0].label, segments * k, k)
+            grid = scores.reshape(n, k)
+            best = grid.argmin(axis=1) if low else grid.argmax(axis=1)
+            out.write([cands[i * k + int(j)] for i, j in enumerate(best)])
             if scores_out is not None:
-                scores_out.close()
-    finally:
-        for src in opened:
-            src.__exit__(None, None, None)
+                values = grid[np.arange(n), best]
+                scores_out.write([f"{int(j)}\t{v!r}" for j, v in zip(best, values.tolist())])
+            segments += n
+            pos = _position(sources[0])
+            if pos is not None:
+                progress.update(pos)
     if not args.quiet:
         logger.info(f"best of {k}: {segments} segments by {type(metric).__name__}"
                     f"{' (lowest)' if low else ''}")
@@ -303,6 +296,7 @@ def _output_paths(folder, inputs):
 
 
 def _filter(args):
+    from contextlib import ExitStack
     from ._select import CHUNK_SEGMENTS
     import numpy as np
     if args.min is None and args.max is None:
@@ -313,50 +307,48 @@ def _filter(args):
     inputs = [args.input] + list(args.refs) + list(args.also)
     n_refs = len(args.refs)
     sources = _open_sources(inputs, args.encoding)
-    writers = []
-    opened = []
-    try:
-        for folder in (args.kept, args.dropped):
-            writers.append(None if folder is None else
-                           [_Writer(p) for p in _output_paths(folder, inputs)])
-        scores_out = _Writer(args.scores) if args.scores else None
+    total = kept = 0
+    lo = -np.inf if args.min is None else args.min
+    hi = np.inf if args.max is None else args.max
+    with ExitStack() as stack:
+        # inputs first: a missing input leaves no empty outputs behind
         for src in sources:
-            opened.append(src.__enter__())
-        progress = _progress(args, sources, "filter")
-        total = kept = 0
-        lo = -np.inf if args.min is None else args.min
-        hi = np.inf if args.max is None else args.max
-        try:
-            for slices in _Inputs(sources, [1] * len(inputs), CHUNK_SEGMENTS):
-                hyps = slices[0]
-                if not hyps:
+            stack.enter_context(src)
+        writers = []
+        for folder in (args.kept, args.dropped):
+            group = None
+            if folder is not None:
+                group = []
+                for path in _output_paths(folder, inputs):
+                    writer = _Writer(path)
+                    stack.callback(writer.close)
+                    group.append(writer)
+            writers.append(group)
+        scores_out = None
+        if args.scores:
+            scores_out = _Writer(args.scores)
+            stack.callback(scores_out.close)
+        progress = stack.enter_context(_progress(args, sources, "filter"))
+        for slices in _Inputs(sources, [1] * len(inputs), CHUNK_SEGMENTS):
+            hyps = slices[0]
+            if not hyps:
+                continue
+            scores = _score_slice(metric, hyps, slices[1:1 + n_refs], sources[0].label,
+                                  total, 1)
+            keep = (scores >= lo) & (scores <= hi)
+            for group, wanted in zip(writers, (True, False)):
+                if group is None:
                     continue
-                scores = _score_slice(metric, hyps, slices[1:1 + n_refs], sources[0].label,
-                                      total, 1)
-                keep = (scores >= lo) & (scores <= hi)
-                for side, wanted in ((0, True), (1, False)):
-                    if writers[side] is None:
-                        continue
-                    rows = np.flatnonzero(keep == wanted).tolist()
-                    for writer, lines in zip(writers[side], slices):
-                        writer.write([lines[i] for i in rows])
-                if scores_out is not None:
-                    scores_out.write([repr(v) for v in scores.tolist()])
-                total += len(hyps)
-                kept += int(keep.sum())
-                pos = _position(sources[0])
-                if pos is not None:
-                    progress.update(pos)
-        finally:
-            progress.close()
-            for group in writers:
-                for writer in group or ():
-                    writer.close()
+                rows = np.flatnonzero(keep == wanted).tolist()
+                for writer, lines in zip(group, slices):
+                    writer.write([lines[i] for i in rows])
             if scores_out is not None:
-                scores_out.close()
-    finally:
-        for src in opened:
-            src.__exit__(None, None, None)
+                scores_out.write([repr(v) for v in scores.tolist()])
+            total += len(hyps)
+            kept += int(keep.sum())
+            pos = _position(sources[0])
+            if pos is not None:
+                progress.update(pos)
     if not args.quiet:
         share = f" ({100 * kept / total:.1f}%)" if total else ""
         bounds = " and ".join(x for x in (None if args.min is None else f">= {args.min:g}",
