@@ -52,18 +52,15 @@ def index_file(path):
                 block = f.read(_BLOCK)
                 if not block:
                     break
-                if offsets is not None:
-                    start = 0
-                    while True:
-                        nl = block.find(b"\n", start)
-                        if nl < 0:
-                            break
-                        lines += 1
-                        if lines % INDEX_EVERY == 0:
-                            offsets.append(pos + nl + 1)
-                        start = nl + 1
-                else:
-                    lines += block.count(b"\n")
+                count = block.count(b"\n")
+                if offsets is not None and lines // INDEX_EVERY != (lines + count) // INDEX_EVERY:
+                    # this block ends line multiples of INDEX_EVERY: find those newlines
+                    import numpy as np
+                    where = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)
+                    first = INDEX_EVERY - lines % INDEX_EVERY      # the 1-based newline wanted
+                    for k in range(first - 1, count, INDEX_EVERY):
+                        offsets.append(pos + int(where[k]) + 1)
+                lines += count
                 pos += len(block)
                 last = block[-1:]
     except (OSError, EOFError) as err:
@@ -120,15 +117,20 @@ def _lines(path, first, end, offsets, encoding):
         else:
             skip = first
         raw = list(itertools.islice(f, skip, skip + (end - first)))
-    out = []
-    for i, line in enumerate(raw):
-        if line.endswith(b"\n"):
-            line = line[:-1]
-        try:
-            out.append(line.decode(encoding))
-        except UnicodeDecodeError as err:
-            raise ValueError(f"{path}: line {first + i + 1}: cannot decode as {encoding}: "
-                             f"{err.reason} (byte 0x{line[err.start]:02x})") from None
+    data = b"".join(raw)
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError:
+        for i, line in enumerate(raw):       # the line that cannot be decoded
+            try:
+                line.decode(encoding)
+            except UnicodeDecodeError as err:
+                raise ValueError(f"{path}: line {first + i + 1}: cannot decode as {encoding}: "
+                                 f"{err.reason} (byte 0x{line[err.start]:02x})") from None
+        raise
+    out = text.split("\n")
+    if text.endswith("\n") or not text:
+        out.pop()
     if len(out) != end - first:
         raise ValueError(f"{path}: has {first + len(out)} lines, fewer than the {end} it had "
                          "when it was indexed (changed while reading?)")
