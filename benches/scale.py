@@ -120,7 +120,7 @@ def run_cluster_filter(hyp, ref, folder, n, args):
     best = None
     for rep in range(args.repeat):
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=40)
+                               dashboard_address=":0", silence_logs=40)
         client = Client(cluster)
         try:
             out = folder / f"kept2-{rep}"
@@ -162,7 +162,7 @@ def run_shards(args):
         t_one = time.perf_counter() - t
         print(f"one process: {one} in {t_one:.2f}s ({load()})")
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=40)
+                               dashboard_address=":0", silence_logs=40)
         client = Client(cluster)
         try:
             for rep in range(args.repeat):

@@ -35,8 +35,11 @@ def client():
     from distributed import Client, LocalCluster
     # the workers cannot import this test module: its functions travel by value
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                           dashboard_address=None, silence_logs=50)
+    import dask
+    # the scheduler reads this when it starts: a task whose worker dies twice is an error
+    with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                               dashboard_address=":0", silence_logs=50)
     client = Client(cluster)
     yield client
     client.close()
@@ -270,7 +273,6 @@ def _load(rows, marker, always):
 
 
 def test_a_killed_worker_gives_the_same_result_or_an_error(client, tmp_path):
-    import dask
     import dask.bag as db
     from dask import delayed
     cd = _cd()
@@ -283,14 +285,13 @@ def test_a_killed_worker_gives_the_same_result_or_an_error(client, tmp_path):
     got = cd.corpus_bleu(db.from_delayed(parts))
     assert os.path.exists(marker)             # the worker was killed, the task ran again
     assert bits(got.score) == bits(want.score)
-    client.wait_for_workers(2)
+    client.wait_for_workers(2, timeout=120)
     from distributed.scheduler import KilledWorker
     always = [delayed(_load, pure=False)(rows[:40], str(tmp_path / "again"), True),
               delayed(list)(rows[40:])]
-    with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
-        with pytest.raises(KilledWorker):
-            cd.corpus_bleu(db.from_delayed(always))
-    client.wait_for_workers(2)
+    with pytest.raises(KilledWorker, match="workers died while running it"):
+        cd.corpus_bleu(db.from_delayed(always))
+    client.wait_for_workers(2, timeout=120)
 
 
 def test_segment_statistics_in_order_for_paired_tests(client):
