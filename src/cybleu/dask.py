@@ -15,7 +15,7 @@ Rows: a bag holds tuples `(hyp, ref_1, ..., ref_R)` (or `(hyp, [refs])`, or dict
 without references in the rows take `references=`: streams held by the client, shipped to each
 worker once (one graph key), each partition taking its rows' slice.
 
-Needs `pip install "cybleu[dask]"` (dask[distributed]).
+Needs `pip install "cybleu[dask]"` (dask[dataframe,distributed]).
 """
 try:
     import dask
