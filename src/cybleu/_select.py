@@ -46,15 +46,16 @@ def lower_is_better(metric):
     return isinstance(metric, TER)
 
 
-def sentence_scores(metric, hyps, streams):
+def sentence_scores(metric, hyps, streams, n_threads=1):
     """float64 array: the sentence score of each hypothesis against its segment's references,
-    bit for bit `metric.sentence_score(hyp, refs).score` of each."""
+    bit for bit `metric.sentence_score(hyp, refs).score` of each (BLEU may share the work among
+    n_threads threads; the results do not change)."""
     from .metrics import BLEU
     if isinstance(metric, BLEU):
         force = metric._force
         metric._force = True      # BLEU's tokenized-input warning is about corpora
         try:
-            return metric.sentence_scores(hyps, streams)
+            return metric.sentence_scores(hyps, streams, n_threads=n_threads)
         finally:
             metric._force = force
     return metric.sentence_scores(hyps, streams)
@@ -86,7 +87,7 @@ def _check_k(k):
         raise ValueError(f"k must be a positive int, not {k!r}")
 
 
-def best_of(candidates, references, k, metric="bleu", **metric_kwargs):
+def best_of(candidates, references, k, metric="bleu", n_threads=1, **metric_kwargs):
     """The best of k candidates per segment by sentence score.
 
     :param candidates: n*k strings, segment i's candidates at i*k to i*k+k-1 (the layout of an
@@ -96,6 +97,8 @@ def best_of(candidates, references, k, metric="bleu", **metric_kwargs):
     :param k: the number of candidates per segment.
     :param metric: "bleu" (sentence BLEU with effective order, sacreBLEU's sentence_bleu),
         "chrf", "chrf++", "ter", or a cybleu metric object (BLEU, CHRF, TER) with its settings.
+    :param n_threads: threads BLEU's kernel shares the segments among (the results do not
+        change; chrF and TER take 1).
     :param metric_kwargs: the metric class's arguments, with a metric name.
     :returns: BestOf(index, score): numpy arrays of n entries: the position (0..k-1) of the
         candidate with the highest score (TER: the lowest), the first one of equal scores, as
@@ -122,7 +125,7 @@ def best_of(candidates, references, k, metric="bleu", **metric_kwargs):
         streams = [[ref for ref in stream[start:stop] for _ in range(k)]
                    for stream in references]
         try:
-            scores = sentence_scores(metric, flat[start * k:stop * k], streams)
+            scores = sentence_scores(metric, flat[start * k:stop * k], streams, n_threads)
         except (TypeError, ValueError) as err:
             raise _renumbered(err, start, k) from err
         grid = scores.reshape(stop - start, k)
