@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # mypy sees the eager imports
                          sentence_bleu, sentence_chrf, sentence_ter)
     from .metrics import BLEU, CHRF, TER, BLEUScore, CHRFScore, TERScore
     from .metrics.helpers import extract_char_ngrams, extract_word_ngrams
+    from ._scale.select import best_of
     from .patch import (is_patched, patch_nltk, patch_sacrebleu, patched, unpatch_nltk,
                         unpatch_sacrebleu)
 
@@ -29,6 +30,7 @@ _LAZY = {
                     "compat"),
     **dict.fromkeys(("BLEU", "CHRF", "TER", "BLEUScore", "CHRFScore", "TERScore"), "metrics"),
     **dict.fromkeys(("extract_char_ngrams", "extract_word_ngrams"), "metrics.helpers"),
+    "best_of": "_scale.select",
     **dict.fromkeys(("is_patched", "patch_nltk", "patch_sacrebleu", "patched", "unpatch_nltk",
                      "unpatch_sacrebleu"), "patch"),
 }
@@ -38,7 +40,7 @@ __all__ = ["BLEU", "BLEUScore", "CHRF", "CHRFScore", "corpus_bleu", "raw_corpus_
            "batch_sentence_chrf", "pairwise_chrf", "TER", "TERScore", "corpus_ter", "sentence_ter",
            "batch_sentence_ter", "extract_char_ngrams", "extract_word_ngrams",
            "BACKEND", "__version__", "patch_sacrebleu", "unpatch_sacrebleu", "patch_nltk",
-           "unpatch_nltk", "patched", "is_patched"]
+           "unpatch_nltk", "patched", "is_patched", "best_of"]
 
 
 def __getattr__(name):

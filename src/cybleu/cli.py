@@ -812,6 +812,11 @@ def _setup_process_streams():
 
 def main(argv=None):
     """Run the command line on `argv` (default: sys.argv[1:]); returns the exit status."""
+    from ._scale import cli as _scale_cli   # `cybleu best-of ...` and `cybleu filter ...`
+    if _scale_cli.wants(sys.argv[1:] if argv is None else argv):
+        if argv is None:
+            _setup_process_streams()
+        return _scale_cli.main(sys.argv[1:] if argv is None else list(argv))
     try:
         args = parse_args(argv)
     except SystemExit as exc:  # --help, --version, usage errors

@@ -1,0 +1,386 @@
+"""`cybleu best-of` and `cybleu filter`: sentence scores over files too large to hold.
+
+    cybleu best-of -k 8 -r ref.txt -i nbest.txt > best.txt       # bestbleu.py, in the kernel
+    cybleu filter -i bt.de -r train.de --also train.en --min 20 --kept kept/ --dropped dropped/
+
+Both read their inputs in slices (CHUNK_SEGMENTS segments at a time, all files in step), so memory
+holds one slice whatever the size of the files; lines are written back exactly as read. Errors
+follow the main command line's: a `cybleu: ` message naming the file and line, exit status 1.
+sacreBLEU's own command line (`cybleu REF -i HYP ...`) is untouched: `cli.main` hands over only
+when the first argument is one of these commands and no file of that name exists.
+"""
+import argparse
+import logging
+import os
+import sys
+
+from .. import streams
+
+logger = logging.getLogger("cybleu.cli")
+
+COMMANDS = ("best-of", "filter")
+METRICS = ("bleu", "chrf", "chrf++", "ter")
+
+
+def wants(argv):
+    """True when argv starts with one of these commands (and names no file of that name)."""
+    return bool(argv) and argv[0] in COMMANDS and not os.path.exists(argv[0])
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        raise SystemExit(2)
+
+
+def _metric_options(parser):
+    group = parser.add_argument_group("metric")
+    group.add_argument("-m", "--metric", choices=METRICS, default="bleu",
+                       help="the sentence score (default: bleu, sentence BLEU with effective "
+                            "order, as sacreBLEU's sentence_bleu)")
+    group.add_argument("-tok", "--tokenize", default=None,
+                       help="BLEU's tokenizer (default: 13a)")
+    group.add_argument("-lc", "--lowercase", action="store_true",
+                       help="lowercase before scoring (BLEU, chrF; TER is case-insensitive "
+                            "unless --case-sensitive)")
+    group.add_argument("--case-sensitive", action="store_true", help="TER: keep case")
+    parser.add_argument("-e", "--encoding", default="utf-8", help="input encoding (utf-8)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress, no summary")
+
+
+def build_parsers():
+    best = _Parser(prog="cybleu best-of",
+                   description="For each segment, write the candidate with the best sentence "
+                               "score among its k candidates (k consecutive lines of the n-best "
+                               "file); the first of equal scores wins. TER: the lowest.")
+    best.add_argument("-k", type=int, required=True, help="candidates per segment")
+    best.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF",
+                      help="reference files, one line per segment (.gz read transparently)")
+    best.add_argument("-i", "--input", default=None, metavar="NBEST",
+                      help="the candidates, k lines per segment (default: standard input)")
+    best.add_argument("-o", "--output", default=None,
+                      help="where the best candidates go (default: standard output)")
+    best.add_argument("--scores", default=None, metavar="FILE",
+                      help="also write '<index>\\t<score>' per segment here (index 0..k-1)")
+    _metric_options(best)
+
+    filt = _Parser(prog="cybleu filter",
+                   description="Split a parallel corpus by the sentence score of the hypothesis "
+                               "against the references: lines with --min <= score <= --max go "
+                               "to --kept, the others to --dropped, every file in step.")
+    filt.add_argument("-i", "--input", required=True, metavar="HYP",
+                      help="the side to score, one line per segment")
+    filt.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF",
+                      help="reference files, aligned with the input")
+    filt.add_argument("--also", nargs="+", default=[], metavar="FILE",
+                      help="more aligned files (e.g. the source side), split the same way")
+    filt.add_argument("--min", type=float, default=None, help="keep scores >= this")
+    filt.add_argument("--max", type=float, default=None, help="keep scores <= this")
+    filt.add_argument("--kept", default=None, metavar="DIR",
+                      help="folder for the kept lines (each file under its own name; .gz "
+                           "names are written gzipped)")
+    filt.add_argument("--dropped", default=None, metavar="DIR",
+                      help="folder for the dropped lines")
+    filt.add_argument("--scores", default=None, metavar="FILE",
+                      help="also write every segment's score here, one per line")
+    _metric_options(filt)
+    return {"best-of": best, "filter": filt}
+
+
+def _metric(args):
+    from .select import sentence_metric
+    kwargs = {}
+    if args.metric == "bleu":
+        if args.tokenize is not None:
+            kwargs["tokenize"] = args.tokenize
+        kwargs["lowercase"] = args.lowercase
+    elif args.tokenize is not None:
+        raise streams.InputError(f"--tokenize is BLEU's option, not {args.metric}'s")
+    elif args.metric in ("chrf", "chrf++"):
+        kwargs["lowercase"] = args.lowercase
+    else:
+        kwargs["case_sensitive"] = args.case_sensitive
+    try:
+        return sentence_metric(args.metric, **kwargs)
+    except (ValueError, TypeError) as err:
+        raise streams.InputError(str(err)) from None
+
+
+def _blocks(source, max_lines, size=1 << 20):
+    """The lines of an open TextSource as read (newline removed, nothing stripped), in lists
+    of at most max_lines."""
+    with source._errors():
+        read = source._stream.read
+        pending, out = "", []
+        while True:
+            text = read(size)
+            if not text:
+                break
+            parts = (pending + text).split("\n")
+            pending = parts.pop()
+            out.extend(parts)
+            while len(out) >= max_lines:
+                yield out[:max_lines]
+                del out[:max_lines]
+        if pending:
+            out.append(pending)
+        while out:
+            yield out[:max_lines]
+            del out[:max_lines]
+
+
+def _position(source):
+    """How far into its file (in bytes) a TextSource has read, or None."""
+    raw = getattr(getattr(source, "_tracker", None), "_raw", None)
+    raw = getattr(raw, "fileobj", raw)       # a gzip file: the compressed position
+    try:
+        return raw.tell()
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+class _Inputs:
+    """Files read in step, `per[i]` lines of file i per segment, in slices of `chunk` segments.
+    Yields lists of lines per file; errors name the file that ends early."""
+
+    def __init__(self, sources, per, chunk):
+        self.sources, self.per, self.chunk = sources, per, chunk
+        self.lines = [0] * len(sources)
+
+    def __iter__(self):
+        iters = [_blocks(src, self.chunk * p) for src, p in zip(self.sources, self.per)]
+        while True:
+            slices = [next(it, None) for it in iters]
+            if all(s is None for s in slices):
+                return
+            slices = [[] if s is None else s for s in slices]
+            counts = [len(s) for s in slices]
+            for i, n in enumerate(counts):
+                self.lines[i] += n
+            segs = [n // p for n, p in zip(counts, self.per)]
+            if len(set(segs)) > 1 or any(n % p for n, p in zip(counts, self.per)):
+                self._mismatch(iters)
+            yield slices
+
+    def _mismatch(self, iters):
+        # read the rest to report every file's length
+        for i, it in enumerate(iters):
+            for block in it:
+                self.lines[i] += len(block)
+        parts = []
+        for src, n, p in zip(self.sources, self.lines, self.per):
+            unit = "line" if n == 1 else "lines"
+            if p > 1:
+                unit += f" (not a multiple of {p})" if n % p else f" ({n // p} segments of {p})"
+            parts.append(f"{src.label}: {n} {unit}")
+        raise streams.InputError("the inputs do not have the same number of segments: "
+                                 + "; ".join(parts))
+
+
+def _open_sources(paths, encoding, stdin_for=None):
+    out = []
+    for path in paths:
+        out.append(streams.TextSource(path, encoding, stdin=path is None))
+    return out
+
+
+def _score_slice(metric, hyps, streams_, label, first_line, per):
+    from .select import sentence_scores
+    try:
+        return sentence_scores(metric, hyps, streams_)
+    except (TypeError, ValueError) as err:
+        import re
+        found = re.search(r"\b(?:hypothesis|segment) (\d+)", str(err))
+        if found:
+            line = first_line + int(found.group(1)) + 1
+            raise streams.InputError(f"{label}: line {line}: {err}") from None
+        raise streams.InputError(f"{label}: lines {first_line + 1}-{first_line + len(hyps)}: "
+                                 f"{err}") from None
+
+
+class _Writer:
+    """A text output (stdout for None), .gz names gzipped; lines written as read."""
+
+    def __init__(self, path, encoding="utf-8"):
+        self.path = path
+        if path is None:
+            self.file = sys.stdout
+        else:
+            try:
+                if path.endswith(".gz"):
+                    import gzip
+                    self.file = gzip.open(path, "wt", encoding=encoding, newline="\n")
+                else:
+                    self.file = open(path, "w", encoding=encoding, newline="\n")
+            except OSError as err:
+                raise streams.InputError(streams.os_error_message(path, err)) from None
+
+    def write(self, lines):
+        if lines:
+            self.file.write("\n".join(lines) + "\n")
+
+    def close(self):
+        if self.path is not None:
+            self.file.close()
+        else:
+            self.file.flush()
+
+
+def _progress(args, sources, label):
+    from ..render import Progress
+    source = sources[0]
+    try:
+        total = os.path.getsize(source.path) if not source.stdin else 0
+    except OSError:
+        total = 0
+    return Progress(total, label, enabled=None if not args.quiet else False)
+
+
+def _best_of(args):
+    from contextlib import ExitStack
+    from .select import CHUNK_SEGMENTS, lower_is_better
+    import numpy as np
+    if args.k < 1:
+        raise streams.InputError(f"-k must be at least 1, not {args.k}")
+    metric = _metric(args)
+    low = lower_is_better(metric)
+    k = args.k
+    sources = _open_sources([args.input] + list(args.refs), args.encoding)
+    segments = 0
+    with ExitStack() as stack:
+        for src in sources:
+            stack.enter_context(src)
+        out = _Writer(args.output)
+        stack.callback(out.close)
+        scores_out = None
+        if args.scores:
+            scores_out = _Writer(args.scores)
+            stack.callback(scores_out.close)
+        progress = stack.enter_context(_progress(args, sources, "best-of"))
+        for slices in _Inputs(sources, [k] + [1] * len(args.refs), CHUNK_SEGMENTS):
+            cands, refs = slices[0], slices[1:]
+            n = len(cands) // k
+            if n == 0:
+                continue
+            rep = [[ref for ref in stream for _ in range(k)] for stream in refs]
+            scores = _score_slice(metric, cands, rep, sources[0].label, segments * k, k)
+            grid = scores.reshape(n, k)
+            best = grid.argmin(axis=1) if low else grid.argmax(axis=1)
+            out.write([cands[i * k + int(j)] for i, j in enumerate(best)])
+            if scores_out is not None:
+                values = grid[np.arange(n), best]
+                scores_out.write([f"{int(j)}\t{v!r}" for j, v in zip(best, values.tolist())])
+            segments += n
+            pos = _position(sources[0])
+            if pos is not None:
+                progress.update(pos)
+    if not args.quiet:
+        logger.info(f"best of {k}: {segments} segments by {type(metric).__name__}"
+                    f"{' (lowest)' if low else ''}")
+
+
+def _output_paths(folder, inputs):
+    names = [os.path.basename(p) for p in inputs]
+    seen = {}
+    for path, name in zip(inputs, names):
+        if name in seen:
+            raise streams.InputError(f"{seen[name]} and {path} have the same file name "
+                                     f"{name!r}: the outputs in {folder} would collide")
+        seen[name] = path
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as err:
+        raise streams.InputError(streams.os_error_message(folder, err)) from None
+    return [os.path.join(folder, name) for name in names]
+
+
+def _filter(args):
+    from contextlib import ExitStack
+    from .select import CHUNK_SEGMENTS
+    import numpy as np
+    if args.min is None and args.max is None:
+        raise streams.InputError("give --min, --max or both: the scores to keep")
+    if args.kept is None and args.dropped is None and args.scores is None:
+        raise streams.InputError("give --kept, --dropped or --scores: where the lines go")
+    metric = _metric(args)
+    inputs = [args.input] + list(args.refs) + list(args.also)
+    n_refs = len(args.refs)
+    sources = _open_sources(inputs, args.encoding)
+    total = kept = 0
+    lo = -np.inf if args.min is None else args.min
+    hi = np.inf if args.max is None else args.max
+    with ExitStack() as stack:
+        # inputs first: a missing input leaves no empty outputs behind
+        for src in sources:
+            stack.enter_context(src)
+        writers = []
+        for folder in (args.kept, args.dropped):
+            group = None
+            if folder is not None:
+                group = []
+                for path in _output_paths(folder, inputs):
+                    writer = _Writer(path)
+                    stack.callback(writer.close)
+                    group.append(writer)
+            writers.append(group)
+        scores_out = None
+        if args.scores:
+            scores_out = _Writer(args.scores)
+            stack.callback(scores_out.close)
+        progress = stack.enter_context(_progress(args, sources, "filter"))
+        for slices in _Inputs(sources, [1] * len(inputs), CHUNK_SEGMENTS):
+            hyps = slices[0]
+            if not hyps:
+                continue
+            scores = _score_slice(metric, hyps, slices[1:1 + n_refs], sources[0].label,
+                                  total, 1)
+            keep = (scores >= lo) & (scores <= hi)
+            for group, wanted in zip(writers, (True, False)):
+                if group is None:
+                    continue
+                rows = np.flatnonzero(keep == wanted).tolist()
+                for writer, lines in zip(group, slices):
+                    writer.write([lines[i] for i in rows])
+            if scores_out is not None:
+                scores_out.write([repr(v) for v in scores.tolist()])
+            total += len(hyps)
+            kept += int(keep.sum())
+            pos = _position(sources[0])
+            if pos is not None:
+                progress.update(pos)
+    if not args.quiet:
+        share = f" ({100 * kept / total:.1f}%)" if total else ""
+        bounds = " and ".join(x for x in (None if args.min is None else f">= {args.min:g}",
+                                          None if args.max is None else f"<= {args.max:g}")
+                              if x)
+        logger.info(f"kept {kept} of {total} segments{share}: {type(metric).__name__} {bounds}")
+
+
+def main(argv):
+    """Run `cybleu best-of ...` or `cybleu filter ...`; returns the exit status."""
+    from ..cli import _LogToStderr
+    command, rest = argv[0], argv[1:]
+    parser = build_parsers()[command]
+    try:
+        args = parser.parse_args(rest)
+    except SystemExit as exc:
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    with _LogToStderr(args.quiet):
+        try:
+            (_best_of if command == "best-of" else _filter)(args)
+        except streams.InputError as err:
+            for message in err.messages:
+                logger.error(message)
+            return err.code
+        except KeyboardInterrupt:
+            logger.error("Interrupted.")
+            return 130
+        except BrokenPipeError:
+            return 1
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        pass
+    return 0

@@ -1,0 +1,352 @@
+"""A slice of a corpus -> one flat vector of integer statistics; a sum of them -> the exact score.
+
+The one piece the engine adapters (cybleu.dask, cybleu.ray, cybleu.spark) share. A partition's
+rows go through the metric's own kernel (the column sums `BLEU`/`CHRF` compute for corpus_score,
+without a list per segment) into a vector of Python ints; vectors add exactly in any order and any
+grouping, so an engine may reduce them as a tree; the score is computed once, from the sum, by the
+metric's own `_compute_score_from_stats`, and equals `cybleu.corpus_*` (and sacreBLEU) bit for bit.
+
+The vector (`Plan.columns` names its cells):
+
+    segments, dotted, min_refs, max_refs, <the metric's statistics>
+
+`segments` counts the rows; `dotted` the hypotheses ending in " ." (BLEU's warning about tokenized
+input is decided on the whole corpus, as sacreBLEU decides it); `min_refs`/`max_refs` the fewest and
+most references a segment has (sacreBLEU's `num_refs`: the count when they agree, else -1). They
+merge by min and max; every other cell by addition.
+
+TER is the one metric whose statistics are not all integers: a segment's reference length is the
+average over its references, a float, and sacreBLEU adds those floats one after the other. When
+every average is a multiple of 2**-10 (one or two references, or four, ...: every real test set we
+know), each partial sum of sacreBLEU's is exact, so the sum does not depend on the order and is kept
+as an integer count of 2**-10 units (`length_units`). Segments whose average is not such a multiple
+(three references of lengths 10, 10, 11) are counted in `inexact`; when any exist, the sum depends
+on the order, and the per-segment lengths are carried along in order (`Partial.lengths`, when the
+plan keeps them: `Plan.ordered`) and added on the client one after the other, as sacreBLEU does.
+An engine that cannot keep the order raises instead of returning a different float.
+"""
+import copy
+import functools
+import operator
+import re
+from array import array
+
+__all__ = ["Plan", "Partial", "make_metric", "partition_stats", "merge", "finish",
+           "PartitionError"]
+
+SHIFT = 10
+_UNIT = 1 << SHIFT
+# partial sums of TER lengths below this many words are exact multiples of 2**-SHIFT
+_EXACT_LIMIT = 1 << (53 - SHIFT)
+_COMMON = ("segments", "dotted", "min_refs", "max_refs")
+_NO_REFS = 1 << 62            # min_refs of an empty partition (the identity of min)
+
+
+class PartitionError(ValueError):
+    """Bad input in one partition; the message names the partition and the row (and the file and
+    line when the engine knows them)."""
+
+
+def make_metric(kind, metric=None, **kwargs):
+    """A cybleu metric object: `metric` itself (a cybleu BLEU, CHRF or TER of the right kind), or
+    a new one of `kind` ("bleu", "chrf", "ter") built from `kwargs` (the class's arguments)."""
+    from .. import metrics
+    cls = metrics.get({"bleu": "BLEU", "chrf": "CHRF", "ter": "TER"}[kind])
+    if metric is None:
+        return cls(**kwargs)
+    if kwargs:
+        raise TypeError(f"give either a metric object or the {cls.__name__} arguments "
+                        f"{sorted(kwargs)}, not both")
+    if not isinstance(metric, cls):
+        raise TypeError(f"metric must be a cybleu.metrics.{cls.__name__}, "
+                        f"not {type(metric).__name__}")
+    return metric
+
+
+def kind_of(metric):
+    """'bleu', 'chrf' or 'ter' for a cybleu metric object."""
+    from ..metrics import BLEU, CHRF, TER
+    for cls, kind in ((BLEU, "bleu"), (CHRF, "chrf"), (TER, "ter")):
+        if isinstance(metric, cls):
+            return kind
+    raise TypeError(f"not a cybleu metric: {type(metric).__name__} (use cybleu.metrics.BLEU, "
+                    "CHRF or TER)")
+
+
+class Plan:
+    """What each partition computes: the metric (its settings; the references travel with the
+    rows) and the layout of the statistics vector. Small and picklable: an engine ships it once
+    per task, never once per row.
+
+    :param metric: a cybleu BLEU, CHRF or TER object (the client keeps it; `finish` sets its
+        `num_refs`, so `metric.get_signature()` works afterwards).
+    :param n_refs: the number of reference streams, or None when they come in a list column
+        (then TER keeps the ordered lengths, since a segment may have three references).
+    :param engine: the name in error messages ("cybleu.dask", ...).
+    """
+
+    def __init__(self, metric, n_refs=None, engine="cybleu"):
+        self.metric = metric
+        self.kind = kind_of(metric)
+        self.n_refs = n_refs
+        self.engine = engine
+        # only averages over 3, 5, 6, 7... references can be inexact
+        self.ordered = self.kind == "ter" and (n_refs is None or n_refs >= 3)
+        if self.kind == "bleu":
+            n = metric.max_ngram_order
+            names = (["hyp_len", "ref_len"] + [f"correct_{i + 1}" for i in range(n)]
+                     + [f"total_{i + 1}" for i in range(n)])
+        elif self.kind == "chrf":
+            names = []
+            for i in range(metric.char_order):
+                names += [f"char{i + 1}_hyp", f"char{i + 1}_ref", f"char{i + 1}_match"]
+            for i in range(metric.word_order):
+                names += [f"word{i + 1}_hyp", f"word{i + 1}_ref", f"word{i + 1}_match"]
+        else:
+            names = ["edits", "length_units", "inexact"]
+        self.columns = list(_COMMON) + names
+
+    def __getstate__(self):
+        # the worker's copy: no reference cache (the rows carry the references), and quiet about
+        # tokenized input (the client warns once, on the whole corpus)
+        state = dict(self.__dict__)
+        state.pop("_worker", None)
+        worker = copy.copy(self.metric)
+        worker._ref_cache = None
+        worker._force = True
+        state["metric"] = worker
+        return state
+
+    def worker_metric(self):
+        """The metric to run on a partition (a quiet copy; the client's object is not touched)."""
+        metric = self.__dict__.get("_worker")
+        if metric is None:
+            metric = copy.copy(self.metric)
+            metric._ref_cache = None
+            metric._force = True
+            self._worker = metric
+        return metric
+
+    def empty(self):
+        values = [0] * len(self.columns)
+        values[2] = _NO_REFS
+        return Partial(values, array("d") if self.ordered else None)
+
+
+class Partial:
+    """The statistics of consecutive rows: `values` (Python ints, laid out as `Plan.columns`)
+    and, when the plan is ordered, the TER lengths of the rows in order."""
+
+    __slots__ = ("values", "lengths")
+
+    def __init__(self, values, lengths=None):
+        self.values = values
+        self.lengths = lengths
+
+    def __reduce__(self):
+        return Partial, (self.values, self.lengths)
+
+    def __repr__(self):
+        return f"Partial({self.values!r})"
+
+
+def merge(partials):
+    """The Partial of consecutive partials, in the order given (min/max for the reference counts,
+    sums for the rest, lengths concatenated)."""
+    partials = list(partials)
+    if not partials:
+        raise ValueError("nothing to merge")
+    values = list(partials[0].values)
+    lengths = partials[0].lengths
+    lengths = None if lengths is None else array("d", lengths)
+    for part in partials[1:]:
+        other = part.values
+        values[0] += other[0]
+        values[1] += other[1]
+        values[2] = min(values[2], other[2])
+        values[3] = max(values[3], other[3])
+        for i in range(4, len(values)):
+            values[i] += other[i]
+        if lengths is not None:
+            if part.lengths is None:
+                lengths = None
+            else:
+                lengths.extend(part.lengths)
+    return Partial(values, lengths)
+
+
+def _ref_counts(streams, n):
+    """(fewest, most) non-None references of the n segments."""
+    if not any(None in stream for stream in streams):
+        return len(streams), len(streams)
+    counts = [sum(ref is not None for ref in seg) for seg in zip(*streams)]
+    return min(counts), max(counts)
+
+
+def _rows_sum(rows):
+    """Column sums of per-segment rows, as Python ints (a subclass's hooks may give others)."""
+    return [sum(column) for column in zip(*rows)]
+
+
+def partition_stats(plan, hyps, streams, partition=None, where=None, row_offset=0):
+    """The Partial of one partition: `hyps` (strings) and `streams` (reference streams, each as
+    long as hyps; None where a segment lacks that reference).
+
+    :param partition: the partition's number, for error messages.
+    :param where: a function row -> text (e.g. "line 12 of hyp.txt") for error messages.
+    :param row_offset: the number of the partition's rows before these (batch by batch).
+    :raises PartitionError: (a TypeError too when the input has the wrong type) naming the
+        partition and the row.
+    """
+    n = len(hyps)
+    if n == 0:
+        return plan.empty()
+    try:
+        for k, stream in enumerate(streams):
+            if len(stream) != n:
+                raise ValueError(f"reference stream {k} has {len(stream)} lines for {n} "
+                                 "hypotheses")
+        metric = plan.worker_metric()
+        lengths = None
+        if plan.kind == "bleu":
+            from ..metrics import bleu
+            stats = None
+            if metric._own_hooks(bleu.BLEU, bleu._SCORE_HOOKS):
+                stats = metric._core_call("corpus_stats", hyps, streams)
+            if stats is None:
+                stats = _rows_sum(metric._extract_corpus_statistics(hyps, streams))
+            dotted = sum(map(str.endswith, hyps, [" ."] * n))
+        elif plan.kind == "chrf":
+            from ..metrics import chrf
+            stats = None
+            if metric._kernel_ready(chrf._SCORE_HOOKS):
+                stats = metric._kernel_call("corpus_stats", hyps, streams)
+            if stats is None:
+                stats = _rows_sum(metric._extract_corpus_statistics(hyps, streams))
+            dotted = 0
+        else:
+            rows = metric._extract_corpus_statistics(hyps, streams)
+            edits = units = inexact = 0
+            lengths = array("d") if plan.ordered else None
+            for row in rows:
+                edits += row[0]
+                length = row[1]
+                scaled = length * _UNIT
+                if float(scaled).is_integer():
+                    units += int(scaled)
+                else:
+                    inexact += 1
+                if lengths is not None:
+                    lengths.append(length)
+            stats = [edits, units, inexact]
+            dotted = 0
+        low, high = _ref_counts(streams, n)
+    except (TypeError, ValueError) as err:
+        raise _located(plan, err, hyps, streams, partition, where, row_offset) from err
+    values = [n, dotted, low, high] + [int(v) for v in stats]
+    return Partial(values, lengths)
+
+
+_INDEX = re.compile(r"\b(?:segment|hypothesis|hypotheses|reference|row) (\d+)")
+
+
+def _located(plan, err, hyps, streams, partition, where, row_offset=0):
+    """The error, naming the partition and the row it is about."""
+    row = None
+    for i, hyp in enumerate(hyps):
+        if not isinstance(hyp, str):
+            row = i
+            break
+    if row is None:
+        for stream in streams:
+            for i, ref in enumerate(stream):
+                if ref is not None and not isinstance(ref, str):
+                    row = i if row is None else min(row, i)
+                    break
+    if row is None:
+        found = _INDEX.search(str(err))
+        if found and int(found.group(1)) < len(hyps):
+            row = int(found.group(1))
+    place = [] if partition is None else [f"partition {partition}"]
+    if row is not None:
+        place.append(f"row {row + row_offset}")
+        if where is not None:
+            extra = where(row)
+            if extra:
+                place[-1] += f" ({extra})"
+    text = f"{plan.engine}: {', '.join(place)}: {err}" if place else f"{plan.engine}: {err}"
+    if isinstance(err, TypeError):
+        return _PartitionTypeError(text)
+    return PartitionError(text)
+
+
+class _PartitionTypeError(PartitionError, TypeError):
+    """A PartitionError about a value of the wrong type (a TypeError too)."""
+
+
+def _ordered_sum(lengths):
+    """sacreBLEU's sum_of_lists on one column: left to right from 0 (not math.fsum, not the
+    builtin sum, which compensates on Python 3.12+)."""
+    return functools.reduce(operator.add, lengths, 0)
+
+
+def finish(plan, partial):
+    """The metric's Score of the summed statistics (computed once, here), bit for bit what
+    `metric.corpus_score` gives on the whole corpus; sets the client metric's `num_refs`.
+
+    :raises ValueError: for an empty corpus (as cybleu.corpus_*), or for TER lengths that depend
+        on an order the engine did not keep.
+    """
+    values = partial.values
+    metric = plan.metric
+    prefix = type(metric).__name__
+    if values[0] == 0:
+        raise ValueError(f"{prefix}: no hypotheses: the corpus is empty.")
+    low, high = values[2], values[3]
+    metric.num_refs = low if low == high else -1
+    if plan.kind == "bleu" and not metric._force and values[1] >= 100:
+        metric._warn_tokenized()
+    stats = values[4:]
+    if plan.kind == "ter":
+        edits, units, inexact = stats
+        if inexact == 0 and units < (_EXACT_LIMIT << SHIFT):
+            length = units / _UNIT
+        elif partial.lengths is not None and len(partial.lengths) == values[0]:
+            length = _ordered_sum(partial.lengths)
+        else:
+            raise ValueError(
+                f"{plan.engine}: {inexact} segments have an average reference length that is not "
+                "a multiple of 1/1024 (3, 5, 6, ... references of different lengths), so "
+                "sacreBLEU's float sum of the lengths depends on the order of the segments, "
+                "which this reduction does not keep; score these rows with an ordered "
+                "reduction (see the cybleu scale guide)")
+        stats = [edits, length]
+    return metric._compute_score_from_stats(stats)
+
+
+def columns_of(items, hyp, refs):
+    """(hyps, streams) from rows `items` (tuples, lists or dicts): `hyp` the hypothesis's key,
+    `refs` a list of keys (one per reference stream) or a single key whose value is a list of
+    references. Defaults for tuples: hypothesis first, the rest references."""
+    items = items if isinstance(items, list) else list(items)
+    if not items:
+        return [], []
+    if hyp is None:
+        hyp = 0
+    hyps = [item[hyp] for item in items]
+    if refs is None:
+        width = len(items[0])
+        streams = [[item[k] if len(item) > k else None for item in items] for k in range(1, width)]
+        if width == 2 and isinstance(items[0][1], (list, tuple)):
+            return hyps, _list_column([item[1] for item in items])
+        return hyps, streams
+    if isinstance(refs, (list, tuple)):
+        return hyps, [[item[key] for item in items] for key in refs]
+    return hyps, _list_column([item[refs] for item in items])
+
+
+def _list_column(cells):
+    """Reference streams from one list of references per row (padded with None)."""
+    cells = [[] if cell is None else list(cell) for cell in cells]
+    width = max(map(len, cells), default=0)
+    return [[cell[k] if k < len(cell) else None for cell in cells] for k in range(width)]

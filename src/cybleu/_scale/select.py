@@ -1,0 +1,147 @@
+"""Sentence scores for selection and filtering: best-of-n and threshold filters.
+
+`best_of` is what Mozilla's `bestbleu.py` does in a Python loop (for each segment, the candidate
+with the highest sentence score, the first of equals), with the scores from the metric's batch
+kernel (`sentence_scores`, bit for bit `sentence_score` of each pair). The engine adapters and the
+command line (`cybleu best-of`, `cybleu filter`) call the same functions on their slices.
+"""
+from collections import namedtuple
+
+__all__ = ["BestOf", "best_of", "sentence_metric", "sentence_scores", "CHUNK_SEGMENTS"]
+
+# segments scored per kernel call: bounds the memory of the repeated references and the scores
+CHUNK_SEGMENTS = 1 << 14
+
+BestOf = namedtuple("BestOf", "index score")
+BestOf.__doc__ = """best_of's result: `index` (int64 array: the best candidate's position among
+the segment's k, 0-based) and `score` (float64 array: its sentence score)."""
+
+_NAMES = {"bleu": ("BLEU", {"effective_order": True}), "chrf": ("CHRF", {}),
+          "chrf++": ("CHRF", {"word_order": 2}), "ter": ("TER", {})}
+
+
+def sentence_metric(metric="bleu", **kwargs):
+    """The metric object sentence scores come from: `metric` itself when it is a cybleu BLEU, CHRF
+    or TER object, else a new one named "bleu" (with effective order, as sacreBLEU's
+    sentence_bleu), "chrf", "chrf++" or "ter", built with `kwargs` (the class's arguments)."""
+    from .. import metrics
+    if isinstance(metric, str):
+        try:
+            name, defaults = _NAMES[metric.lower()]
+        except KeyError:
+            raise ValueError(f"unknown metric {metric!r}; choose one of "
+                             f"{', '.join(_NAMES)}, or pass a cybleu metric object") from None
+        return metrics.get(name)(**{**defaults, **kwargs})
+    if kwargs:
+        raise TypeError("give either a metric object or the metric's arguments, not both")
+    if not isinstance(metric, (metrics.BLEU, metrics.CHRF, metrics.TER)):
+        raise TypeError(f"metric must be 'bleu', 'chrf', 'chrf++', 'ter' or a cybleu metric "
+                        f"object (cybleu.metrics.BLEU, CHRF, TER), not {type(metric).__name__}")
+    return metric
+
+
+def lower_is_better(metric):
+    """True for TER (an error rate): its best candidate has the lowest score."""
+    from ..metrics import TER
+    return isinstance(metric, TER)
+
+
+def sentence_scores(metric, hyps, streams, n_threads=1):
+    """float64 array: the sentence score of each hypothesis against its segment's references,
+    bit for bit `metric.sentence_score(hyp, refs).score` of each (BLEU may share the work among
+    n_threads threads; the results do not change)."""
+    from ..metrics import BLEU
+    if isinstance(metric, BLEU):
+        force = metric._force
+        metric._force = True      # BLEU's tokenized-input warning is about corpora
+        try:
+            return metric.sentence_scores(hyps, streams, n_threads=n_threads)
+        finally:
+            metric._force = force
+    return metric.sentence_scores(hyps, streams)
+
+
+def _flat_candidates(candidates, k):
+    """Candidates as one flat list (segment i's at i*k ... i*k+k-1) and the number of segments."""
+    if isinstance(candidates, str):
+        raise TypeError("candidates should be a sequence of strings (k per segment, one after "
+                        "the other) or of k-string sequences, not a single str")
+    candidates = candidates if isinstance(candidates, list) else list(candidates)
+    if candidates and not isinstance(candidates[0], str) and candidates[0] is not None:
+        flat = []
+        for i, group in enumerate(candidates):
+            if isinstance(group, str) or len(group) != k:
+                raise ValueError(f"best_of: segment {i} has "
+                                 f"{1 if isinstance(group, str) else len(group)} candidates, "
+                                 f"not k={k}")
+            flat.extend(group)
+        return flat, len(candidates)
+    if len(candidates) % k:
+        raise ValueError(f"best_of: {len(candidates)} candidates is not a multiple of k={k} "
+                         f"(the last segment has {len(candidates) % k})")
+    return candidates, len(candidates) // k
+
+
+def _check_k(k):
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"k must be a positive int, not {k!r}")
+
+
+def best_of(candidates, references, k, metric="bleu", n_threads=1, **metric_kwargs):
+    """The best of k candidates per segment by sentence score.
+
+    :param candidates: n*k strings, segment i's candidates at i*k to i*k+k-1 (the layout of an
+        n-best file), or n sequences of k strings.
+    :param references: reference streams, as for `corpus_bleu`: [refs] or [refs_a, refs_b, ...],
+        each with n lines (None where a stream has no reference for a segment).
+    :param k: the number of candidates per segment.
+    :param metric: "bleu" (sentence BLEU with effective order, sacreBLEU's sentence_bleu),
+        "chrf", "chrf++", "ter", or a cybleu metric object (BLEU, CHRF, TER) with its settings.
+    :param n_threads: threads BLEU's kernel shares the segments among (the results do not
+        change; chrF and TER take 1).
+    :param metric_kwargs: the metric class's arguments, with a metric name.
+    :returns: BestOf(index, score): numpy arrays of n entries: the position (0..k-1) of the
+        candidate with the highest score (TER: the lowest), the first one of equal scores, as
+        Python's max (min) does; and that score, bit for bit the metric's `sentence_score`.
+    :raises ValueError: when the candidates are not k per segment, or the streams' lengths differ
+        from the number of segments; TypeError for lines that are not strings.
+
+    >>> import cybleu
+    >>> best = cybleu.best_of(["a cat", "the cat sat", "the dog"], [["the cat sat"]], k=3)
+    >>> int(best.index[0]), float(best.score[0])
+    (1, 100.0)
+    """
+    import numpy as np
+    _check_k(k)
+    metric = sentence_metric(metric, **metric_kwargs)
+    flat, n = _flat_candidates(candidates, k)
+    from ..metrics.base import _check_streams
+    _check_streams(references, n, type(metric).__name__)
+    index = np.empty(n, dtype=np.int64)
+    score = np.empty(n, dtype=np.float64)
+    low = lower_is_better(metric)
+    for start in range(0, n, CHUNK_SEGMENTS):
+        stop = min(n, start + CHUNK_SEGMENTS)
+        streams = [[ref for ref in stream[start:stop] for _ in range(k)]
+                   for stream in references]
+        try:
+            scores = sentence_scores(metric, flat[start * k:stop * k], streams, n_threads)
+        except (TypeError, ValueError) as err:
+            raise _renumbered(err, start, k) from err
+        grid = scores.reshape(stop - start, k)
+        best = grid.argmin(axis=1) if low else grid.argmax(axis=1)
+        index[start:stop] = best
+        score[start:stop] = grid[np.arange(stop - start), best]
+    return BestOf(index, score)
+
+
+def _renumbered(err, start, k):
+    """The error with the kernel's flat position turned into segment and candidate."""
+    import re
+    text = str(err)
+
+    def repl(found):
+        flat = int(found.group(2)) + start * k
+        return f"segment {flat // k} candidate {flat % k}"
+    new = re.sub(r"\b(hypothesis|segment) (\d+)", repl, text, count=1)
+    return type(err)(new)

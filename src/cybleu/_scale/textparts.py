@@ -1,0 +1,167 @@
+"""Parallel text files cut into aligned line ranges, for the engines' readers (cybleu.dask).
+
+`index_file` reads a file once, a megabyte at a time, and returns its number of lines and the byte
+offset of every INDEX_EVERY-th line (plain files; a gzip file cannot be entered in the middle, so a
+range of it is read from the start, skipping lines). `plan_ranges` turns the line counts of every
+file of every stream into partitions of whole records, each a list of (path, first line, last line)
+pieces per stream; `read_range` reads one partition's lines. Nothing here holds a whole file.
+"""
+import glob as _glob
+import gzip
+import itertools
+import os
+
+__all__ = ["expand", "index_file", "plan_ranges", "read_range", "INDEX_EVERY"]
+
+INDEX_EVERY = 1 << 14     # lines between two remembered offsets (a seek, then < this many skips)
+_BLOCK = 1 << 20
+
+
+def expand(stream):
+    """The files of one stream: a path, a glob (sorted matches) or a list of those."""
+    items = [stream] if isinstance(stream, (str, os.PathLike)) else list(stream)
+    files = []
+    for item in items:
+        item = os.fspath(item)
+        if any(ch in item for ch in "*?["):
+            found = sorted(_glob.glob(item))
+            if not found:
+                raise FileNotFoundError(f"{item}: no file matches")
+            files.extend(found)
+        else:
+            files.append(item)
+    if not files:
+        raise ValueError("a stream without files")
+    return files
+
+
+def _open(path):
+    return gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
+
+
+def index_file(path):
+    """(number of lines, offsets of lines 0, E, 2E, ... or None for gzip). A last line without
+    a newline counts; an empty file has 0 lines."""
+    offsets = None if path.endswith(".gz") else [0]
+    lines = 0
+    pos = 0
+    last = b"\n"
+    try:
+        with _open(path) as f:
+            while True:
+                block = f.read(_BLOCK)
+                if not block:
+                    break
+                count = block.count(b"\n")
+                if offsets is not None and lines // INDEX_EVERY != (lines + count) // INDEX_EVERY:
+                    # this block ends line multiples of INDEX_EVERY: find those newlines
+                    import numpy as np
+                    where = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)
+                    first = INDEX_EVERY - lines % INDEX_EVERY      # the 1-based newline wanted
+                    for k in range(first - 1, count, INDEX_EVERY):
+                        offsets.append(pos + int(where[k]) + 1)
+                lines += count
+                pos += len(block)
+                last = block[-1:]
+    except (OSError, EOFError) as err:
+        raise OSError(f"{path}: {err}") from None
+    if last != b"\n":
+        lines += 1
+    return lines, offsets
+
+
+def plan_ranges(streams, counts, group, records_per_partition):
+    """Partitions of whole records over aligned streams.
+
+    :param streams: per stream, its files.
+    :param counts: per stream, per file, its number of lines.
+    :param group: per stream, lines per record (1, or k for an n-best file).
+    :returns: (number of records, [per partition: (first record, [per stream: [(path, first
+        line, end line) ...]])]).
+    :raises ValueError: when the streams do not hold the same number of records.
+    """
+    totals = [sum(c) for c in counts]
+    records = []
+    for files, total, g in zip(streams, totals, group):
+        if total % g:
+            raise ValueError(f"{' + '.join(files)}: {total} lines, not a multiple of {g}")
+        records.append(total // g)
+    if len(set(records)) > 1:
+        parts = [f"{' + '.join(files)}: {total} lines" + (f" ({r} records of {g})" if g > 1 else "")
+                 for files, total, r, g in zip(streams, totals, records, group)]
+        raise ValueError("the files do not have the same number of lines: " + "; ".join(parts))
+    n = records[0] if records else 0
+    out = []
+    for first in range(0, n, records_per_partition):
+        last = min(n, first + records_per_partition)
+        pieces = []
+        for files, file_counts, g in zip(streams, counts, group):
+            a, b = first * g, last * g
+            mine, start = [], 0
+            for path, count in zip(files, file_counts):
+                lo, hi = max(a, start), min(b, start + count)
+                if lo < hi:
+                    mine.append((path, lo - start, hi - start))
+                start += count
+            pieces.append(mine)
+        out.append((first, pieces))
+    return n, out
+
+
+def _lines(path, first, end, offsets, encoding):
+    """Lines first..end-1 of a file (newline removed, nothing else), decoded."""
+    with _open(path) as f:
+        if offsets is not None:
+            f.seek(offsets[first // INDEX_EVERY])
+            skip = first % INDEX_EVERY
+        else:
+            skip = first
+        raw = list(itertools.islice(f, skip, skip + (end - first)))
+    data = b"".join(raw)
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError:
+        for i, line in enumerate(raw):       # the line that cannot be decoded
+            try:
+                line.decode(encoding)
+            except UnicodeDecodeError as err:
+                raise ValueError(f"{path}: line {first + i + 1}: cannot decode as {encoding}: "
+                                 f"{err.reason} (byte 0x{line[err.start]:02x})") from None
+        raise
+    out = text.split("\n")
+    if text.endswith("\n") or not text:
+        out.pop()
+    if len(out) != end - first:
+        raise ValueError(f"{path}: has {first + len(out)} lines, fewer than the {end} it had "
+                         "when it was indexed (changed while reading?)")
+    return out
+
+
+def read_range(pieces, group, offsets, encoding):
+    """One partition's records: tuples with one item per stream (a line, or a tuple of `group`
+    lines for a stream with several lines per record)."""
+    columns = []
+    for stream_pieces, g in zip(pieces, group):
+        lines = []
+        for path, first, end in stream_pieces:
+            lines.extend(_lines(path, first, end, offsets.get(path), encoding))
+        if g > 1:
+            lines = [tuple(lines[i:i + g]) for i in range(0, len(lines), g)]
+        columns.append(lines)
+    return list(zip(*columns))
+
+
+class Where:
+    """Row -> "line L of FILE" for one stream's pieces of a partition (error messages)."""
+
+    def __init__(self, pieces, group=1):
+        self.pieces = pieces
+        self.group = group
+
+    def __call__(self, row):
+        line = row * self.group
+        for path, first, end in self.pieces:
+            if line < end - first:
+                return f"line {first + line + 1} of {path}"
+            line -= end - first
+        return None
