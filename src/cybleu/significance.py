@@ -46,8 +46,8 @@ _F32_EXACT = 1 << 24
 _CHUNK_VALUES = 1 << 23
 
 __all__ = ["Result", "estimate_ci", "PairedTest", "Statistics", "paired_bootstrap",
-           "paired_randomization", "all_pairs", "holm", "paired_t_test", "TTestResult",
-           "student_t_sf2"]
+           "paired_randomization", "all_pairs", "bootstrap_all_pairs", "holm", "paired_t_test",
+           "TTestResult", "student_t_sf2"]
 
 
 _kernel = None   # the resampling module, loaded on first use: its twin imports numpy
@@ -110,6 +110,19 @@ def _numpy_estimate_ci(scores):
     lower_idx = n // 40
     upper_idx = n - lower_idx - 1
     return data.mean(), 0.5 * (data[upper_idx] - data[lower_idx])
+
+
+def _bs_statistic(bl_score, sys_score, bl_scores, sys_scores):
+    """The paired bootstrap's (mean, 95% half-width, p-value) of a system against a baseline,
+    from the scores of their resamples (drawn with the same indices) and their corpus scores."""
+    diff = abs(bl_score - sys_score)
+    if _plain_floats(sys_scores) and _plain_floats(bl_scores):
+        sys_mean, sys_ci = estimate_ci(sys_scores)
+        sample_diffs = [abs(s - b) for s, b in zip(sys_scores, bl_scores)]
+        mean_diff = _resample().pairwise_mean(sample_diffs)
+        return sys_mean, sys_ci, _p_value([d - mean_diff for d in sample_diffs], diff)
+    # numpy scalars (float32 scores of chrF, TER): numpy's own arithmetic
+    return _numpy_bs_statistic(sys_scores, bl_scores, diff)
 
 
 def _numpy_p_value(stats, real_difference):
@@ -298,12 +311,79 @@ def _bleu_fast_args(metric):
     return order, metric.smooth_method, value, metric.effective_order
 
 
+def _chrf_fast_args(metric):
+    """(order, beta squared) when `metric` is cybleu's CHRF with its own score arithmetic and
+    sacreBLEU's effective-order averaging, and numpy promotes as NEP 50 says (numpy >= 2: a
+    Python number meeting a float32 becomes float32), which `_chrf_f32_scores` replays; else
+    None."""
+    from .metrics.chrf import CHRF
+    cls = type(metric)
+    if cls is not CHRF or cls._compute_score_from_stats is not CHRF._compute_score_from_stats \
+            or cls._compute_f_score is not CHRF._compute_f_score \
+            or "_compute_f_score" in metric.__dict__ or metric.eps_smoothing:
+        return None
+    beta = metric.beta
+    if isinstance(beta, bool) or type(beta) not in (int, float) or not math.isfinite(beta):
+        return None
+    factor = beta ** 2
+    # an int factor converts to float32 exactly below 2**24
+    if not (isinstance(metric.order, int) and metric.order >= 1
+            and abs(factor) < (1 << 24 if isinstance(factor, int) else 1e30)):
+        return None
+    import numpy as np
+    f32 = np.float32(1.5)
+    if type(f32 + 1e-16) is not np.float32 or type(0.0 + f32) is not np.float32 \
+            or type(4 * f32) is not np.float32:
+        return None  # numpy < 2: Python floats meeting float32 scalars make float64
+    return metric.order, factor
+
+
+def _chrf_f32_scores(sums, width, order, factor):
+    """CHRF._compute_f_score of every float32 row of `sums`, vectorized: the same float32
+    operations, in the same order, as the scalar function performs on numpy float32 values
+    (without eps smoothing the final score depends only on the running float32 sums of
+    precision and recall over the orders where both sides have n-grams). Scores are numpy
+    float32 scalars, or the Python float 0.0 where the function returns it; a test holds them
+    equal, value and type, to the scalar function."""
+    import numpy as np
+    rows = np.frombuffer(sums, dtype=np.int64).reshape(-1, width).astype(np.float32)
+    n_rows = rows.shape[0]
+    f = np.float32
+    avg_prec = np.zeros(n_rows, dtype=f)
+    avg_rec = np.zeros(n_rows, dtype=f)
+    effective = np.zeros(n_rows, dtype=np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(order):
+            n_hyp, n_ref, n_match = rows[:, 3 * i], rows[:, 3 * i + 1], rows[:, 3 * i + 2]
+            both = (n_hyp > 0) & (n_ref > 0)
+            prec = n_match / n_hyp
+            rec = n_match / n_ref
+            # the first addition is 0.0 + x = x exactly, so one float32 sum serves all orders
+            avg_prec = np.where(both, avg_prec + prec, avg_prec)
+            avg_rec = np.where(both, avg_rec + rec, avg_rec)
+            effective += both
+        eff = effective.astype(f)
+        avg_prec = np.where(effective > 0, avg_prec / eff, avg_prec)
+        avg_rec = np.where(effective > 0, avg_rec / eff, avg_rec)
+        nonzero = (effective > 0) & ((avg_prec + avg_rec) != 0)
+        score = f(1 + factor) * avg_prec
+        score = score * avg_rec
+        score = score / (f(factor) * avg_prec + avg_rec)
+        score = f(100) * score
+    values = score.tolist()
+    return [f(v) if keep else 0.0 for v, keep in zip(values, nonzero.tolist())]
+
+
 def _scores_of_sums(metric, sums, width, dtype):
     """metric._compute_score_from_stats(row).score of every summed row, the row being a numpy
     array of `dtype` as in sacreBLEU."""
     fast = _bleu_fast_args(metric)
     if fast is not None and dtype in ("float32", "int64"):
         return list(_resample().bleu_scores(sums, *fast, dtype))
+    if dtype == "float32":
+        chrf = _chrf_fast_args(metric)
+        if chrf is not None and width == 3 * chrf[0]:
+            return _chrf_f32_scores(sums, width, *chrf)
     import numpy as np
     rows = np.frombuffer(sums, dtype=np.int64).reshape(-1, width).astype(dtype)
     if dtype == "float32":
@@ -740,7 +820,6 @@ class PairedTest:
 
     def _run_bs(self, metric, bl_stats, bl_result, entries, seed, shared_ci=False):
         n, n_seg = self.n_samples, bl_stats.n_segments
-        resample = _resample()
         groups = [entries] if seed is not None else [[e] for e in entries]
         report = self._progress(n, len(groups))
         results = []
@@ -752,14 +831,8 @@ class PairedTest:
                 bl_result.mean, bl_result.ci = estimate_ci(bl_scores) \
                     if _plain_floats(bl_scores) else _numpy_estimate_ci(bl_scores)
             for (stats, score), sys_scores in zip(group, all_scores[1:]):
-                diff = abs(bl_result.score - score.score)
-                if _plain_floats(sys_scores) and _plain_floats(bl_scores):
-                    sys_mean, sys_ci = estimate_ci(sys_scores)
-                    sample_diffs = [abs(s - b) for s, b in zip(sys_scores, bl_scores)]
-                    mean_diff = resample.pairwise_mean(sample_diffs)
-                    p = _p_value([d - mean_diff for d in sample_diffs], diff)
-                else:  # numpy scalars (float32 scores of chrF, TER): numpy's own arithmetic
-                    sys_mean, sys_ci, p = _numpy_bs_statistic(sys_scores, bl_scores, diff)
+                sys_mean, sys_ci, p = _bs_statistic(bl_result.score, score.score, bl_scores,
+                                                    sys_scores)
                 results.append(Result(score.score, p, sys_mean, sys_ci))
         return results
 
@@ -913,6 +986,56 @@ def holm(p_values):
     return adjusted
 
 
+def bootstrap_all_pairs(metric, systems, n_samples=1000, seed=12345, groups=None,
+                        references=None, progress=None):
+    """The paired bootstrap of every pair of systems from one set of resamples (extension).
+
+    With a seed, `paired_bootstrap` draws the same resample indices for every system, so the
+    resamples of all systems are drawn and scored once here, and each pair's p-value, and each
+    system's mean and 95% interval, is computed from them exactly as `paired_bootstrap` computes
+    it: `raw[i][j]` equals `paired_bootstrap(metric, systems[i], [systems[j]], n_samples,
+    seed)[0].p_value` (the test is symmetric), and `results[j].mean`/`.ci` that call's mean and
+    interval (with seed 12345, sacreBLEU's and `corpus_score(n_bootstrap=n_samples)`'s). With
+    seed=None one fresh stream is drawn for all systems.
+
+    :param systems: maps names to hypotheses (or Statistics).
+    :param groups: resample blocks or documents, as in `paired_bootstrap`.
+    :param progress: optional callable(resamples done).
+    :returns: (names, results, raw): a Result (score, mean, ci; p_value None) per system and the
+        matrix of unadjusted p-values (None on the diagonal).
+    :raises ValueError: fewer than two systems, an empty corpus, a bad count or seed.
+
+    >>> names, results, raw = bootstrap_all_pairs(BLEU(references=[refs]), {"a": a, "b": b})
+    """
+    _check_samples(n_samples, "n_samples")
+    if n_samples < 1:
+        raise ValueError("n_samples must be >= 1")
+    seed = _seed_value(seed)
+    names = list(systems)
+    if len(names) < 2:
+        raise ValueError("bootstrap_all_pairs needs at least two systems")
+    stats = [_as_statistics(metric, systems[name], references) for name in names]
+    counts = {st.n_segments for st in stats}
+    if len(counts) > 1:
+        raise ValueError(f"the systems have different numbers of segments: {sorted(counts)}")
+    scores = [_score(metric, st).score for st in stats]
+    if groups is not None:
+        stats = [_group_rows(st, groups) for st in stats]
+    resampled = _bootstrap_scores(metric, stats, _draws(seed, n_samples, stats[0].n_segments),
+                                  progress)
+    results = []
+    for score, sys_scores in zip(scores, resampled):
+        mean, ci = estimate_ci(sys_scores) if _plain_floats(sys_scores) \
+            else _numpy_estimate_ci(sys_scores)
+        results.append(Result(score, None, mean, ci))
+    raw = [[None] * len(names) for _ in names]
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            p = _bs_statistic(scores[i], scores[j], resampled[i], resampled[j])[2]
+            raw[i][j] = raw[j][i] = p
+    return names, results, raw
+
+
 def all_pairs(metric, systems, test="bs", n_samples=None, seed=12345, groups=None,
               correction="holm", references=None):
     """A p-value for every pair of systems (extension; sacreBLEU compares with one baseline).
@@ -932,12 +1055,18 @@ def all_pairs(metric, systems, test="bs", n_samples=None, seed=12345, groups=Non
     n = n_samples if n_samples is not None else (1000 if test == "bs" else 10000)
     stats = {name: _as_statistics(metric, systems[name], references) for name in names}
     pairs = {}
-    for i, a in enumerate(names):
+    if test == "bs":
+        # every pair from one set of resamples: the same p-values as a paired_bootstrap per pair
+        _, _, raw = bootstrap_all_pairs(metric, stats, n, seed, groups)
+        for i, a in enumerate(names):
+            for j in range(i + 1, len(names)):
+                pairs[(a, names[j])] = raw[i][j]
+    for i, a in enumerate(names if test == "ar" else ()):
         rest = names[i + 1:]
         if not rest:
             break
-        run = paired_bootstrap if test == "bs" else paired_randomization
-        results = run(metric, stats[a], [stats[b] for b in rest], n, seed, groups)
+        results = paired_randomization(metric, stats[a], [stats[b] for b in rest], n, seed,
+                                       groups)
         for b, result in zip(rest, results):
             pairs[(a, b)] = result.p_value
     keys = list(pairs)
