@@ -995,8 +995,10 @@ def bootstrap_all_pairs(metric, systems, n_samples=1000, seed=12345, groups=None
     system's mean and 95% interval, is computed from them exactly as `paired_bootstrap` computes
     it: `raw[i][j]` equals `paired_bootstrap(metric, systems[i], [systems[j]], n_samples,
     seed)[0].p_value` (the test is symmetric), and `results[j].mean`/`.ci` that call's mean and
-    interval (with seed 12345, sacreBLEU's and `corpus_score(n_bootstrap=n_samples)`'s). With
-    seed=None one fresh stream is drawn for all systems.
+    interval: with seed 12345, sacreBLEU's paired-table numbers, and the half-width of
+    `corpus_score(n_bootstrap=n_samples)` (whose mean is statistics.mean of the same resamples,
+    which may differ from numpy's in the last bit). With seed=None one fresh stream is drawn for
+    all systems.
 
     :param systems: maps names to hypotheses (or Statistics).
     :param groups: resample blocks or documents, as in `paired_bootstrap`.
