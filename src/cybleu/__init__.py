@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # mypy sees the eager imports
     from .metrics.helpers import extract_char_ngrams, extract_word_ngrams
     from .patch import (is_patched, patch_nltk, patch_sacrebleu, patched, unpatch_nltk,
                         unpatch_sacrebleu)
+    from .report import report
 
 # public name -> the module that defines it
 _LAZY = {
@@ -31,6 +32,8 @@ _LAZY = {
     **dict.fromkeys(("extract_char_ngrams", "extract_word_ngrams"), "metrics.helpers"),
     **dict.fromkeys(("is_patched", "patch_nltk", "patch_sacrebleu", "patched", "unpatch_nltk",
                      "unpatch_sacrebleu"), "patch"),
+    # the package itself, which is callable: cybleu.report(refs, systems) -> Report
+    "report": "report",
 }
 
 __all__ = ["BLEU", "BLEUScore", "CHRF", "CHRFScore", "corpus_bleu", "raw_corpus_bleu",
@@ -38,7 +41,7 @@ __all__ = ["BLEU", "BLEUScore", "CHRF", "CHRFScore", "corpus_bleu", "raw_corpus_
            "batch_sentence_chrf", "pairwise_chrf", "TER", "TERScore", "corpus_ter", "sentence_ter",
            "batch_sentence_ter", "extract_char_ngrams", "extract_word_ngrams",
            "BACKEND", "__version__", "patch_sacrebleu", "unpatch_sacrebleu", "patch_nltk",
-           "unpatch_nltk", "patched", "is_patched"]
+           "unpatch_nltk", "patched", "is_patched", "report"]
 
 
 def __getattr__(name):
@@ -46,7 +49,8 @@ def __getattr__(name):
     if where is None:
         raise AttributeError(f"module 'cybleu' has no attribute {name!r}")
     from importlib import import_module
-    value = getattr(import_module(f".{where}", __name__), name)
+    module = import_module(f".{where}", __name__)
+    value = module if where == name else getattr(module, name)
     globals()[name] = value  # later lookups skip this function
     return value
 

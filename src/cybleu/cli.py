@@ -526,6 +526,26 @@ def _demo(args):
     print(f"Signature: {metric.get_signature().format(args.short)}")
     print("Data: WMT17 newstest2017 en-de (reference and system outputs, first 500 lines), "
           "from sacreBLEU's test fixtures, Apache-2.0 (see cybleu/data/README.md).")
+    _demo_report(refs, hyps)
+
+
+def _demo_report(refs, hyps):
+    """The report of the sample (cybleu.report), written to the temporary directory (or
+    $CYBLEU_DEMO_REPORT); prints where it is."""
+    import tempfile
+
+    from .report import report
+    path = os.environ.get("CYBLEU_DEMO_REPORT") or os.path.join(tempfile.gettempdir(),
+                                                                 "cybleu-demo-report.html")
+    rep = report(refs, hyps, name="WMT17 en-de, first 500 segments",
+                 title="cybleu demo: 5 WMT17 en-de systems")
+    try:
+        rep.save(path)
+    except OSError as err:
+        _fail(streams.os_error_message(path, err).replace(": ", ": cannot write the demo "
+                                                          "report: ", 1))
+    print(f"Report (BLEU, chrF, TER, significance, segments): {path}")
+    print("Open it in a browser; it works offline.")
 
 
 def _list(args):
@@ -811,7 +831,11 @@ def _setup_process_streams():
 
 
 def main(argv=None):
-    """Run the command line on `argv` (default: sys.argv[1:]); returns the exit status."""
+    """Run the command line on `argv` (default: sys.argv[1:]); returns the exit status.
+    `cybleu report ...` runs the report's command line (cybleu.report.cli)."""
+    if (sys.argv[1:2] if argv is None else list(argv)[:1]) == ["report"]:
+        from .report.cli import main as report_main
+        return report_main(None if argv is None else list(argv)[1:])
     try:
         args = parse_args(argv)
     except SystemExit as exc:  # --help, --version, usage errors
