@@ -148,7 +148,8 @@ class Report:
         return self._arrays
 
     def _container_bytes(self, light=False):
-        from .page import encode_payload
+        """(the numbers' container, the texts' JSON or None)."""
+        from .page import encode_payload, encode_texts
         if light:
             header = dict(self._header)
             header["sets"] = [dict(ts, texts=None, text_layout=None, ngrams=None)
@@ -156,9 +157,12 @@ class Report:
             header["light"] = True
             keep = {name: arr for name, arr in self._arrays.items()
                     if not name.split(".", 1)[-1].startswith(("sent_", "stats_"))}
-            return encode_payload(header, keep)
+            return encode_payload(header, keep), None
         if self._container is None:
-            self._container = encode_payload(self._header, self._arrays)
+            header = dict(self._header)
+            header["sets"] = [dict(ts, texts=None) for ts in header["sets"]]
+            self._container = (encode_payload(header, self._arrays),
+                               encode_texts([ts["texts"] for ts in self._header["sets"]]))
         return self._container
 
     def html(self, compress=True, light=False):
@@ -166,7 +170,8 @@ class Report:
         leaves out the segments (text, sentence scores, n-grams): the views of the corpus only.
         """
         from .page import build_html
-        return build_html(self._meta, self._container_bytes(light), compress)
+        container, texts = self._container_bytes(light)
+        return build_html(self._meta, container, texts, compress)
 
     def save(self, path, compress=True):
         """Write the page to `path` (a temporary file in the same directory, renamed when

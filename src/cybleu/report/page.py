@@ -19,8 +19,8 @@ import json
 import struct
 from importlib import resources
 
-__all__ = ["MAGIC", "encode_payload", "decode_payload", "json_for_script", "html_text",
-           "html_attribute", "build_html", "CSP"]
+__all__ = ["MAGIC", "encode_payload", "decode_payload", "encode_texts", "json_for_script",
+           "html_text", "html_attribute", "build_html", "page_blob", "blob_bytes", "CSP"]
 
 MAGIC = b"CYBR"
 VERSION = 1
@@ -106,10 +106,21 @@ def decode_payload(data):
     return header, arrays
 
 
+#: gzip level of the embedded data: 4 makes 16 systems x 3,004 segments 8% larger than 6, in
+#: half the time
+GZIP_LEVEL = 4
+
+
+def encode_texts(texts):
+    """The segments' text (one list per test set) as UTF-8 JSON: unpacked by the page when a
+    view first needs it, so the first view does not wait for it."""
+    return _dumps(texts).encode("utf-8")
+
+
 def page_blob(container, compress=True):
-    """(encoding, base64 text) of the container."""
+    """(encoding, base64 text) of bytes to embed."""
     if compress:
-        return "gzip", base64.b64encode(gzip.compress(container, compresslevel=6,
+        return "gzip", base64.b64encode(gzip.compress(container, compresslevel=GZIP_LEVEL,
                                                       mtime=0)).decode("ascii")
     return "none", base64.b64encode(container).decode("ascii")
 
@@ -139,10 +150,16 @@ def _static_table(meta):
     return "".join(parts)
 
 
-def build_html(meta, container, compress=True, embed_timing=True):
+def build_html(meta, container, texts=None, compress=True):
     """The whole page as a str. `meta`: the small JSON shown before unpacking (title, sets with
-    their names, systems and formatted scores); `container`: encode_payload's bytes."""
+    their names, systems and formatted scores); `container`: encode_payload's bytes; `texts`:
+    encode_texts' bytes, or None (a page without segments)."""
     encoding, blob = page_blob(container, compress)
+    text_element = ""
+    if texts is not None:
+        text_encoding, text_blob = page_blob(texts, compress)
+        text_element = (f"<script type=\"application/octet-stream\" id=\"cybleu-text\" "
+                        f"data-encoding=\"{text_encoding}\">{text_blob}</script>\n")
     title = meta.get("title") or "cybleu report"
     css = _asset("report.css")
     js = _asset("report.js")
@@ -165,6 +182,6 @@ def build_html(meta, container, compress=True, embed_timing=True):
         "<script type=\"application/json\" id=\"cybleu-meta\">", json_for_script(meta),
         "</script>\n",
         f"<script type=\"application/octet-stream\" id=\"cybleu-data\" "
-        f"data-encoding=\"{encoding}\">", blob, "</script>\n",
+        f"data-encoding=\"{encoding}\">", blob, "</script>\n", text_element,
         "<script>\n", js, "\n</script>\n</body>\n</html>\n",
     ])

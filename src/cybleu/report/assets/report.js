@@ -618,11 +618,34 @@
   function lightNote(root) {
     root.appendChild(el('p', { class: 'empty', text: 'This view of the report is shown without its segments (to stay small in a notebook). Save the report to a file to see them: report.save("report.html").' }));
   }
+  // the segments' text: its own compressed element, unpacked when first needed
+  var textsPromise = null;
+  function loadTexts() {
+    if (textsPromise) return textsPromise;
+    var node = document.getElementById('cybleu-text');
+    if (!node) { textsPromise = Promise.resolve(false); return textsPromise; }
+    var bytes = b64bytes(node.textContent);
+    var got = node.getAttribute('data-encoding') === 'gzip' ? gunzip(bytes) : Promise.resolve(bytes);
+    textsPromise = got.then(function (raw) {
+      var all = JSON.parse(new TextDecoder('utf-8').decode(raw));
+      D.sets.forEach(function (t, k) { t.texts = all[k]; });
+      timings.textsReady = performance.now();
+      return true;
+    });
+    textsPromise.catch(fail);
+    return textsPromise;
+  }
+  function textsReady() { var t = T(); return !!t.texts; }
   function renderCompare(root) {
     cmpRoot = root;
     var t = T();
     root.appendChild(el('h2', { text: 'Two systems, segment by segment' }));
     if (!t.text_layout) { lightNote(root); return; }
+    if (!textsReady()) {
+      root.appendChild(el('p', { class: 'note', id: 'texts-loading', text: 'Unpacking the segments\u2026' }));
+      loadTexts().then(function () { rendered.compare = false; if (S.view === 'compare') go('compare', true); });
+      return;
+    }
     if (t.systems.length < 2) { root.appendChild(el('p', { class: 'empty', text: 'The report has one system: nothing to compare.' })); }
     var bar = el('div', { class: 'controls' },
       el('label', null, el('span', { class: 'tag-a', text: 'A' }), systemSelect(S.a, function (v) { S.a = v; S.selected = S.selected; order = null; refreshCompare(); invalidate(); }, 'System A', 'sel-a')),
@@ -983,10 +1006,18 @@
       buildShell();
       defaultsForSet();
       var want = (location.hash || '#overview').slice(1);
-      go(VIEWS.some(function (v) { return v[0] === want; }) ? want : 'overview');
-      timings.firstView = performance.now();
-      window.__cybleuReady = true;
-      window.__cybleu = { state: S, go: go, select: function (i) { go('compare'); select(i); }, sortBy: sortBy, order: function () { return order; }, refreshRows: refreshRows, chooseSet: chooseSet };
+      if (!VIEWS.some(function (v) { return v[0] === want; })) want = 'overview';
+      window.__cybleu = { state: S, go: go, select: function (i) { go('compare'); select(i); }, sortBy: sortBy, order: function () { return order; }, refreshRows: refreshRows, chooseSet: chooseSet, loadTexts: loadTexts };
+      var ready = function () { timings.firstView = performance.now(); window.__cybleuReady = true; };
+      if (want === 'compare' && T().text_layout) {
+        // the first view needs the segments: ready once they are shown
+        loadTexts().then(function () { go('compare', true); ready(); });
+      } else {
+        go(want);
+        ready();
+        // the segments unpack in the background, after the first view is on screen
+        setTimeout(function () { loadTexts(); }, 0);
+      }
     }).catch(fail);
   }
   window.addEventListener('hashchange', function () { if (D) go((location.hash || '#overview').slice(1)); });
