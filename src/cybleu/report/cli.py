@@ -338,6 +338,13 @@ def run(opts, groups):
                      alpha=opts.alpha)
     except ReportInputError as err:
         _fail(str(err))
+    for ts in rep.data["sets"]:
+        res = ts["resolution"]
+        if res["pairs"] and res["smallest_adjusted"] >= opts.alpha:
+            logger.warning(f"{ts['name']}: with {rep.data['test']['n']} resamples no pair of "
+                           f"the {len(ts['systems'])} systems can be significant after Holm's "
+                           f"correction over {res['pairs']} pairs; use --paired-n "
+                           f"{res['needed']} or more to tell them apart.")
     try:
         rep.save(out, compress=not opts.no_compress)
     except OSError as err:

@@ -341,6 +341,12 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
         "metrics": metric_info,
         "ref_len": None,
     }
+    # with n resamples the smallest p-value is 1/(n+1); Holm multiplies the smallest by the
+    # number of pairs: below alpha only with enough resamples
+    pairs = len(names) * (len(names) - 1) // 2
+    header["resolution"] = {"pairs": pairs,
+                            "smallest_adjusted": min(1.0, pairs / (n_samples + 1)) if pairs else None,
+                            "needed": math.ceil(pairs / alpha) if pairs else None}
     arrays["ref_len"] = grams["ref_len"].astype(np.int32)
     header["ref_len"] = "ref_len"
     header["texts"] = _texts(ts, names, grams)

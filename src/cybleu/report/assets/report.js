@@ -362,6 +362,13 @@
 
     if (n > 1) {
       root.appendChild(el('h2', { text: 'Every pair of systems' }));
+      if (t.resolution && t.resolution.smallest_adjusted >= test.alpha) {
+        root.appendChild(el('p', { class: 'warn', id: 'resolution-warning' },
+          el('strong', { text: 'No pair can be significant here. ' }),
+          'With ' + int(test.n) + (test.type === 'bs' ? ' resamples' : ' trials') + ' the smallest p-value is 1/' + int(test.n + 1) +
+          ', and Holm\u2019s correction over ' + int(t.resolution.pairs) + ' pairs multiplies it by up to ' + int(t.resolution.pairs) + ' (' + fmtP(t.resolution.smallest_adjusted) +
+          ' \u2265 ' + test.alpha + '). Rebuild with at least ' + int(t.resolution.needed) + (test.type === 'bs' ? ' resamples' : ' trials') + ' (cybleu report --paired-n ' + t.resolution.needed + ', or n_samples=' + t.resolution.needed + ') to tell systems apart.'));
+      }
       root.appendChild(el('div', { class: 'controls' }, el('label', null, 'Metric'), metricButtons(S.ovMetric, function (i) { S.ovMetric = i; RENDER.overview(clear(root)); })));
       renderMatrix(root, ms[S.ovMetric]);
       renderGroups(root, ms[S.ovMetric]);
@@ -470,7 +477,7 @@
     var body = el('tbody');
     bands.forEach(function (bd, k) {
       var names = order.filter(function (s) { return m.anatomy[s].band === k; }).map(function (s) { return t.systems[s]; });
-      body.appendChild(el('tr', null, el('td', { class: 'l', text: bd[0] + (k === bands.length - 1 ? '+' : '\u2013' + (bd[1] - 1)) }), el('td', { class: 'l', text: bd[2] }), el('td', { class: 'l', text: names.length ? names.join(', ') : '\u2013' })));
+      body.appendChild(el('tr', null, el('td', { class: 'l', text: bd[0] + (k === bands.length - 1 ? '+' : '\u2013' + (bd[1] - 1)) }), el('td', { class: 'l', text: bd[2] }), el('td', { class: 'l wrap', text: names.length ? names.join(', ') : '\u2013' })));
     });
     tbl.appendChild(body);
     root.appendChild(el('h3', { text: 'The bands' }));
@@ -923,12 +930,13 @@
     var g = sv('svg', { class: 'chart', id: id, viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, role: 'img', 'aria-label': yLabel });
     var max = yMax || 0;
     if (!yMax) series.forEach(function (s) { s.values.forEach(function (v) { if (v !== null && v > max) max = v; }); });
-    max = Math.max(1, Math.ceil(max / 10) * 10);
+    var step = niceStep(Math.max(max, 1) / 4);
+    max = Math.max(step, Math.ceil(max / step) * step);
     var x = function (k) { return L + (W - L - R) * (n === 1 ? 0.5 : k / (n - 1)); }, y = function (v) { return TOP + (H - TOP - B) * (1 - v / max); };
-    for (var k = 0; k <= 4; k++) {
-      var v = max * k / 4;
+    for (var k = 0; k * step <= max + 1e-9; k++) {
+      var v = k * step;
       g.appendChild(sv('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: '#eaeef2' }));
-      g.appendChild(sv('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#59636e', text: Math.round(v) }));
+      g.appendChild(sv('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#59636e', text: int(Math.round(v)) }));
     }
     labels.forEach(function (lab, k) { g.appendChild(sv('text', { x: x(k), y: H - B + 16, 'text-anchor': 'middle', 'font-size': 11, fill: '#59636e', text: lab })); });
     g.appendChild(sv('text', { x: 12, y: TOP + 4, 'font-size': 11, fill: '#59636e', text: '' }));
