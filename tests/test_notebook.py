@@ -1,6 +1,6 @@
 """Notebook display: `_repr_mimebundle_` of BLEUScore, CHRFScore, TERScore and Report.
 
-- Snapshots of the score blocks (tests/snapshots/*.html; CYBLEU_UPDATE_SNAPSHOTS=1 rewrites
+- Snapshots of the score blocks (tests/snapshots/*.snap; CYBLEU_UPDATE_SNAPSHOTS=1 rewrites
   them after a deliberate change: look at them in a browser before committing).
 - Ids are stable (a hash of what is shown), every CSS rule is scoped to the block's id, there is
   no script in a score block, and nothing points outside the output (no src/href/action, no URL
@@ -98,7 +98,7 @@ def assert_scoped(text, root):
                                  "ter"])
 def test_score_snapshot(scores, key):
     got = notebook.score_html(scores[key])
-    path = SNAPSHOTS / f"score_{key}.html"
+    path = SNAPSHOTS / f"score_{key}.snap"  # not .html: the sdist leaves out generated HTML
     if os.environ.get("CYBLEU_UPDATE_SNAPSHOTS") == "1":
         SNAPSHOTS.mkdir(exist_ok=True)
         path.write_text(got, encoding="utf-8")

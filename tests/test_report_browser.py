@@ -234,7 +234,8 @@ def test_sorting_and_filtering(browser, demo_page):
     assert _rows(browser) == want[:len(_rows(browser))]
     assert browser.find_element(By.ID, "row-count").text == f"{len(want)} of {n} segments"
     box.clear()
-    browser.execute_script("document.getElementById('seg-search').dispatchEvent(new Event('input'))")
+    browser.execute_script(
+        "document.getElementById('seg-search').dispatchEvent(new Event('input'))")
     # a range of the difference
     lo = browser.find_element(By.ID, "range-lo")
     lo.send_keys("10")

@@ -389,8 +389,9 @@ def _tables(header, ts):
     head1 = " & ".join(["System"] + [f"\\multicolumn{{3}}{{c}}{{{_latex_escape(m['name'])}}}"
                                      for m in metrics])
     head2 = " & ".join([""] + ["score & $\\pm$95\\% & $p$"] * len(metrics))
-    lines = [f"% {_latex_escape(ts['name'])}: paired {'bootstrap' if test['type'] == 'bs' else 'approximate randomization'}"
-             f" ({test['n']}), seed {test['seed']}, p against {_latex_escape(names[base])}",
+    kind = "bootstrap" if test["type"] == "bs" else "approximate randomization"
+    lines = [f"% {_latex_escape(ts['name'])}: paired {kind} ({test['n']}), seed {test['seed']}, "
+             f"p against {_latex_escape(names[base])}",
              f"\\begin{{tabular}}{{{cols}}}", "\\toprule", head1 + " \\\\", head2 + " \\\\",
              "\\midrule"]
     csv = [",".join(["system"] + [f"{m['name']}{suffix}" for m in metrics

@@ -38,7 +38,8 @@ def build_parser():
             "(Holm-corrected), BLEU's anatomy, segment-by-segment comparison of any two systems,\n"
             "n-gram and bucket analyses. The page opens offline and requests nothing.\n\n"
             "  cybleu report ref.txt -i base.txt a.txt b.txt -o report.html\n"
-            "  cybleu report -o r.html --set en-de ref.de -i a.de b.de --set de-en ref.en -i a.en b.en\n"
+            "  cybleu report -o r.html --set en-de ref.de -i a.de b.de \\\n"
+            "                          --set de-en ref.en -i a.en b.en\n"
             "  cybleu report --manifest testsets.json -o r.html"),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("refs", nargs="*", default=[],
@@ -348,7 +349,8 @@ def run(opts, groups):
     try:
         rep.save(out, compress=not opts.no_compress)
     except OSError as err:
-        _fail(f"{out}: cannot write the report: {streams.os_error_message(out, err)[len(out) + 2:]}.")
+        reason = streams.os_error_message(out, err)[len(out) + 2:]
+        _fail(f"{out}: cannot write the report: {reason}.")
     if not opts.quiet:
         size = os.path.getsize(out)
         print(os.path.abspath(out))

@@ -22,7 +22,7 @@ import math
 
 from .. import _backend
 from .. import significance as sig
-from . import ngrams as _ngrams
+from . import ngrams
 
 __all__ = ["METRIC_NAMES", "make_metric", "compute_testset", "BANDS", "bp_curve", "letters"]
 
@@ -261,7 +261,7 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
     def run(job):
         what, metric, _ = job
         if what == "ngrams":
-            return _ngrams.analyse(ts.references, hyps, bleu_metric)
+            return ngrams.analyse(ts.references, hyps, bleu_metric)
         return metric_stats(metric)
 
     done = dict(zip([job[2] for job in jobs], map_in_threads(run, jobs, workers)))
@@ -300,7 +300,8 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
         if kind == "bleu":
             info["anatomy"] = [{
                 "score": _f(c.score), "counts": [int(x) for x in c.counts],
-                "totals": [int(x) for x in c.totals], "precisions": [float(p) for p in c.precisions],
+                "totals": [int(x) for x in c.totals],
+                "precisions": [float(p) for p in c.precisions],
                 "bp": float(c.bp), "ratio": float(c.ratio), "sys_len": int(c.sys_len),
                 "ref_len": int(c.ref_len), "verbose": c._verbose,
                 "band": band_of(c.score)} for c in corpus]
@@ -315,8 +316,8 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
         rows = [_rows(st) for st in stats_list]
         if kind == "bleu" and all(st.flat is not None for st in stats_list):
             stacked = np.stack(rows)
-            dtype = np.uint16 if stacked.size == 0 or (stacked.min() >= 0 and stacked.max() < 65536) \
-                else np.int32
+            small = stacked.size == 0 or (stacked.min() >= 0 and stacked.max() < 65536)
+            dtype = np.uint16 if small else np.int32
             arrays[f"stats_{info['key']}"] = stacked.astype(dtype)
             info["stats_array"] = f"stats_{info['key']}"
             bleu_rows = rows
@@ -329,7 +330,7 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
         metric_info.append(info)
 
     if bleu_rows is not None and grams is not None:
-        _ngrams.check_against_bleu(grams, bleu_rows)
+        ngrams.check_against_bleu(grams, bleu_rows)
 
     header = {
         "name": ts.name,
@@ -345,7 +346,8 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
     # number of pairs: below alpha only with enough resamples
     pairs = len(names) * (len(names) - 1) // 2
     header["resolution"] = {"pairs": pairs,
-                            "smallest_adjusted": min(1.0, pairs / (n_samples + 1)) if pairs else None,
+                            "smallest_adjusted": (min(1.0, pairs / (n_samples + 1))
+                                                  if pairs else None),
                             "needed": math.ceil(pairs / alpha) if pairs else None}
     arrays["ref_len"] = grams["ref_len"].astype(np.int32)
     header["ref_len"] = "ref_len"
@@ -356,8 +358,8 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
                              "n_systems": len(names),
                              "tokens": grams["tokens"] is not None}
     if grams["tokens"] is not None:
-        header["ngrams"] = _ngrams.pair_tables(grams, names)
-        header["word_f"] = _ngrams.word_f_buckets(grams, names, FREQ_EDGES)
+        header["ngrams"] = ngrams.pair_tables(grams, names)
+        header["word_f"] = ngrams.word_f_buckets(grams, names, FREQ_EDGES)
     else:
         header["ngrams"] = None
         header["word_f"] = None

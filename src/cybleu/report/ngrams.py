@@ -93,10 +93,12 @@ def analyse(references, hyps, metric=None):
     del ref_words, hyp_words
     V = max(len(vocab_list), 1)
     L = ids.size
-    line_of = np.repeat(np.arange(lens.size, dtype=np.int64), lens)   # doc * n_seg + segment
-    seg_of = line_of % n_seg if n_seg else line_of
-    doc_of = line_of // n_seg if n_seg else line_of
-    is_ref = doc_of < n_refs
+    # per token: its line (doc * n_seg + segment), segment and document, repeated per line
+    line_of = np.repeat(np.arange(lens.size, dtype=np.int32), lens)
+    seg_of = np.repeat(np.tile(np.arange(n_seg, dtype=np.int64), n_docs), lens)
+    doc_of = np.repeat(np.repeat(np.arange(n_docs, dtype=np.int32), n_seg), lens)
+    is_ref = np.zeros(L, dtype=bool)
+    is_ref[:n_ref_tokens] = True                  # the references' tokens come first
     sys_of = doc_of - n_refs                      # system index of hypothesis tokens
 
     # the first reference's length (tokens) of each segment (the first present reference)
@@ -156,11 +158,11 @@ def analyse(references, hyps, metric=None):
         G = grams.size
         # clipping ceiling of each (segment, n-gram): its largest count in one reference
         ref_sel = is_ref[pos]
-        per_stream = np.bincount(doc_of[pos[ref_sel]] * S + r[ref_sel],
+        per_stream = np.bincount(doc_of[pos[ref_sel]].astype(np.int64) * S + r[ref_sel],
                                  minlength=n_refs * S).reshape(n_refs, S)
         ceiling = per_stream.max(axis=0) if S else np.zeros(0, dtype=np.int64)
         hyp_pos, hyp_r = pos[~ref_sel], r[~ref_sel]
-        counts = np.bincount(sys_of[hyp_pos] * S + hyp_r,
+        counts = np.bincount(sys_of[hyp_pos].astype(np.int64) * S + hyp_r,
                              minlength=n_sys * S).reshape(n_sys, S)
         clipped = np.minimum(counts, ceiling)
         # the longest reference n-gram a token is part of
@@ -193,7 +195,7 @@ def analyse(references, hyps, metric=None):
     # unigram frequencies for the word F-measure buckets (index V: words not in the references)
     ref_freq = np.bincount(ids[:n_ref_tokens], minlength=V)
     hyp_ids = np.where(ids[n_ref_tokens:] >= 0, ids[n_ref_tokens:], V)
-    hyp_sys_tok = sys_of[n_ref_tokens:]
+    hyp_sys_tok = sys_of[n_ref_tokens:].astype(np.int64)
     hyp_words = np.bincount(hyp_sys_tok * (V + 1) + hyp_ids,
                             minlength=n_sys * (V + 1)).reshape(n_sys, V + 1)
     return {"max_order": max_order, "n_seg": n_seg, "vocab": vocab_list, "V": V,

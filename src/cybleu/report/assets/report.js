@@ -422,11 +422,9 @@
     root.appendChild(el('h3', { text: 'Groups of systems not significantly different (' + m.name + ', Holm-adjusted p \u2265 ' + D.test.alpha + ')' }));
     var ul = el('ul', { class: 'groups' });
     m.groups.forEach(function (g, k) {
-      var label = m.letters[g[0]].length ? null : '';
-      var letter = String.fromCharCode(97 + k);
-      ul.appendChild(el('li', null, el('span', { class: 'letters', text: (k < 26 ? letter : 'g' + (k + 1)) + ': ' }),
+      var letter = k < 26 ? String.fromCharCode(97 + k) : 'g' + (k + 1);   // as Python names them
+      ul.appendChild(el('li', null, el('span', { class: 'letters', text: letter + ': ' }),
         g.map(function (s, j) { return [j ? ', ' : '', vis(t.systems[s], 60), el('span', { class: 'muted small', text: ' ' + fmt(m.corpus[s].score) })]; })));
-      return label;
     });
     root.appendChild(ul);
   }
