@@ -20,6 +20,7 @@ HOSTILE = [
     "<!-- comment --> & &amp; &lt;b&gt; ' \" `",
     "<svg onload=\"window.__pwned = 'svg'\"><script>window.__pwned = 'svg2'</script></svg>",
     "{{constructor.constructor('window.__pwned = 1')()}} ${window.__pwned = 'tpl'}",
+    "astral \U0001F600 emoji and \U0001D518\U0001D52B\U0001D526 letters, then text",
 ]
 
 
@@ -93,7 +94,7 @@ def page_data(text):
     header, arrays = page.decode_payload(page.blob_bytes(attrs["data-encoding"], blob))
     if "cybleu-text" in by_id:
         attrs, blob = by_id["cybleu-text"]
-        texts = json.loads(page.blob_bytes(attrs["data-encoding"], blob).decode("utf-8"))
+        texts = page.decode_texts(page.blob_bytes(attrs["data-encoding"], blob))
         for ts, lines in zip(header["sets"], texts):
             ts["texts"] = lines
     return meta, header, arrays

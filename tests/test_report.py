@@ -410,6 +410,28 @@ def test_page_requests_nothing():
     assert "https://" not in text
 
 
+def test_latex_and_csv_tables():
+    import csv
+    import io
+    refs, systems = demo(2, 40)
+    named = {"=HYPERLINK(x)": systems["KIT"], "a_b & c%<d>": systems["LIUM-NMT"]}
+    rep = cybleu.report(refs, named, metrics=["bleu", "ter"])
+    ts = rep.data["sets"][0]
+    latex = ts["latex"]
+    assert "a\\_b \\& c\\%\\textless{}d\\textgreater{}" in latex
+    assert "\\begin{tabular}{lrrrrrr}" in latex and latex.rstrip().endswith("\\end{tabular}")
+    rows = list(csv.reader(io.StringIO(ts["csv"])))
+    assert rows[0] == ["system", "BLEU", "BLEU mean", "BLEU ci95", "BLEU p", "TER", "TER mean",
+                       "TER ci95", "TER p"]
+    assert rows[1][0] == "'=HYPERLINK(x)"          # not a formula in a spreadsheet
+    assert rows[2][0] == "a_b & c%<d>"
+    for row, s in zip(rows[1:], range(2)):
+        bleu, ter = ts["metrics"][0]["corpus"][s], ts["metrics"][1]["corpus"][s]
+        assert float(row[1]) == bleu["score"] and float(row[3]) == bleu["ci"]
+        assert float(row[5]) == ter["score"]
+        assert row[4] == ("" if bleu["p"] is None else repr(bleu["p"]))
+
+
 # -- bad input ---------------------------------------------------------------------------------
 
 def test_bad_input_from_python():
@@ -713,6 +735,18 @@ def test_report_repr():
     refs, systems = demo(2, 10)
     text = repr(cybleu.report(refs, systems, metrics=["bleu"]))
     assert text.startswith("<cybleu Report") and "KIT" in text and "BLEU" in text
+
+
+def test_texts_container_round_trip():
+    texts = [["a", None, "", "\U0001F600x\U0001D518", "\u2028\0</script>", "\ud800 lone"],
+             [], [None, None], ["x" * 10_000, "\U0001F600" * 3]]
+    got = page.decode_texts(page.encode_texts(texts))
+    expected = [[t.replace("\ud800", "?") if t else t for t in ts] for ts in texts]
+    assert got == expected
+    header, arrays = page.decode_payload(page.encode_texts(texts))
+    # lengths count UTF-16 code units, as JavaScript's substring does
+    assert arrays["o0"].tolist() == [1, 0, 0, 5, 11, 6]
+    assert header["sets"][0]["nulls"] == [1] and header["sets"][2]["nulls"] == [0, 1]
 
 
 def test_payload_container_round_trip():

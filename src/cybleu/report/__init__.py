@@ -363,6 +363,8 @@ def _latex_escape(text):
             out.append("\\textasciicircum{}")
         elif ch == "\\":
             out.append("\\textbackslash{}")
+        elif ch in "<>|":
+            out.append({"<": "\\textless{}", ">": "\\textgreater{}", "|": "\\textbar{}"}[ch])
         elif ch.isprintable() or ch == " ":
             out.append(ch)
         else:

@@ -231,106 +231,130 @@ def _f(x):
     return None if x is None else float(x)
 
 
+def _metric_part(m_index, metric, kind, stats_list, names, test, n_samples, seed, seed_str,
+                 baseline, alpha):
+    """One metric's numbers: corpus scores, significance, groups, sentence scores, segment
+    statistics. Returns (info, {array name: array}, rows per system, sentence matrix)."""
+    import numpy as np
+    corpus = [sig._score(metric, st) for st in stats_list]
+    results, raw, adjusted = _significance(
+        metric, dict(zip(names, stats_list)), test, n_samples, seed, baseline)
+    order = sorted(range(len(names)), key=lambda k: -results[k].score
+                   if kind != "ter" else results[k].score)
+    adj_sorted = [[adjusted[i][j] for j in order] for i in order]
+    groups, codes = letters([names[k] for k in order], adj_sorted, alpha)
+    letter_of = [""] * len(names)
+    for pos, k in enumerate(order):
+        letter_of[k] = codes[pos]
+    key = f"m{m_index}"
+    info = {
+        "key": key,
+        "name": corpus[0].name,
+        "kind": kind,
+        "higher_is_better": kind != "ter",
+        "signature": _signature(metric, test, n_samples, seed_str),
+        "corpus": [{"score": _f(r.score), "mean": _f(r.mean), "ci": _f(r.ci),
+                    "p": _f(r.p_value)} for r in results],
+        "formatted": [c.format(2) for c in corpus],
+        "raw_p": raw,
+        "holm_p": adjusted,
+        "rank": order,
+        "groups": [[order[pos] for pos in g] for g in groups],
+        "letters": letter_of,
+    }
+    if kind == "bleu":
+        info["anatomy"] = [{
+            "score": _f(c.score), "counts": [int(x) for x in c.counts],
+            "totals": [int(x) for x in c.totals],
+            "precisions": [float(p) for p in c.precisions],
+            "bp": float(c.bp), "ratio": float(c.ratio), "sys_len": int(c.sys_len),
+            "ref_len": int(c.ref_len), "verbose": c._verbose,
+            "band": band_of(c.score)} for c in corpus]
+        info["max_order"] = metric.max_ngram_order
+    if kind == "ter":
+        info["ter"] = [{"edits": int(c.num_edits), "ref_length": float(c.ref_length)}
+                       for c in corpus]
+    arrays = {}
+    # sentence scores: one float64 array per system, system-major
+    sent = np.concatenate([_sentence_scores(metric, kind, st) for st in stats_list])
+    arrays[f"sent_{key}"] = sent
+    info["sentence_array"] = f"sent_{key}"
+    rows = [_rows(st) for st in stats_list]
+    if kind == "bleu" and all(st.flat is not None for st in stats_list):
+        stacked = np.stack(rows)
+        small = stacked.size == 0 or (stacked.min() >= 0 and stacked.max() < 65536)
+        arrays[f"stats_{key}"] = stacked.astype(np.uint16 if small else np.int32)
+        info["stats_array"] = f"stats_{key}"
+    if kind == "ter":
+        arrays[f"stats_{key}"] = np.stack(rows).astype(np.float64)
+        info["stats_array"] = f"stats_{key}"
+    return info, arrays, rows, sent.reshape(len(names), -1)
+
+
 def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alpha, workers=2):
     """Everything the page shows for one test set, as (header dict, {array name: array}).
 
     `ts` has name, references (streams), systems ({name: lines}), sources (lines or None);
-    `metrics` fresh metric objects (references not cached yet)."""
-    import numpy as np
+    `metrics` fresh metric objects (references not cached yet).
 
-    from .._threads import map_in_threads
+    The work runs on `workers` threads as its inputs become ready: each metric's statistics
+    and BLEU's n-grams first (the kernels and numpy release the GIL), then each metric's
+    significance and sentence scores as soon as its statistics are there, and the n-gram
+    tables once the n-grams are."""
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
     names = list(ts.systems)
     n_seg = len(ts.references[0])
     hyps = [ts.systems[name] for name in names]
     kinds = [_kind(m) for m in metrics]
+    bleu_metric = next((m for m, k in zip(metrics, kinds) if k == "bleu"), None)
 
-    # 1. every metric's statistics of every system, and BLEU's n-grams: the kernels and numpy
-    # release the GIL, so these run side by side
     def metric_stats(metric):
         metric._ref_cache = metric._cache_references(ts.references)
         return [_statistics(metric, h) for h in hyps]
 
-    bleu_metric = next((m for m, k in zip(metrics, kinds) if k == "bleu"), None)
-    # the longest jobs first, so that two threads finish together
-    cost = {"ngrams": 0, "ter": 1, "chrf": 2, "other": 3, "bleu": 4}
-    jobs = sorted([("ngrams", None, -1)] + [(k, m, i) for i, (m, k) in
-                                            enumerate(zip(metrics, kinds))],
-                  key=lambda job: cost[job[0]])
+    def tables(grams):
+        if grams["tokens"] is None:
+            return None, None
+        return (ngrams.pair_tables(grams, names),
+                ngrams.word_f_buckets(grams, names, FREQ_EDGES))
 
-    def run(job):
-        what, metric, _ = job
-        if what == "ngrams":
-            return ngrams.analyse(ts.references, hyps, bleu_metric)
-        return metric_stats(metric)
+    # the longest jobs first, so that the threads finish together
+    cost = {"ter": 1, "chrf": 2, "other": 3, "bleu": 4}
+    first = sorted(range(len(metrics)), key=lambda i: cost[kinds[i]])
+    parts, all_stats, grams, ngram_tables = {}, {}, None, None
+    with ThreadPoolExecutor(max(1, workers), thread_name_prefix="cybleu-report") as pool:
+        jobs = {pool.submit(ngrams.analyse, ts.references, hyps, bleu_metric): ("ngrams", None)}
+        for i in first:
+            jobs[pool.submit(metric_stats, metrics[i])] = ("stats", i)
+        while jobs:
+            done, _ = wait(list(jobs), return_when=FIRST_COMPLETED)
+            for fut in done:
+                what, i = jobs.pop(fut)
+                value = fut.result()
+                if what == "ngrams":
+                    grams = value
+                    jobs[pool.submit(tables, grams)] = ("tables", None)
+                elif what == "stats":
+                    all_stats[i] = value
+                    jobs[pool.submit(_metric_part, i, metrics[i], kinds[i], value, names, test,
+                                     n_samples, seed, seed_str, baseline, alpha)] = ("part", i)
+                elif what == "part":
+                    parts[i] = value
+                else:
+                    ngram_tables = value
 
-    done = dict(zip([job[2] for job in jobs], map_in_threads(run, jobs, workers)))
-    all_stats, grams = [done[i] for i in range(len(metrics))], done[-1]
-
-    arrays = {}
-    metric_info = []
-    bleu_rows = None
-    for m_index, (metric, kind, stats_list) in enumerate(zip(metrics, kinds, all_stats)):
-        corpus = [sig._score(metric, st) for st in stats_list]
-        score_name = corpus[0].name
-        results, raw, adjusted = _significance(
-            metric, dict(zip(names, stats_list)), test, n_samples, seed, baseline)
-        order = sorted(range(len(names)), key=lambda k: -results[k].score
-                       if kind != "ter" else results[k].score)
-        adj_sorted = [[adjusted[i][j] for j in order] for i in order]
-        groups, codes = letters([names[k] for k in order], adj_sorted, alpha)
-        letter_of = [""] * len(names)
-        for pos, k in enumerate(order):
-            letter_of[k] = codes[pos]
-        info = {
-            "key": f"m{m_index}",
-            "name": score_name,
-            "kind": kind,
-            "higher_is_better": kind != "ter",
-            "signature": _signature(metric, test, n_samples, seed_str),
-            "corpus": [{"score": _f(r.score), "mean": _f(r.mean), "ci": _f(r.ci),
-                        "p": _f(r.p_value)} for r in results],
-            "formatted": [c.format(2) for c in corpus],
-            "raw_p": raw,
-            "holm_p": adjusted,
-            "rank": order,
-            "groups": [[order[pos] for pos in g] for g in groups],
-            "letters": letter_of,
-        }
-        if kind == "bleu":
-            info["anatomy"] = [{
-                "score": _f(c.score), "counts": [int(x) for x in c.counts],
-                "totals": [int(x) for x in c.totals],
-                "precisions": [float(p) for p in c.precisions],
-                "bp": float(c.bp), "ratio": float(c.ratio), "sys_len": int(c.sys_len),
-                "ref_len": int(c.ref_len), "verbose": c._verbose,
-                "band": band_of(c.score)} for c in corpus]
-            info["max_order"] = metric.max_ngram_order
-        if kind == "ter":
-            info["ter"] = [{"edits": int(c.num_edits), "ref_length": float(c.ref_length)}
-                           for c in corpus]
-        # sentence scores: one float64 array per system, system-major
-        sent = np.concatenate([_sentence_scores(metric, kind, st) for st in stats_list])
-        arrays[f"sent_{info['key']}"] = sent
-        info["sentence_array"] = f"sent_{info['key']}"
-        rows = [_rows(st) for st in stats_list]
-        if kind == "bleu" and all(st.flat is not None for st in stats_list):
-            stacked = np.stack(rows)
-            small = stacked.size == 0 or (stacked.min() >= 0 and stacked.max() < 65536)
-            dtype = np.uint16 if small else np.int32
-            arrays[f"stats_{info['key']}"] = stacked.astype(dtype)
-            info["stats_array"] = f"stats_{info['key']}"
-            bleu_rows = rows
-        if kind == "ter":
-            stacked = np.stack(rows).astype(np.float64)
-            arrays[f"stats_{info['key']}"] = stacked
-            info["stats_array"] = f"stats_{info['key']}"
-        info["buckets"] = _metric_buckets(metric, stats_list, rows, grams["ref_len"],
-                                          sent.reshape(len(names), n_seg))
+    arrays, metric_info = {}, []
+    for i in range(len(metrics)):
+        info, metric_arrays, rows, sent = parts[i]
+        info["buckets"] = _metric_buckets(metrics[i], all_stats[i], rows, grams["ref_len"],
+                                          sent)
+        arrays.update(metric_arrays)
         metric_info.append(info)
-
-    if bleu_rows is not None and grams is not None:
-        ngrams.check_against_bleu(grams, bleu_rows)
+        if kinds[i] == "bleu" and metrics[i] is bleu_metric and all(
+                r.dtype.kind == "i" for r in rows):
+            # the n-gram views must agree with BLEU's own statistics, segment by segment
+            ngrams.check_against_bleu(grams, rows)
 
     header = {
         "name": ts.name,
@@ -349,7 +373,7 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
                             "smallest_adjusted": (min(1.0, pairs / (n_samples + 1))
                                                   if pairs else None),
                             "needed": math.ceil(pairs / alpha) if pairs else None}
-    arrays["ref_len"] = grams["ref_len"].astype(np.int32)
+    arrays["ref_len"] = grams["ref_len"].astype("int32")
     header["ref_len"] = "ref_len"
     header["texts"] = _texts(ts, names, grams)
     header["text_layout"] = {"per_segment": len(header["texts"]) // max(n_seg, 1),
@@ -357,12 +381,7 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
                              "n_refs": len(ts.references),
                              "n_systems": len(names),
                              "tokens": grams["tokens"] is not None}
-    if grams["tokens"] is not None:
-        header["ngrams"] = ngrams.pair_tables(grams, names)
-        header["word_f"] = ngrams.word_f_buckets(grams, names, FREQ_EDGES)
-    else:
-        header["ngrams"] = None
-        header["word_f"] = None
+    header["ngrams"], header["word_f"] = ngram_tables
     return header, arrays
 
 

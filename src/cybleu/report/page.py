@@ -16,10 +16,12 @@ import base64
 import gzip
 import html
 import json
+import re
 import struct
 from importlib import resources
 
-__all__ = ["MAGIC", "encode_payload", "decode_payload", "encode_texts", "json_for_script",
+__all__ = ["MAGIC", "encode_payload", "decode_payload", "encode_texts", "decode_texts",
+           "json_for_script",
            "html_text", "html_attribute", "build_html", "page_blob", "blob_bytes", "CSP"]
 
 MAGIC = b"CYBR"
@@ -45,12 +47,18 @@ def json_for_script(obj):
 
 
 def _dumps(obj):
+    return _dumps_bytes(obj).decode("utf-8")
+
+
+def _dumps_bytes(obj):
+    """Compact JSON as UTF-8 bytes (lone surrogates, which only Python strings can hold, as
+    \\u escapes)."""
     text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # lone surrogates (only from Python strings): \\u escapes
-        text = json.dumps(obj, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
-    return text
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(obj, ensure_ascii=True, separators=(",", ":"),
+                          allow_nan=False).encode("ascii")
 
 
 def html_text(value):
@@ -82,7 +90,7 @@ def encode_payload(header, arrays):
         offset += len(data) + pad
     head = dict(header)
     head["arrays"] = layout
-    blob = _dumps(head).encode("utf-8")
+    blob = _dumps_bytes(head)
     pad = (-(12 + len(blob))) % 8
     return b"".join([MAGIC, struct.pack("<II", VERSION, len(blob)), blob, b" " * pad] + chunks)
 
@@ -111,10 +119,55 @@ def decode_payload(data):
 GZIP_LEVEL = 4
 
 
-def encode_texts(texts):
-    """The segments' text (one list per test set) as UTF-8 JSON: unpacked by the page when a
-    view first needs it, so the first view does not wait for it."""
-    return _dumps(texts).encode("utf-8")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def encode_texts(texts_per_set):
+    """The segments' text (one list of str or None per test set) as a container: per set the
+    UTF-8 of all the strings joined ("s<k>") and each one's length in UTF-16 code units, as
+    JavaScript strings count them ("o<k>"), Nones listed in the header. The page unpacks it after the first view, decodes it once and cuts strings out
+    when it shows them: no JSON to parse for every segment."""
+    import numpy as np
+    header, arrays = {"sets": []}, {}
+    for k, texts in enumerate(texts_per_set):
+        present = [t for t in texts if t is not None]
+        lengths = np.fromiter((len(t) if t is not None else 0 for t in texts), dtype=np.int64,
+                              count=len(texts))
+        joined = "".join(present)
+        try:
+            data = joined.encode("utf-8")
+        except UnicodeEncodeError:  # lone surrogates (only from Python strings): one '?' each
+            joined = joined.encode("utf-8", "replace").decode("utf-8")
+            data = joined.encode("utf-8")
+        offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        astral = np.array([m.start() for m in _ASTRAL.finditer(joined)], dtype=np.int64)
+        if astral.size:  # a character above U+FFFF is two UTF-16 code units
+            offsets += np.searchsorted(astral, offsets, side="left")
+        # lengths (small numbers) compress far better than where each string starts
+        units = np.diff(offsets)
+        arrays[f"o{k}"] = units.astype(np.uint16 if units.size == 0 or units.max() < 65536
+                                       else np.uint32)
+        arrays[f"s{k}"] = np.frombuffer(data, dtype=np.uint8)
+        header["sets"].append({"n": len(texts),
+                               "nulls": [i for i, t in enumerate(texts) if t is None]})
+    return encode_payload(header, arrays)
+
+
+def decode_texts(container):
+    """The lists of strings (and Nones) of an encode_texts container."""
+    header, arrays = decode_payload(container)
+    out = []
+    for k, ts in enumerate(header["sets"]):
+        units = arrays[f"s{k}"].tobytes().decode("utf-8").encode("utf-16-le")
+        offsets = [0]
+        for n in arrays[f"o{k}"].tolist():
+            offsets.append(offsets[-1] + n)
+        nulls = set(ts["nulls"])
+        out.append([None if i in nulls else
+                    units[2 * int(offsets[i]):2 * int(offsets[i + 1])].decode("utf-16-le")
+                    for i in range(ts["n"])])
+    return out
 
 
 def page_blob(container, compress=True):

@@ -63,6 +63,12 @@
     if (cut) frag.appendChild(document.createTextNode('\u2026'));
     return frag;
   }
+  // the same, as plain text (for option labels, SVG text, tooltips)
+  function visText(s, max) {
+    s = s === null || s === undefined ? '' : String(s);
+    if (max && s.length > max) s = s.slice(0, max) + '\u2026';
+    return SPECIAL.test(s) ? s.replace(new RegExp(SPECIAL.source, 'g'), function (c) { return '\u27e8' + hex(c) + '\u27e9'; }) : s;
+  }
   function fmt(x, d) { return x === null || x === undefined || isNaN(x) ? '\u2013' : x.toFixed(d === undefined ? 2 : d); }
   function fmtSigned(x, d) { if (x === null || x === undefined || isNaN(x)) return '\u2013'; var s = x.toFixed(d === undefined ? 2 : d); return x > 0 ? '+' + s : (s === '-0.00' ? '0.00' : s); }
   function fmtP(p) { if (p === null || p === undefined) return '\u2013'; if (p < 0.0001) return p.toExponential(1); return p.toFixed(4); }
@@ -233,17 +239,17 @@
   // the segment's texts (laid out segment after segment in Python)
   function segText(i) {
     var t = T(), lay = t.text_layout, base = i * lay.per_segment, k = 0, out = { source: null, refs: [], hyps: [], toks: [], marks: [] };
-    if (lay.source) out.source = t.texts[base + k++];
-    for (var r = 0; r < lay.n_refs; r++) out.refs.push(t.texts[base + k++]);
+    if (lay.source) out.source = t.texts.get(base + k++);
+    for (var r = 0; r < lay.n_refs; r++) out.refs.push(t.texts.get(base + k++));
     for (var s = 0; s < lay.n_systems; s++) {
-      out.hyps.push(t.texts[base + k++]);
-      if (lay.tokens) { out.toks.push(t.texts[base + k++]); out.marks.push(t.texts[base + k++]); }
+      out.hyps.push(t.texts.get(base + k++));
+      if (lay.tokens) { out.toks.push(t.texts.get(base + k++)); out.marks.push(t.texts.get(base + k++)); }
     }
     return out;
   }
   function hypText(i, s) {
     var t = T(), lay = t.text_layout;
-    return t.texts[i * lay.per_segment + (lay.source ? 1 : 0) + lay.n_refs + s * (lay.tokens ? 3 : 1)];
+    return t.texts.get(i * lay.per_segment + (lay.source ? 1 : 0) + lay.n_refs + s * (lay.tokens ? 3 : 1));
   }
   function sentence(m, s) {
     var t = T(), arr = A[t.metrics[m].sentence_array], n = t.n_segments;
@@ -259,7 +265,7 @@
     });
     if (D.sets.length > 1) {
       var sel = el('select', { id: 'set-select', 'aria-label': 'Test set', onchange: function () { chooseSet(+this.value); } });
-      D.sets.forEach(function (t, i) { sel.appendChild(el('option', { value: i, text: t.name })); });
+      D.sets.forEach(function (t, i) { sel.appendChild(el('option', { value: i, text: visText(t.name, 80) })); });
       nav.appendChild(el('label', { class: 'set-choice' }, 'Test set ', sel));
     }
     var app = clear(document.getElementById('app'));
@@ -299,7 +305,7 @@
 
   function systemSelect(value, onchange, label, cls) {
     var sel = el('select', { 'aria-label': label, class: cls || null, onchange: function () { onchange(+this.value); } });
-    T().systems.forEach(function (name, i) { sel.appendChild(el('option', { value: i, text: name })); });
+    T().systems.forEach(function (name, i) { sel.appendChild(el('option', { value: i, text: visText(name, 80) })); });
     sel.value = value;
     return sel;
   }
@@ -343,7 +349,7 @@
     var body = el('tbody');
     rows.forEach(function (s) {
       var tr = el('tr', { 'data-system': s },
-        el('td', { class: 'name', title: t.systems[s] }, vis(t.systems[s], 80), s === t.baseline ? el('span', { class: 'badge', text: 'baseline' }) : null),
+        el('td', { class: 'name', title: visText(t.systems[s]) }, vis(t.systems[s], 80), s === t.baseline ? el('span', { class: 'badge', text: 'baseline' }) : null),
         el('td', { class: 'l letters', text: ms[S.ovMetric].letters[s] }));
       ms.forEach(function (m) {
         var c = m.corpus[s];
@@ -396,15 +402,15 @@
   function renderMatrix(root, m) {
     var t = T(), order = m.rank, alpha = D.test.alpha;
     var head = el('tr', null, el('th', { class: 'l', text: '' }));
-    order.forEach(function (s) { head.appendChild(el('th', { class: 'rot', title: t.systems[s] }, el('div', null, vis(t.systems[s], 40)))); });
+    order.forEach(function (s) { head.appendChild(el('th', { class: 'rot', title: visText(t.systems[s]) }, el('div', null, vis(t.systems[s], 40)))); });
     var body = el('tbody');
     order.forEach(function (r) {
-      var tr = el('tr', null, el('td', { class: 'name', title: t.systems[r] }, vis(t.systems[r], 40), ' ', el('span', { class: 'muted small', text: fmt(m.corpus[r].score) })));
+      var tr = el('tr', null, el('td', { class: 'name', title: visText(t.systems[r]) }, vis(t.systems[r], 40), ' ', el('span', { class: 'muted small', text: fmt(m.corpus[r].score) })));
       order.forEach(function (c) {
         if (r === c) { tr.appendChild(el('td', { class: 'cell diag' })); return; }
         var p = m.holm_p[r][c], better = m.higher_is_better ? m.corpus[r].score > m.corpus[c].score : m.corpus[r].score < m.corpus[c].score;
         var sig = p < alpha, bg = !sig ? '#f6f8fa' : (better ? (p < 0.01 ? '#4ac26b' : '#aceebb') : (p < 0.01 ? '#ff8182' : '#ffcecb'));
-        tr.appendChild(el('td', { class: 'cell', style: 'background:' + bg, title: t.systems[r] + ' vs ' + t.systems[c] + ': Holm-adjusted p = ' + p + ' (raw ' + m.raw_p[r][c] + ')', text: fmtP(p) }));
+        tr.appendChild(el('td', { class: 'cell', style: 'background:' + bg, title: visText(t.systems[r]) + ' vs ' + visText(t.systems[c]) + ': Holm-adjusted p = ' + p + ' (raw ' + m.raw_p[r][c] + ')', text: fmtP(p) }));
       });
       body.appendChild(tr);
     });
@@ -415,7 +421,7 @@
       el('span', null, el('span', { class: 'sw', style: 'background:#ffcecb' }), 'row worse, p < ' + alpha),
       el('span', null, el('span', { class: 'sw', style: 'background:#ff8182' }), 'row worse, p < 0.01'),
       el('span', null, el('span', { class: 'sw', style: 'background:#f6f8fa' }), 'not significant'),
-      el('span', { text: 'Cells: ' + m.name + ' p-values of every pair, adjusted with Holm\u2019s method over all ' + int(t.systems.length * (t.systems.length - 1) / 2) + ' pairs; systems in order of score.' })));
+      el('span', { text: 'Cells: ' + m.name + ' p-values of every pair, adjusted with Holm\u2019s method over ' + (t.systems.length > 2 ? 'all ' + int(t.systems.length * (t.systems.length - 1) / 2) + ' pairs' : 'the one pair') + '; systems in order of score.' })));
   }
   function renderGroups(root, m) {
     var t = T();
@@ -461,7 +467,7 @@
       g.appendChild(sv('line', { x1: cx, x2: cx, y1: barY + barH, y2: y - 4, stroke: s === t.baseline ? '#0969da' : '#59636e', 'stroke-width': 1, 'stroke-dasharray': '2,2' }));
       g.appendChild(sv('circle', { cx: cx, cy: y - 4, r: 4, fill: s === t.baseline ? '#0969da' : '#1f2328' }));
       var label = sv('text', { x: cx + (cx > W * 0.7 ? -8 : 8), y: y, 'text-anchor': cx > W * 0.7 ? 'end' : 'start', 'font-size': 12, fill: '#1f2328' });
-      label.textContent = t.systems[s].slice(0, 60) + '  ' + c.score.toFixed(2);
+      label.textContent = visText(t.systems[s], 60) + '  ' + c.score.toFixed(2);
       g.appendChild(label);
     });
     row.appendChild(el('div', { class: 'col', style: 'flex: 3 1 560px' }, g));
@@ -475,7 +481,7 @@
     var body = el('tbody');
     bands.forEach(function (bd, k) {
       var names = order.filter(function (s) { return m.anatomy[s].band === k; }).map(function (s) { return t.systems[s]; });
-      body.appendChild(el('tr', null, el('td', { class: 'l', text: bd[0] + (k === bands.length - 1 ? '+' : '\u2013' + (bd[1] - 1)) }), el('td', { class: 'l', text: bd[2] }), el('td', { class: 'l wrap', text: names.length ? names.join(', ') : '\u2013' })));
+      body.appendChild(el('tr', null, el('td', { class: 'l', text: bd[0] + (k === bands.length - 1 ? '+' : '\u2013' + (bd[1] - 1)) }), el('td', { class: 'l', text: bd[2] }), el('td', { class: 'l wrap', text: names.length ? names.map(function (x) { return visText(x, 60); }).join(', ') : '\u2013' })));
     });
     tbl.appendChild(body);
     root.appendChild(el('h3', { text: 'The bands' }));
@@ -507,7 +513,7 @@
     m.rank.forEach(function (q) {
       var a = m.anatomy[q];
       var tr = el('tr', { class: q === s ? 'selected' : null, style: q === s ? 'background:#fff8c5' : null, onclick: function () { S.anatomy = q; RENDER.anatomy(clear(root)); } },
-        el('td', { class: 'name', title: t.systems[q] }, vis(t.systems[q], 60)), el('td', { text: fmt(a.score) }));
+        el('td', { class: 'name', title: visText(t.systems[q]) }, vis(t.systems[q], 60)), el('td', { text: fmt(a.score) }));
       a.precisions.forEach(function (p, k) { tr.appendChild(el('td', { title: int(a.counts[k]) + ' / ' + int(a.totals[k]), text: p.toFixed(1) })); });
       tr.appendChild(el('td', { text: a.bp.toFixed(3) }));
       tr.appendChild(el('td', { text: a.ratio.toFixed(3) }));
@@ -609,8 +615,8 @@
   }
   function segTextField(i, kind, k) {
     var t = T(), lay = t.text_layout, base = i * lay.per_segment;
-    if (kind === 's') return lay.source ? t.texts[base] : '';
-    return t.texts[base + (lay.source ? 1 : 0) + k];
+    if (kind === 's') return lay.source ? t.texts.get(base) : '';
+    return t.texts.get(base + (lay.source ? 1 : 0) + k);
   }
   function matches(i, q) {
     var t = T();
@@ -632,15 +638,32 @@
     var bytes = b64bytes(node.textContent);
     var got = node.getAttribute('data-encoding') === 'gzip' ? gunzip(bytes) : Promise.resolve(bytes);
     textsPromise = got.then(function (raw) {
-      var all = JSON.parse(new TextDecoder('utf-8').decode(raw));
-      D.sets.forEach(function (t, k) { t.texts = all[k]; });
+      var pk = unpack(raw), dec = new TextDecoder('utf-8');
+      D.sets.forEach(function (t, k) { t.texts = textList(dec.decode(pk.arrays['s' + k]), pk.arrays['o' + k], pk.header.sets[k].nulls); });
       timings.textsReady = performance.now();
+      warmSearch();
       return true;
     });
     textsPromise.catch(fail);
     return textsPromise;
   }
   function textsReady() { var t = T(); return !!t.texts; }
+  // all of a test set's strings in one, with each one's length (UTF-16 units): cut on demand
+  function textList(all, lengths, nulls) {
+    var none = {}, n = lengths.length, start = new Float64Array(n + 1);
+    for (var i = 0; i < n; i++) start[i + 1] = start[i] + lengths[i];
+    nulls.forEach(function (i) { none[i] = true; });
+    return { get: function (i) { return none[i] ? null : all.substring(start[i], start[i + 1]); } };
+  }
+  // the lower-cased texts the search reads, made while the page is idle
+  function warmSearch() {
+    if (!textsReady() || !T().text_layout) return;
+    var t = T(), jobs = [['h', S.a], ['h', S.b]];
+    for (var r = 0; r < t.n_refs; r++) jobs.push(['r', r]);
+    if (t.has_source) jobs.push(['s', 0]);
+    var step = function () { var j = jobs.shift(); if (!j) return; lowered(j[0], j[1]); setTimeout(step, 0); };
+    setTimeout(step, 0);
+  }
   function renderCompare(root) {
     cmpRoot = root;
     var t = T();
@@ -716,6 +739,7 @@
     timings.filters = (timings.filters || 0) + 1;
   }
   function refreshCompare() {
+    warmSearch();
     computeOrder(); summary(); drawRows(true); drawCharts();
     if (S.selected >= 0) showDetail(S.selected);
   }
@@ -778,7 +802,7 @@
     var t = T(), m = cmpMetric(), sa = sentence(S.cmpMetric, S.a), sb = sentence(S.cmpMetric, S.b), rl = A[t.ref_len];
     var n = order.length, maxAbs = 0, better = 0, worse = 0, same = 0, maxLen = 1;
     for (var k = 0; k < n; k++) { var i = order[k], d = sb[i] - sa[i]; if (Math.abs(d) > maxAbs) maxAbs = Math.abs(d); if (d === 0) same++; else if ((d > 0) === m.higher_is_better) better++; else worse++; if (rl[i] > maxLen) maxLen = rl[i]; }
-    var R = Math.max(10, Math.ceil(maxAbs / 10) * 10), bins = 40, w = 2 * R / bins, counts = new Array(bins).fill(0);
+    var R = Math.max(10, Math.ceil(maxAbs / 10 - 1e-9) * 10), bins = 40, w = 2 * R / bins, counts = new Array(bins).fill(0);
     for (k = 0; k < n; k++) { var x = sb[order[k]] - sa[order[k]]; if (x === 0) continue; var bi = Math.min(bins - 1, Math.max(0, Math.floor((x + R) / w))); counts[bi]++; }
     document.getElementById('hist-title').textContent = 'Sentence ' + m.name + ': B \u2212 A per segment (' + int(better) + ' better in B, ' + int(worse) + ' worse, ' + int(same) + ' equal)';
     var hist = clear(document.getElementById('cmp-hist'));
@@ -910,7 +934,7 @@
       var body = el('tbody');
       list.forEach(function (e) {
         var g = t.ngrams.grams[e[0]], d = e[2] - e[1];
-        body.appendChild(el('tr', null, el('td', { class: 'l mono', style: 'max-width:360px;overflow:hidden;text-overflow:ellipsis', title: g[0] }, vis(g[0], 120)), el('td', { text: g[1] }),
+        body.appendChild(el('tr', null, el('td', { class: 'l mono', style: 'max-width:360px;overflow:hidden;text-overflow:ellipsis', title: visText(g[0]) }, vis(g[0], 120)), el('td', { text: g[1] }),
           el('td', { text: int(e[1]) }), el('td', { text: int(e[2]) }), el('td', { class: d > 0 ? 'pos' : 'neg', text: fmtSigned(d, 0) }), el('td', { class: 'muted', text: int(g[2]) })));
       });
       if (!list.length) body.appendChild(el('tr', null, el('td', { class: 'l muted', colspan: 6, text: 'none' })));
@@ -941,8 +965,8 @@
     series.slice().sort(function (p, q) { return (p.hot ? 1 : 0) - (q.hot ? 1 : 0); }).forEach(function (s) {
       var d = '', pen = false;
       s.values.forEach(function (v, k) { if (v === null) { pen = false; return; } d += (pen ? 'L' : 'M') + x(k).toFixed(1) + ',' + y(v).toFixed(1); pen = true; });
-      g.appendChild(sv('path', { d: d, fill: 'none', stroke: s.color, 'stroke-width': s.hot ? 2.5 : 1.2, opacity: s.hot ? 1 : 0.8 }, sv('title', { text: s.name })));
-      s.values.forEach(function (v, k) { if (v !== null && s.hot) g.appendChild(sv('circle', { cx: x(k), cy: y(v), r: 3.5, fill: s.color }, sv('title', { text: s.name + ': ' + v.toFixed(2) }))); });
+      g.appendChild(sv('path', { d: d, fill: 'none', stroke: s.color, 'stroke-width': s.hot ? 2.5 : 1.2, opacity: s.hot ? 1 : 0.8 }, sv('title', { text: visText(s.name) })));
+      s.values.forEach(function (v, k) { if (v !== null && s.hot) g.appendChild(sv('circle', { cx: x(k), cy: y(v), r: 3.5, fill: s.color }, sv('title', { text: visText(s.name) + ': ' + v.toFixed(2) }))); });
     });
     g.appendChild(sv('text', { x: (L + W) / 2, y: H - 6, 'text-anchor': 'middle', 'font-size': 12, fill: '#1f2328', text: yLabel }));
     return g;
@@ -953,7 +977,7 @@
     var body = el('tbody');
     if (counts) { var cr = el('tr', null, el('td', { class: 'l muted', text: 'segments' })); counts.forEach(function (c) { cr.appendChild(el('td', { class: 'muted', text: int(c) })); }); body.appendChild(cr); }
     rows.forEach(function (r) {
-      var tr = el('tr', null, el('td', { class: 'name', title: t.systems[r.s] }, el('span', { class: 'sw', style: 'display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;background:' + colorOf(r.s) }), vis(t.systems[r.s], 50)));
+      var tr = el('tr', null, el('td', { class: 'name', title: visText(t.systems[r.s]) }, el('span', { class: 'sw', style: 'display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;background:' + colorOf(r.s) }), vis(t.systems[r.s], 50)));
       r.values.forEach(function (v) { tr.appendChild(el('td', { text: v === null ? '\u2013' : (digits === 0 ? int(v) : v.toFixed(digits)) })); });
       body.appendChild(tr);
     });
