@@ -265,30 +265,36 @@ def pair_tables(grams, names, top_k=TOP_K):
             np.zeros(0, dtype=np.int64)
         mc = m[:, cols]
         width = max(int(cols.size), 1)
-        # a unique sort key per column: the change, then the earlier column first
+        # a unique sort key per column within a row: the change, then the earlier column first
         tie = (width - 1 - np.arange(cols.size, dtype=np.int64))
+        k = min(top_k, cols.size)
         for a in range(n_sys - 1):
-            delta = mc[a + 1:] - mc[a]
-            lists_by_b = {b: [] for b in range(a + 1, n_sys)}
+            later = list(range(a + 1, n_sys))
+            if k == 0:
+                for b in later:
+                    pairs[f"{a},{b}"].append([[], []])
+                continue
+            delta = mc[a + 1:] - mc[a]                     # one row per later system b
+            lists = {b: [] for b in later}
             for sign in (1, -1):
-                d = delta * sign
-                key = d * width + tie
-                k = min(top_k, cols.size)
-                if k == 0:
-                    for b in lists_by_b:
-                        lists_by_b[b].append([])
-                    continue
-                top = np.argpartition(-key, k - 1, axis=1)[:, :k]
-                for row, b in enumerate(range(a + 1, n_sys)):
-                    chosen = top[row][np.argsort(-key[row, top[row]], kind="stable")]
-                    chosen = [c for c in chosen.tolist() if d[row, c] > 0]
-                    entries = []
-                    for c in chosen:
-                        r = int(cols[c])
-                        entries.append([gram_index(n, r), int(m[a, r]), int(m[b, r])])
-                    lists_by_b[b].append(entries)
-            for b, lists in lists_by_b.items():
-                pairs[f"{a},{b}"].append(lists)
+                key = (delta * sign) * width + tie
+                # the k largest keys of each row (keys are distinct within a row)
+                threshold = np.partition(key, cols.size - k, axis=1)[:, cols.size - k]
+                rows, cs = np.nonzero(key >= threshold[:, None])
+                order = np.lexsort((-key[rows, cs], rows))
+                rows, cs = rows[order], cs[order]
+                keep = (delta[rows, cs] * sign) > 0
+                rows, cs = rows[keep], cs[keep]
+                grams_r = cols[cs]
+                ma = m[a, grams_r].tolist()
+                mb = m[rows + a + 1, grams_r].tolist()
+                per_row = {b: [] for b in later}
+                for row, r, x, y in zip(rows.tolist(), grams_r.tolist(), ma, mb):
+                    per_row[row + a + 1].append([gram_index(n, r), x, y])
+                for b in later:
+                    lists[b].append(per_row[b])
+            for b in later:
+                pairs[f"{a},{b}"].append(lists[b])
     return {"grams": table, "pairs": pairs, "top_k": top_k}
 
 
