@@ -94,6 +94,16 @@ def _drain(driver):
     driver.get_log("performance")
 
 
+# Chromium's own pages and resources (chrome://, devtools://, ...) and the file itself are not
+# the network; every other URL requested is
+LOCAL = ("chrome://", "chrome-extension://", "devtools://", "about:", "data:", "blob:")
+
+
+def _network(requests, own):
+    return [u for u in requests
+            if not u.startswith(LOCAL) and u.split("#")[0] != own]
+
+
 def _open(driver, path, view="overview", before=None):
     """Load the page; return (console entries, URLs requested)."""
     _drain(driver)
@@ -146,8 +156,7 @@ def demo_page(tmp_path_factory):
 def test_loads_offline_without_errors_or_requests(browser, demo_page, artifacts):
     logs, requests = _open(browser, demo_page["path"])
     assert [e for e in logs if e["level"] in ("SEVERE", "WARNING")] == []
-    own = f"file://{os.path.abspath(demo_page['path'])}"
-    assert [u for u in requests if u.split("#")[0] != own] == []
+    assert _network(requests, f"file://{os.path.abspath(demo_page['path'])}") == []
     t = browser.execute_script("return window.__cybleuTimings")
     TIMINGS["demo 5x500: first view (ms)"] = round(t["firstView"], 1)
     assert browser.execute_script("return typeof window.__pwned") == "undefined"
@@ -283,8 +292,7 @@ def test_hostile_segments_run_nothing(browser, tmp_path, artifacts):
     path = tmp_path / "hostile.html"
     rep.save(path)
     logs, requests = _open(browser, str(path), "compare")
-    own = f"file://{path}"
-    assert [u for u in requests if u.split("#")[0] != own] == []
+    assert _network(requests, f"file://{path}") == []
     names = list(systems)
     for i in range(len(refs)):
         browser.execute_script(f"window.__cybleu.select({i})")
@@ -359,6 +367,7 @@ def test_wmt17_sixteen_systems_timings(browser, tmp_path, artifacts):
     TIMINGS["wmt17 16x3004: file (MB)"] = round(os.path.getsize(path) / 1e6, 2)
     logs, requests = _open(browser, str(path), "overview")
     assert [e for e in logs if e["level"] == "SEVERE"] == []
+    assert _network(requests, f"file://{path}") == []
     TIMINGS["wmt17 16x3004: first view (ms)"] = round(
         browser.execute_script("return window.__cybleuTimings.firstView"), 1)
     browser.execute_script("window.__cybleu.go('compare')")
