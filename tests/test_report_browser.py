@@ -320,6 +320,31 @@ def test_hostile_segments_run_nothing(browser, tmp_path, artifacts):
     _shot(browser, artifacts, "hostile-overview")
 
 
+def test_several_test_sets(browser, tmp_path, artifacts):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    refs, systems = demo(3, 60)
+    names = list(systems)
+    rep = cybleu.report(testsets=[
+        {"name": "first", "references": refs, "systems": systems},
+        {"name": "second", "references": refs[:40],
+         "systems": {"renamed " + n: lines[:40] for n, lines in systems.items()}}])
+    path = tmp_path / "sets.html"
+    rep.save(path)
+    _open(browser, str(path))
+
+    def shown():
+        return browser.execute_script(
+            "return Array.from(document.querySelectorAll('#overview-table tbody td.name'))"
+            ".map(td => td.textContent.replace('baseline', '')).sort()")
+    assert shown() == sorted(names)
+    Select(browser.find_element(By.ID, "set-select")).select_by_visible_text("second")
+    assert shown() == sorted("renamed " + n for n in names)
+    browser.execute_script("window.__cybleu.go('compare')")
+    assert browser.find_element(By.ID, "row-count").text == "40 of 40 segments"
+    _shot(browser, artifacts, "sets-second-compare")
+
+
 def test_inflate_fallback_without_decompression_stream(browser, demo_page):
     # every new document of this browser session from here on lacks DecompressionStream
     logs, _ = _open(browser, demo_page["path"], "compare",
