@@ -322,7 +322,7 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
     # the longest jobs first, so that the threads finish together
     cost = {"ter": 1, "chrf": 2, "other": 3, "bleu": 4}
     first = sorted(range(len(metrics)), key=lambda i: cost[kinds[i]])
-    parts, all_stats, grams, ngram_tables = {}, {}, None, None
+    parts, all_stats, grams, ngram_tables, texts = {}, {}, None, None, None
     with ThreadPoolExecutor(max(1, workers), thread_name_prefix="cybleu-report") as pool:
         jobs = {pool.submit(ngrams.analyse, ts.references, hyps, bleu_metric): ("ngrams", None)}
         for i in first:
@@ -335,12 +335,15 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
                 if what == "ngrams":
                     grams = value
                     jobs[pool.submit(tables, grams)] = ("tables", None)
+                    jobs[pool.submit(_texts, ts, names, grams)] = ("texts", None)
                 elif what == "stats":
                     all_stats[i] = value
                     jobs[pool.submit(_metric_part, i, metrics[i], kinds[i], value, names, test,
                                      n_samples, seed, seed_str, baseline, alpha)] = ("part", i)
                 elif what == "part":
                     parts[i] = value
+                elif what == "texts":
+                    texts = value
                 else:
                     ngram_tables = value
 
@@ -375,7 +378,7 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
                             "needed": math.ceil(pairs / alpha) if pairs else None}
     arrays["ref_len"] = grams["ref_len"].astype("int32")
     header["ref_len"] = "ref_len"
-    header["texts"] = _texts(ts, names, grams)
+    header["texts"] = texts
     header["text_layout"] = {"per_segment": len(header["texts"]) // max(n_seg, 1),
                              "source": ts.sources is not None,
                              "n_refs": len(ts.references),

@@ -141,7 +141,8 @@ def encode_texts(texts_per_set):
             data = joined.encode("utf-8")
         offsets = np.zeros(len(texts) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
-        astral = np.array([m.start() for m in _ASTRAL.finditer(joined)], dtype=np.int64)
+        astral = np.array([m.start() for m in _ASTRAL.finditer(joined)]
+                          if joined and max(joined) >= "\U00010000" else [], dtype=np.int64)
         if astral.size:  # a character above U+FFFF is two UTF-16 code units
             offsets += np.searchsorted(astral, offsets, side="left")
         # lengths (small numbers) compress far better than where each string starts
@@ -207,10 +208,17 @@ def build_html(meta, container, texts=None, compress=True):
     """The whole page as a str. `meta`: the small JSON shown before unpacking (title, sets with
     their names, systems and formatted scores); `container`: encode_payload's bytes; `texts`:
     encode_texts' bytes, or None (a page without segments)."""
-    encoding, blob = page_blob(container, compress)
+    if texts is not None and compress:
+        # zlib lets go of the GIL: the two blobs compress side by side
+        from .._threads import map_in_threads
+        (encoding, blob), (text_encoding, text_blob) = map_in_threads(
+            lambda data: page_blob(data, compress), [container, texts], 2)
+    else:
+        encoding, blob = page_blob(container, compress)
     text_element = ""
     if texts is not None:
-        text_encoding, text_blob = page_blob(texts, compress)
+        if not compress:
+            text_encoding, text_blob = page_blob(texts, compress)
         text_element = (f"<script type=\"application/octet-stream\" id=\"cybleu-text\" "
                         f"data-encoding=\"{text_encoding}\">{text_blob}</script>\n")
     title = meta.get("title") or "cybleu report"
