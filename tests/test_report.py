@@ -82,6 +82,8 @@ def test_corpus_scores_equal_sacrebleu(sample_page):
         assert [bits(p) for p in an["precisions"]] == [bits(p) for p in expected.precisions]
         assert (bits(an["bp"]), an["sys_len"], an["ref_len"]) == \
             (bits(expected.bp), expected.sys_len, expected.ref_len)
+        # BLEU = BP x exp(mean log p), the two factors the anatomy shows
+        assert bits(an["bp"] * an["geo_mean"]) == bits(expected.score)
 
 
 def test_sentence_scores_equal_sacrebleu(sample_page):

@@ -231,6 +231,18 @@ def _f(x):
     return None if x is None else float(x)
 
 
+def _geo_mean(metric, score):
+    """exp(mean log precision): BLEU's second factor, by BLEU's own arithmetic (`my_log` of
+    each precision, as `bleu_from_stats` takes it); None when no n-gram matches."""
+    from .._math import my_log
+    if not any(score.counts):
+        return None
+    order = metric.max_ngram_order
+    if metric.effective_order:
+        order = next((n for n, t in enumerate(score.totals) if t == 0), order) or order
+    return math.exp(sum(my_log(p) for p in score.precisions[:order]) / order)
+
+
 def _metric_part(m_index, metric, kind, stats_list, names, test, n_samples, seed, seed_str,
                  baseline, alpha):
     """One metric's numbers: corpus scores, significance, groups, sentence scores, segment
@@ -269,7 +281,7 @@ def _metric_part(m_index, metric, kind, stats_list, names, test, n_samples, seed
             "precisions": [float(p) for p in c.precisions],
             "bp": float(c.bp), "ratio": float(c.ratio), "sys_len": int(c.sys_len),
             "ref_len": int(c.ref_len), "verbose": c._verbose,
-            "band": band_of(c.score)} for c in corpus]
+            "band": band_of(c.score), "geo_mean": _geo_mean(metric, c)} for c in corpus]
         info["max_order"] = metric.max_ngram_order
     if kind == "ter":
         info["ter"] = [{"edits": int(c.num_edits), "ref_length": float(c.ref_length)}

@@ -499,7 +499,7 @@
     var N = an.precisions.length;
     var logs = an.precisions.map(function (p) { return 'log ' + p.toFixed(2); }).join(' + ');
     root.appendChild(el('div', { class: 'anatomy-formula', id: 'anatomy-formula', text:
-      'BLEU = BP \u00d7 exp((' + logs + ') / ' + N + ')\n     = ' + an.bp.toFixed(4) + ' \u00d7 ' + (an.bp > 0 ? (an.score / an.bp).toFixed(4) : '\u2013') + ' = ' + an.score.toFixed(4) +
+      'BLEU = BP \u00d7 exp((' + logs + ') / ' + N + ')\n     = ' + an.bp.toFixed(4) + ' \u00d7 ' + (an.geo_mean === null ? '0' : an.geo_mean.toFixed(4)) + ' = ' + an.score.toFixed(4) +
       '\nBP = exp(1 \u2212 r/c) when c < r, else 1: c = hyp_len = ' + int(an.sys_len) + ', r = ref_len = ' + int(an.ref_len) + ', c/r = ' + an.ratio.toFixed(4) }));
     var row = el('div', { class: 'row' });
     row.appendChild(el('div', { class: 'col' }, el('h3', { text: 'Clipped n-gram precisions (matches / n-grams)' }), precisionBars(an)));
