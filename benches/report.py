@@ -33,7 +33,8 @@ GROUP_ORDER = ["corpus-13a", "sentence-batch", "tok-none", "tok-zh", "tok-intl",
                "patched-evaluate-sacrebleu", "sentence-batch-threads",
                "chrf-corpus", "chrfpp-corpus", "chrf-sentence", "chrfpp-sentence",
                "chrf-pairwise-128x128", "chrfpp-pairwise-128x128", "ter-corpus", "ter-sentence",
-               "cli-multi", "cli-paired-bs", "cli-paired-ar", "cli-ci", "resample-bs", "resample-ar"]
+               "cli-multi", "cli-paired-bs", "cli-paired-ar", "cli-ci", "resample-bs", "resample-ar",
+               "report-wmt17", "report-50k"]
 GROUP_TITLES = {
     "corpus-13a": "Corpus BLEU, WMT22 en-de, all 8 systems vs reference A (16,296 segments per round)",
     "sentence-batch": "Sentence BLEU of every segment, 2 WMT22 en-de systems vs reference A (4,074 pairs per round)",
@@ -65,6 +66,8 @@ GROUP_TITLES = {
     "cli-ci": "Command line, whole process: 95% confidence interval of one WMT17 en-de system (`-ci`, 1000 resamples)",
     "resample-bs": "Resampling alone: row sums of 1000 bootstrap resamples, 16 WMT17 systems' integer BLEU statistics (same indices)",
     "resample-ar": "Resampling alone: masked row sums of 10000 randomization trials, 15 WMT17 systems against the baseline (same masks)",
+    "report-wmt17": "Comparison report: 16 WMT17 en-de systems x 3,004 segments, BLEU + chrF + TER, 1000 bootstrap resamples, every pair (Holm), page written",
+    "report-50k": "Comparison report: 4 systems x 50,000 segments, BLEU + chrF + TER, page written",
 }
 UNIT = {"corpus-13a": ("segments", "segments"), "sentence-batch": ("pairs", "pairs"),
         "ids-sentence-256x1024": ("pairs", "pairs"), "ids-sentence-1024x128": ("pairs", "pairs"),
@@ -80,7 +83,8 @@ UNIT = {"corpus-13a": ("segments", "segments"), "sentence-batch": ("pairs", "pai
         "ter-corpus": ("segments", "segments"), "ter-sentence": ("pairs", "pairs"),
         "cli-multi": ("segments", "segments"), "cli-paired-bs": ("segments", "segments"),
         "cli-paired-ar": ("segments", "segments"), "cli-ci": ("segments", "segments"),
-        "resample-bs": ("segments", "segments"), "resample-ar": ("segments", "segments")}
+        "resample-bs": ("segments", "segments"), "resample-ar": ("segments", "segments"),
+        "report-wmt17": ("segments", "segments"), "report-50k": ("segments", "segments")}
 
 
 def run_pytest(json_path, extra_args):

@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # mypy sees the eager imports
     from ._scale.select import best_of
     from .patch import (is_patched, patch_nltk, patch_sacrebleu, patched, unpatch_nltk,
                         unpatch_sacrebleu)
+    from ._report import Report, ReportInputError, TestSet, report
 
 # public name -> the module that defines it
 _LAZY = {
@@ -33,6 +34,7 @@ _LAZY = {
     "best_of": "_scale.select",
     **dict.fromkeys(("is_patched", "patch_nltk", "patch_sacrebleu", "patched", "unpatch_nltk",
                      "unpatch_sacrebleu"), "patch"),
+    **dict.fromkeys(("report", "Report", "TestSet", "ReportInputError"), "_report"),
 }
 
 __all__ = ["BLEU", "BLEUScore", "CHRF", "CHRFScore", "corpus_bleu", "raw_corpus_bleu",
@@ -40,7 +42,8 @@ __all__ = ["BLEU", "BLEUScore", "CHRF", "CHRFScore", "corpus_bleu", "raw_corpus_
            "batch_sentence_chrf", "pairwise_chrf", "TER", "TERScore", "corpus_ter", "sentence_ter",
            "batch_sentence_ter", "extract_char_ngrams", "extract_word_ngrams",
            "BACKEND", "__version__", "patch_sacrebleu", "unpatch_sacrebleu", "patch_nltk",
-           "unpatch_nltk", "patched", "is_patched", "best_of"]
+           "unpatch_nltk", "patched", "is_patched", "best_of", "report", "Report", "TestSet",
+           "ReportInputError"]
 
 
 def __getattr__(name):

@@ -33,6 +33,8 @@ TOKENIZERS = registry.NAMES  # sacreBLEU's order
 # sacreBLEU's chrF defaults for the flags' defaults (CHRF's class attributes, which a test
 # compares; written out so that parsing arguments does not import chrF)
 CHRF_DEFAULTS = {"CHAR_ORDER": 6, "WORD_ORDER": 0, "BETA": 2}
+# the commands beyond sacreBLEU's: name -> the module whose main(argv) runs it (argv[0] is the name)
+SUBCOMMANDS = {"report": "._report.cli", "best-of": "._scale.cli", "filter": "._scale.cli"}
 # Inputs longer than this show a progress bar (on a terminal).
 PROGRESS_LINES = 100_000
 
@@ -526,6 +528,26 @@ def _demo(args):
     print(f"Signature: {metric.get_signature().format(args.short)}")
     print("Data: WMT17 newstest2017 en-de (reference and system outputs, first 500 lines), "
           "from sacreBLEU's test fixtures, Apache-2.0 (see cybleu/data/README.md).")
+    _demo_report(refs, hyps)
+
+
+def _demo_report(refs, hyps):
+    """The report of the sample (cybleu.report), written to the temporary directory (or
+    $CYBLEU_DEMO_REPORT); prints where it is."""
+    import tempfile
+
+    from ._report import report
+    path = os.environ.get("CYBLEU_DEMO_REPORT") or os.path.join(tempfile.gettempdir(),
+                                                                 "cybleu-demo-report.html")
+    rep = report(refs, hyps, name="WMT17 en-de, first 500 segments",
+                 title="cybleu demo: 5 WMT17 en-de systems")
+    try:
+        rep.save(path)
+    except OSError as err:
+        _fail(streams.os_error_message(path, err).replace(": ", ": cannot write the demo "
+                                                          "report: ", 1))
+    print(f"Report (BLEU, chrF, TER, significance, segments): {path}")
+    print("Open it in a browser; it works offline.")
 
 
 def _list(args):
@@ -811,12 +833,16 @@ def _setup_process_streams():
 
 
 def main(argv=None):
-    """Run the command line on `argv` (default: sys.argv[1:]); returns the exit status."""
-    from ._scale import cli as _scale_cli   # `cybleu best-of ...` and `cybleu filter ...`
-    if _scale_cli.wants(sys.argv[1:] if argv is None else argv):
+    """Run the command line on `argv` (default: sys.argv[1:]); returns the exit status.
+    `cybleu report|best-of|filter ...` run the command of that name (SUBCOMMANDS)."""
+    words = sys.argv[1:] if argv is None else list(argv)
+    # a file of the same name keeps sacreBLEU's meaning (`cybleu report -i hyp.txt` with a
+    # reference file called `report`)
+    if words and words[0] in SUBCOMMANDS and not os.path.exists(words[0]):
+        from importlib import import_module
         if argv is None:
             _setup_process_streams()
-        return _scale_cli.main(sys.argv[1:] if argv is None else list(argv))
+        return import_module(SUBCOMMANDS[words[0]], __package__).main(words)
     try:
         args = parse_args(argv)
     except SystemExit as exc:  # --help, --version, usage errors

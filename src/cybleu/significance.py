@@ -44,8 +44,8 @@ IS_WINDOWS = os.name == "nt"
 
 
 __all__ = ["Result", "estimate_ci", "PairedTest", "Statistics", "paired_bootstrap",
-           "paired_randomization", "all_pairs", "holm", "paired_t_test", "TTestResult",
-           "student_t_sf2"]
+           "paired_randomization", "all_pairs", "bootstrap_all_pairs", "holm", "paired_t_test",
+           "TTestResult", "student_t_sf2"]
 
 
 class Result:
@@ -97,6 +97,19 @@ def _numpy_estimate_ci(scores):
     lower_idx = n // 40
     upper_idx = n - lower_idx - 1
     return data.mean(), 0.5 * (data[upper_idx] - data[lower_idx])
+
+
+def _bs_statistic(bl_score, sys_score, bl_scores, sys_scores):
+    """The paired bootstrap's (mean, 95% half-width, p-value) of a system against a baseline,
+    from the scores of their resamples (drawn with the same indices) and their corpus scores."""
+    diff = abs(bl_score - sys_score)
+    if _plain_floats(sys_scores) and _plain_floats(bl_scores):
+        sys_mean, sys_ci = estimate_ci(sys_scores)
+        sample_diffs = [abs(s - b) for s, b in zip(sys_scores, bl_scores)]
+        mean_diff = _resample().pairwise_mean(sample_diffs)
+        return sys_mean, sys_ci, _p_value([d - mean_diff for d in sample_diffs], diff)
+    # numpy scalars (float32 scores of chrF, TER): numpy's own arithmetic
+    return _numpy_bs_statistic(sys_scores, bl_scores, diff)
 
 
 def _numpy_p_value(stats, real_difference):
@@ -265,7 +278,6 @@ class PairedTest:
 
     def _run_bs(self, metric, bl_stats, bl_result, entries, seed, shared_ci=False):
         n, n_seg = self.n_samples, bl_stats.n_segments
-        resample = _resample()
         groups = [entries] if seed is not None else [[e] for e in entries]
         report = self._progress(n, len(groups))
         results = []
@@ -277,14 +289,8 @@ class PairedTest:
                 bl_result.mean, bl_result.ci = estimate_ci(bl_scores) \
                     if _plain_floats(bl_scores) else _numpy_estimate_ci(bl_scores)
             for (stats, score), sys_scores in zip(group, all_scores[1:]):
-                diff = abs(bl_result.score - score.score)
-                if _plain_floats(sys_scores) and _plain_floats(bl_scores):
-                    sys_mean, sys_ci = estimate_ci(sys_scores)
-                    sample_diffs = [abs(s - b) for s, b in zip(sys_scores, bl_scores)]
-                    mean_diff = resample.pairwise_mean(sample_diffs)
-                    p = _p_value([d - mean_diff for d in sample_diffs], diff)
-                else:  # numpy scalars (float32 scores of chrF, TER): numpy's own arithmetic
-                    sys_mean, sys_ci, p = _numpy_bs_statistic(sys_scores, bl_scores, diff)
+                sys_mean, sys_ci, p = _bs_statistic(bl_result.score, score.score, bl_scores,
+                                                    sys_scores)
                 results.append(Result(score.score, p, sys_mean, sys_ci))
         return results
 
@@ -438,6 +444,58 @@ def holm(p_values):
     return adjusted
 
 
+def bootstrap_all_pairs(metric, systems, n_samples=1000, seed=12345, groups=None,
+                        references=None, progress=None):
+    """The paired bootstrap of every pair of systems from one set of resamples (extension).
+
+    With a seed, `paired_bootstrap` draws the same resample indices for every system, so the
+    resamples of all systems are drawn and scored once here, and each pair's p-value, and each
+    system's mean and 95% interval, is computed from them exactly as `paired_bootstrap` computes
+    it: `raw[i][j]` equals `paired_bootstrap(metric, systems[i], [systems[j]], n_samples,
+    seed)[0].p_value` (the test is symmetric), and `results[j].mean`/`.ci` that call's mean and
+    interval: with seed 12345, sacreBLEU's paired-table numbers, and the half-width of
+    `corpus_score(n_bootstrap=n_samples)` (whose mean is statistics.mean of the same resamples,
+    which may differ from numpy's in the last bit). With seed=None one fresh stream is drawn for
+    all systems.
+
+    :param systems: maps names to hypotheses (or Statistics).
+    :param groups: resample blocks or documents, as in `paired_bootstrap`.
+    :param progress: optional callable(resamples done).
+    :returns: (names, results, raw): a Result (score, mean, ci; p_value None) per system and the
+        matrix of unadjusted p-values (None on the diagonal).
+    :raises ValueError: fewer than two systems, an empty corpus, a bad count or seed.
+
+    >>> names, results, raw = bootstrap_all_pairs(BLEU(references=[refs]), {"a": a, "b": b})
+    """
+    _check_samples(n_samples, "n_samples")
+    if n_samples < 1:
+        raise ValueError("n_samples must be >= 1")
+    seed = _seed_value(seed)
+    names = list(systems)
+    if len(names) < 2:
+        raise ValueError("bootstrap_all_pairs needs at least two systems")
+    stats = [_as_statistics(metric, systems[name], references) for name in names]
+    counts = {st.n_segments for st in stats}
+    if len(counts) > 1:
+        raise ValueError(f"the systems have different numbers of segments: {sorted(counts)}")
+    scores = [_score(metric, st).score for st in stats]
+    if groups is not None:
+        stats = [_group_rows(st, groups) for st in stats]
+    resampled = _bootstrap_scores(metric, stats, _draws(seed, n_samples, stats[0].n_segments),
+                                  progress)
+    results = []
+    for score, sys_scores in zip(scores, resampled):
+        mean, ci = estimate_ci(sys_scores) if _plain_floats(sys_scores) \
+            else _numpy_estimate_ci(sys_scores)
+        results.append(Result(score, None, mean, ci))
+    raw = [[None] * len(names) for _ in names]
+    for i in range(len(names)):
+        for j in range(i + 1, len(names)):
+            p = _bs_statistic(scores[i], scores[j], resampled[i], resampled[j])[2]
+            raw[i][j] = raw[j][i] = p
+    return names, results, raw
+
+
 def all_pairs(metric, systems, test="bs", n_samples=None, seed=12345, groups=None,
               correction="holm", references=None):
     """A p-value for every pair of systems (extension; sacreBLEU compares with one baseline).
@@ -457,12 +515,18 @@ def all_pairs(metric, systems, test="bs", n_samples=None, seed=12345, groups=Non
     n = n_samples if n_samples is not None else (1000 if test == "bs" else 10000)
     stats = {name: _as_statistics(metric, systems[name], references) for name in names}
     pairs = {}
-    for i, a in enumerate(names):
+    if test == "bs":
+        # every pair from one set of resamples: the same p-values as a paired_bootstrap per pair
+        _, _, raw = bootstrap_all_pairs(metric, stats, n, seed, groups)
+        for i, a in enumerate(names):
+            for j in range(i + 1, len(names)):
+                pairs[(a, names[j])] = raw[i][j]
+    for i, a in enumerate(names if test == "ar" else ()):
         rest = names[i + 1:]
         if not rest:
             break
-        run = paired_bootstrap if test == "bs" else paired_randomization
-        results = run(metric, stats[a], [stats[b] for b in rest], n, seed, groups)
+        results = paired_randomization(metric, stats[a], [stats[b] for b in rest], n, seed,
+                                       groups)
         for b, result in zip(rest, results):
             pairs[(a, b)] = result.p_value
     keys = list(pairs)

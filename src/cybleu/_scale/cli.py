@@ -22,11 +22,6 @@ COMMANDS = ("best-of", "filter")
 METRICS = ("bleu", "chrf", "chrf++", "ter")
 
 
-def wants(argv):
-    """True when argv starts with one of these commands (and names no file of that name)."""
-    return bool(argv) and argv[0] in COMMANDS and not os.path.exists(argv[0])
-
-
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
         self.print_usage(sys.stderr)

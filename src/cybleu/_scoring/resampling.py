@@ -4,7 +4,8 @@ confidence interval) and by `cybleu.significance` (paired tests), so neither imp
 
 A resample is a sum of statistics rows, done for all systems at once in the compiled `resample`
 step (numpy's random streams are reproduced there, so numpy is not even imported); BLEU's float
-arithmetic on the sums is replayed in C when the metric asks for it (`Metric._resample_replay`).
+arithmetic on the sums is replayed in C, and chrF's float32 arithmetic vectorized in numpy, when the
+metric says its arithmetic is the stock one (`_resample_replay`).
 Statistics that are not integers, other metrics, and float32 sums that could round (a column sum
 reaching 2**24) take sacreBLEU's own numpy path instead, so no result silently differs.
 """
@@ -179,12 +180,18 @@ def _score(metric, stats):
 
 # -- scores of resamples ------------------------------------------------------------------------
 
-def _bleu_fast_args(metric):
-    """(max_order, smooth_method, smooth_value, effective_order) when the metric's score
-    arithmetic is BLEU's own, which the compiled replay reproduces (`_resample_replay`); else
-    None."""
+def _replay_args(metric, kind):
+    """The arguments of the metric's score arithmetic when the metric says it is `kind`'s own
+    ("bleu" or "chrf": `Metric._resample_replay`), which the engine may replay; else None."""
     replay = getattr(metric, "_resample_replay", None)
-    args = replay() if replay is not None else None
+    found = replay() if replay is not None else None
+    return found[1] if found is not None and found[0] == kind else None
+
+
+def _bleu_fast_args(metric):
+    """(max_order, smooth_method, smooth_value, effective_order) when the metric's arithmetic is
+    BLEU's own, within what the compiled replay reproduces; else None."""
+    args = _replay_args(metric, "bleu")
     if args is None:
         return None
     order, _, value, _ = args
@@ -197,12 +204,75 @@ def _bleu_fast_args(metric):
     return args
 
 
+def _chrf_fast_args(metric):
+    """(order, beta squared) when the metric's arithmetic is chrF's own with sacreBLEU's
+    effective-order averaging, and numpy promotes as NEP 50 says (numpy >= 2: a Python number
+    meeting a float32 becomes float32), which `_chrf_f32_scores` replays; else None."""
+    args = _replay_args(metric, "chrf")
+    if args is None:
+        return None
+    order, beta = args
+    if isinstance(beta, bool) or type(beta) not in (int, float) or not math.isfinite(beta):
+        return None
+    factor = beta ** 2
+    # an int factor converts to float32 exactly below 2**24
+    if not (isinstance(order, int) and order >= 1
+            and abs(factor) < (1 << 24 if isinstance(factor, int) else 1e30)):
+        return None
+    import numpy as np
+    f32 = np.float32(1.5)
+    if type(f32 + 1e-16) is not np.float32 or type(0.0 + f32) is not np.float32 \
+            or type(4 * f32) is not np.float32:
+        return None  # numpy < 2: Python floats meeting float32 scalars make float64
+    return order, factor
+
+
+def _chrf_f32_scores(sums, width, order, factor):
+    """CHRF._compute_f_score of every float32 row of `sums`, vectorized: the same float32
+    operations, in the same order, as the scalar function performs on numpy float32 values
+    (without eps smoothing the final score depends only on the running float32 sums of
+    precision and recall over the orders where both sides have n-grams). Scores are numpy
+    float32 scalars, or the Python float 0.0 where the function returns it; a test holds them
+    equal, value and type, to the scalar function."""
+    import numpy as np
+    rows = np.frombuffer(sums, dtype=np.int64).reshape(-1, width).astype(np.float32)
+    n_rows = rows.shape[0]
+    f = np.float32
+    avg_prec = np.zeros(n_rows, dtype=f)
+    avg_rec = np.zeros(n_rows, dtype=f)
+    effective = np.zeros(n_rows, dtype=np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(order):
+            n_hyp, n_ref, n_match = rows[:, 3 * i], rows[:, 3 * i + 1], rows[:, 3 * i + 2]
+            both = (n_hyp > 0) & (n_ref > 0)
+            prec = n_match / n_hyp
+            rec = n_match / n_ref
+            # the first addition is 0.0 + x = x exactly, so one float32 sum serves all orders
+            avg_prec = np.where(both, avg_prec + prec, avg_prec)
+            avg_rec = np.where(both, avg_rec + rec, avg_rec)
+            effective += both
+        eff = effective.astype(f)
+        avg_prec = np.where(effective > 0, avg_prec / eff, avg_prec)
+        avg_rec = np.where(effective > 0, avg_rec / eff, avg_rec)
+        nonzero = (effective > 0) & ((avg_prec + avg_rec) != 0)
+        score = f(1 + factor) * avg_prec
+        score = score * avg_rec
+        score = score / (f(factor) * avg_prec + avg_rec)
+        score = f(100) * score
+    values = score.tolist()
+    return [f(v) if keep else 0.0 for v, keep in zip(values, nonzero.tolist())]
+
+
 def _scores_of_sums(metric, sums, width, dtype):
     """metric._compute_score_from_stats(row).score of every summed row, the row being a numpy
     array of `dtype` as in sacreBLEU."""
     fast = _bleu_fast_args(metric)
     if fast is not None and dtype in ("float32", "int64"):
         return list(_resample().bleu_scores(sums, *fast, dtype))
+    if dtype == "float32":
+        chrf = _chrf_fast_args(metric)
+        if chrf is not None and width == 3 * chrf[0]:
+            return _chrf_f32_scores(sums, width, *chrf)
     import numpy as np
     rows = np.frombuffer(sums, dtype=np.int64).reshape(-1, width).astype(dtype)
     if dtype == "float32":

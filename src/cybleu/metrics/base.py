@@ -96,6 +96,12 @@ class Score:
     def __repr__(self) -> str:
         return self.format()
 
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Dict[str, str]:
+        """Notebook display: sacreBLEU's line as text/plain, and a small HTML block (score,
+        BLEU's precisions and brevity penalty; no script) from cybleu._report.notebook."""
+        from .._report.notebook import score_bundle
+        return score_bundle(self, include, exclude)
+
 
 class Signature:
     """`key:value` pairs joined by `|`, version last; `format(short=True)` abbreviates the keys."""

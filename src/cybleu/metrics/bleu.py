@@ -300,14 +300,15 @@ class BLEU(Metric):
                 correct[n] += min(count, ref_ngrams[gram])
         return [hyp_len, ref_len] + correct + total
 
-    def _resample_replay(self) -> "Optional[Tuple[int, str, Any, bool]]":
-        """(max_order, smooth_method, smooth_value, effective_order) when this object's score
-        arithmetic is BLEU's own, so the resampling engine may replay it in C; None when a
+    def _resample_replay(self) -> "Optional[Tuple[str, Tuple[int, str, Any, bool]]]":
+        """("bleu", (max_order, smooth_method, smooth_value, effective_order)) when this object's
+        score arithmetic is BLEU's own, so the resampling engine may replay it in C; None when a
         subclass changes it."""
         if type(self) is not BLEU or \
                 type(self)._compute_score_from_stats is not BLEU._compute_score_from_stats:
             return None
-        return self.max_ngram_order, self.smooth_method, self.smooth_value, self.effective_order
+        return "bleu", (self.max_ngram_order, self.smooth_method, self.smooth_value,
+                        self.effective_order)
 
     def _compute_score_from_stats(self, stats: SequenceT[Any]) -> "BLEUScore":
         N = self.max_ngram_order

@@ -205,6 +205,17 @@ class CHRF(Metric):
     def _preprocess_segment(self, sent: str) -> str:
         return sent.lower() if self.lowercase else sent
 
+    def _resample_replay(self) -> Optional[Any]:
+        """("chrf", (order, beta)) when this object's score arithmetic is chrF's own, without eps
+        smoothing, so the resampling engine may replay it vectorized; None when a subclass or
+        the object itself changes it."""
+        cls = type(self)
+        if cls is not CHRF or cls._compute_score_from_stats is not CHRF._compute_score_from_stats \
+                or cls._compute_f_score is not CHRF._compute_f_score \
+                or "_compute_f_score" in self.__dict__ or self.eps_smoothing:
+            return None
+        return "chrf", (self.order, self.beta)
+
     def _compute_f_score(self, statistics: SequenceT[Any]) -> Any:
         """chrF (0-100) of flat [hyp, ref, match] statistics, one triple per order."""
         return f_score(statistics, self.order, self.beta, self.eps_smoothing)

@@ -1,0 +1,412 @@
+"""One self-contained HTML report comparing MT systems: sacreBLEU-exact scores with confidence
+intervals, p-values for every pair of systems, BLEU's anatomy and per-segment drill-down.
+
+    import cybleu
+    rep = cybleu.report(refs, {"base": base_lines, "new": new_lines}, baseline="base")
+    rep.save("report.html")          # one file, opens offline in any current browser
+    rep                              # in a notebook: the report inline
+
+Every number is computed here, in Python, by the library's own functions (`compute.py`); the
+page's JavaScript only sorts, filters and draws them. Nothing in the page asks for the network.
+"""
+import os
+from collections.abc import Mapping, Sequence
+
+__all__ = ["report", "Report", "TestSet", "ReportInputError"]
+
+
+class ReportInputError(ValueError):
+    """Inputs a report cannot be built from (lengths, names, types), with what and where."""
+
+
+class TestSet:
+    """One test set (or language pair) of a report: its references, the systems' outputs and
+    optionally the source.
+
+    :param name: shown as the test set's title.
+    :param references: one reference stream (a list of lines) or a list of streams (one per
+        reference set; None where a stream has no reference for a segment).
+    :param systems: {name: lines}, or a sequence of (name, lines) pairs.
+    :param sources: the source lines, or None.
+    """
+
+    __test__ = False  # not a pytest test class
+
+    def __init__(self, name, references, systems, sources=None):
+        self.name = str(name)
+        self.references = _streams(references, self.name)
+        n = len(self.references[0])
+        self.systems = _systems(systems, n, self.name)
+        self.sources = None
+        if sources is not None:
+            self.sources = _lines(sources, f"{self.name}: the source", n)
+
+    def __repr__(self):
+        return (f"TestSet({self.name!r}: {len(self.references[0])} segments, "
+                f"{len(self.references)} reference(s), {len(self.systems)} systems)")
+
+
+def _where(label):
+    return f"{label}: " if label else ""
+
+
+def _lines(lines, label, n=None):
+    if isinstance(lines, str) or not isinstance(lines, Sequence):
+        raise ReportInputError(f"{label} should be a list of lines (str), not "
+                               f"{type(lines).__name__}")
+    lines = list(lines)
+    for i, line in enumerate(lines):
+        if not isinstance(line, str):
+            raise ReportInputError(f"{label}: line {i + 1} is {type(line).__name__}, not str")
+    if n is not None and len(lines) != n:
+        raise ReportInputError(f"{label} has {len(lines)} lines, the references {n}")
+    return lines
+
+
+def _streams(references, name):
+    if isinstance(references, str) or not isinstance(references, Sequence) or not references:
+        raise ReportInputError(f"{_where(name)}references should be a list of lines or a list "
+                               "of reference streams")
+    if all(isinstance(x, str) for x in references):
+        streams = [list(references)]
+    else:
+        streams = []
+        for k, stream in enumerate(references):
+            if isinstance(stream, str) or not isinstance(stream, Sequence):
+                raise ReportInputError(f"{_where(name)}reference stream {k + 1} is "
+                                       f"{type(stream).__name__}, not a list of lines")
+            for i, line in enumerate(stream):
+                if line is not None and not isinstance(line, str):
+                    raise ReportInputError(f"{_where(name)}reference stream {k + 1}, line "
+                                           f"{i + 1} is {type(line).__name__}, not str")
+            streams.append(list(stream))
+    lengths = {len(s) for s in streams}
+    if len(lengths) > 1:
+        raise ReportInputError(f"{_where(name)}the reference streams have different lengths "
+                               f"{sorted(lengths)}")
+    if not streams[0]:
+        raise ReportInputError(f"{_where(name)}the references are empty")
+    for i in range(len(streams[0])):
+        if all(s[i] is None for s in streams):
+            raise ReportInputError(f"{_where(name)}segment {i + 1} has no reference")
+    return streams
+
+
+def _systems(systems, n, name):
+    if isinstance(systems, Mapping):
+        pairs = list(systems.items())
+    elif isinstance(systems, Sequence) and not isinstance(systems, str):
+        pairs = []
+        for k, item in enumerate(systems):
+            if not (isinstance(item, Sequence) and len(item) == 2 and isinstance(item[0], str)):
+                raise ReportInputError(f"{_where(name)}systems should be {{name: lines}} or "
+                                       f"(name, lines) pairs; item {k + 1} is neither")
+            pairs.append(tuple(item))
+    else:
+        raise ReportInputError(f"{_where(name)}systems should be {{name: lines}}, not "
+                               f"{type(systems).__name__}")
+    if not pairs:
+        raise ReportInputError(f"{_where(name)}no system to report on")
+    out = {}
+    for sys_name, lines in pairs:
+        sys_name = str(sys_name)
+        if sys_name in out:
+            raise ReportInputError(f"{_where(name)}two systems are named {sys_name!r}")
+        out[sys_name] = _lines(lines, f"{_where(name)}system {sys_name!r}", n)
+    return out
+
+
+class Report:
+    """A built report: `save(path)` writes the page; `html()` gives it as a str; in a notebook
+    it displays inline. `data` holds every number the page shows (a dict: per test set, per
+    metric the corpus scores, intervals, p-values, signatures, ...).
+
+    Made by `cybleu.report(...)`."""
+
+    def __init__(self, meta, header, arrays):
+        self._meta = meta
+        self._header = header
+        self._arrays = arrays
+        self._container = None
+
+    @property
+    def title(self):
+        return self._meta["title"]
+
+    @property
+    def data(self):
+        """The JSON header of the page's data (per test set: systems, metrics with corpus
+        scores, intervals, p-values, signatures, groups, buckets, n-gram tables, texts)."""
+        return self._header
+
+    @property
+    def arrays(self):
+        """The typed arrays of the page's data (sentence scores, segment statistics), by
+        name as the header's `sentence_array`/`stats_array` entries give them."""
+        return self._arrays
+
+    def _container_bytes(self, light=False):
+        """(the numbers' container, the texts' JSON or None)."""
+        from .page import encode_payload, encode_texts
+        if light:
+            header = dict(self._header)
+            header["sets"] = [dict(ts, texts=None, text_layout=None, ngrams=None)
+                              for ts in header["sets"]]
+            header["light"] = True
+            keep = {name: arr for name, arr in self._arrays.items()
+                    if not name.split(".", 1)[-1].startswith(("sent_", "stats_"))}
+            return encode_payload(header, keep), None
+        if self._container is None:
+            header = dict(self._header)
+            header["sets"] = [dict(ts, texts=None) for ts in header["sets"]]
+            self._container = (encode_payload(header, self._arrays),
+                               encode_texts([ts["texts"] for ts in self._header["sets"]]))
+        return self._container
+
+    def html(self, compress=True, light=False):
+        """The page as one str. compress=False embeds the data base64 without gzip; light=True
+        leaves out the segments (text, sentence scores, n-grams): the views of the corpus only.
+        """
+        from .page import build_html
+        container, texts = self._container_bytes(light)
+        return build_html(self._meta, container, texts, compress)
+
+    def save(self, path, compress=True):
+        """Write the page to `path` (a temporary file in the same directory, renamed when
+        complete: a failed write leaves no partial report). Returns the path written.
+
+        :raises OSError: the directory is missing or not writable (the message names the
+            path)."""
+        text = self.html(compress).encode("utf-8")
+        return write_atomically(os.fspath(path), text)
+
+    def summary(self):
+        """A text table of the corpus scores (what `repr` shows)."""
+        lines = [self.title]
+        for ts in self._meta["sets"]:
+            lines.append(f"{ts['name']}: {ts['n_segments']} segments, {len(ts['systems'])} "
+                         "systems")
+            width = max(len(n) for n in ts["systems"])
+            lines.append("  " + " " * width + "  " + "  ".join(f"{m:>10}" for m in ts["metrics"]))
+            for name, row in zip(ts["systems"], ts["scores"]):
+                lines.append(f"  {name:<{width}}  " + "  ".join(f"{v:>10}" for v in row))
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return f"<cybleu Report\n{self.summary()}\n>"
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from .notebook import report_bundle
+        return report_bundle(self, include, exclude)
+
+
+def write_atomically(path, data):
+    """Write bytes to `path` through a temporary file in its directory and an atomic rename;
+    the temporary file is removed if anything fails. Returns `path`."""
+    import secrets
+    directory = os.path.dirname(os.path.abspath(path))
+    tmp = os.path.join(directory, f".{os.path.basename(path)}.{secrets.token_hex(6)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return path
+
+
+def report(references=None, systems=None, *, sources=None, name=None, testsets=None,
+           metrics=("bleu", "chrf", "ter"), baseline=None, title=None, paired_test="bs",
+           n_samples=None, seed=None, alpha=0.05):
+    """Build a comparison report of MT systems (one page; `Report.save(path)` writes it).
+
+    :param references: one reference stream (list of lines) or a list of streams.
+    :param systems: {name: lines} (or (name, lines) pairs), each as long as the references.
+    :param sources: the source lines (shown next to each segment), or None.
+    :param name: the test set's name (default "test set").
+    :param testsets: instead of the four above, several test sets or language pairs:
+        `TestSet` objects or dicts with keys name, references, systems, sources.
+    :param metrics: names ("bleu", "chrf", "chrf++", "ter") or metric objects (e.g.
+        `BLEU(tokenize="intl")`), in the order shown.
+    :param baseline: the system the p-values compare with (default: the first); in every test
+        set that has it, else that set's first system.
+    :param title: the page's title.
+    :param paired_test: "bs" (paired bootstrap; sacreBLEU's, with 1000 resamples) or "ar"
+        (approximate randomization, 10000 trials). Intervals always come from the bootstrap.
+    :param n_samples: resamples or trials (default 1000 / 10000).
+    :param seed: the resampling seed (default SACREBLEU_SEED, else 12345, as sacreBLEU).
+    :param alpha: the level at which Holm-adjusted p-values count as significant (groups).
+    :returns: a `Report`.
+    :raises ReportInputError: (a ValueError) inputs of different lengths, unknown baseline,
+        lines that are not str, a metric name that is not known.
+
+    >>> rep = report(["the cat sat"], {"a": ["the cat sat"], "b": ["a cat sat"]})
+    >>> rep.data["sets"][0]["metrics"][0]["corpus"][0]["score"]
+    100.00000000000004
+    """
+    from .. import significance as sig
+    from . import compute
+
+    if testsets is not None:
+        if references is not None or systems is not None or sources is not None:
+            raise ReportInputError("give either testsets or references and systems, not both")
+        sets = []
+        for k, ts in enumerate(testsets):
+            if isinstance(ts, TestSet):
+                sets.append(ts)
+            elif isinstance(ts, Mapping):
+                unknown = set(ts) - {"name", "references", "systems", "sources"}
+                if unknown:
+                    raise ReportInputError(f"test set {k + 1}: unknown keys {sorted(unknown)}")
+                sets.append(TestSet(ts.get("name", f"test set {k + 1}"), ts.get("references"),
+                                    ts.get("systems"), ts.get("sources")))
+            else:
+                raise ReportInputError(f"test set {k + 1} is {type(ts).__name__}, not a TestSet "
+                                       "or dict")
+        if not sets:
+            raise ReportInputError("testsets is empty")
+    else:
+        if references is None or systems is None:
+            raise ReportInputError("a report needs references and systems")
+        sets = [TestSet(name or "test set", references, systems, sources)]
+    names = [ts.name for ts in sets]
+    if len(set(names)) != len(names):
+        raise ReportInputError(f"two test sets have the same name: {names}")
+
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    if not metrics:
+        raise ReportInputError("no metric to compute")
+    try:
+        specs = [compute.make_metric(m) for m in metrics]
+    except (TypeError, ValueError) as err:
+        raise ReportInputError(str(err)) from None
+    kinds = [compute._kind(m) for m in specs]
+    asked = [m.lower() for m in metrics if isinstance(m, str)]
+    if len(set(asked)) < len(asked):
+        raise ReportInputError(f"a metric is asked for twice: {list(metrics)}")
+    if paired_test not in ("bs", "ar"):
+        raise ReportInputError(f"paired_test must be 'bs' or 'ar', not {paired_test!r}")
+    if n_samples is None:
+        n_samples = 1000 if paired_test == "bs" else 10000
+    if isinstance(n_samples, bool) or not isinstance(n_samples, int) or n_samples < 1:
+        raise ReportInputError(f"n_samples must be a positive int, not {n_samples!r}")
+    if seed is None:
+        seed_str, seed_value = sig._env_seed()
+    else:
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ReportInputError(f"seed must be a non-negative int, not {seed!r}")
+        seed_str, seed_value = str(seed), seed
+    if not (isinstance(alpha, (int, float)) and 0 < alpha < 1):
+        raise ReportInputError(f"alpha must be between 0 and 1, not {alpha!r}")
+    if baseline is not None and not any(baseline in ts.systems for ts in sets):
+        known = sorted({n for ts in sets for n in ts.systems})
+        raise ReportInputError(f"unknown baseline {baseline!r}; the systems are "
+                               f"{', '.join(map(repr, known))}")
+
+    header_sets, arrays = [], {}
+    for k, ts in enumerate(sets):
+        base = baseline if baseline in ts.systems else next(iter(ts.systems))
+        fresh = [compute.make_metric(m) for m in specs]
+        head, arrs = compute.compute_testset(ts, fresh, base, paired_test, n_samples,
+                                             seed_value, seed_str, alpha)
+        for arr_name, arr in arrs.items():
+            arrays[f"s{k}.{arr_name}"] = arr
+        for m in head["metrics"]:
+            m["sentence_array"] = f"s{k}.{m['sentence_array']}"
+            if "stats_array" in m:
+                m["stats_array"] = f"s{k}.{m['stats_array']}"
+        head["ref_len"] = f"s{k}.{head['ref_len']}"
+        header_sets.append(head)
+
+    from ..version import __version__
+    title = title if title is not None else (
+        "MT systems compared" if len(sets) > 1 else f"{sets[0].name}: systems compared")
+    header = {
+        "title": str(title),
+        "generator": f"cybleu {__version__}",
+        "test": {"type": paired_test, "n": n_samples, "seed": seed_str, "alpha": alpha,
+                 "correction": "holm", "ci_resamples": n_samples if paired_test == "bs" else 1000},
+        "bands": [[lo, hi, words] for lo, hi, words in compute.BANDS],
+        "bp_curve": compute.bp_curve(),
+        "kinds": kinds,
+        "sets": header_sets,
+    }
+    for head in header_sets:
+        head["latex"], head["csv"] = _tables(header, head)
+    meta = {"title": header["title"], "generator": header["generator"],
+            "sets": [{"name": h["name"], "n_segments": h["n_segments"], "systems": h["systems"],
+                      "metrics": [m["name"] for m in h["metrics"]],
+                      "scores": [[f"{m['corpus'][s]['score']:.2f}" for m in h["metrics"]]
+                                 for s in range(len(h["systems"]))]}
+                     for h in header_sets]}
+    return Report(meta, header, arrays)
+
+
+def _latex_escape(text):
+    out = []
+    for ch in text:
+        if ch in "&%$#_{}":
+            out.append("\\" + ch)
+        elif ch == "~":
+            out.append("\\textasciitilde{}")
+        elif ch == "^":
+            out.append("\\textasciicircum{}")
+        elif ch == "\\":
+            out.append("\\textbackslash{}")
+        elif ch in "<>|":
+            out.append({"<": "\\textless{}", ">": "\\textgreater{}", "|": "\\textbar{}"}[ch])
+        elif ch.isprintable() or ch == " ":
+            out.append(ch)
+        else:
+            out.append(" ")
+    return "".join(out)
+
+
+def _csv_cell(text):
+    text = str(text)
+    if any(c in text for c in ",\"\n\r"):
+        return '"' + text.replace('"', '""') + '"'
+    if text[:1] in ("=", "+", "-", "@"):  # not a formula in a spreadsheet
+        return "'" + text
+    return text
+
+
+def _tables(header, ts):
+    """The overview as LaTeX (booktabs) and CSV: score, interval and p-value per metric."""
+    test = header["test"]
+    metrics = ts["metrics"]
+    base = ts["baseline"]
+    names = ts["systems"]
+    cols = "l" + "rrr" * len(metrics)
+    head1 = " & ".join(["System"] + [f"\\multicolumn{{3}}{{c}}{{{_latex_escape(m['name'])}}}"
+                                     for m in metrics])
+    head2 = " & ".join([""] + ["score & $\\pm$95\\% & $p$"] * len(metrics))
+    kind = "bootstrap" if test["type"] == "bs" else "approximate randomization"
+    lines = [f"% {_latex_escape(ts['name'])}: paired {kind} ({test['n']}), seed {test['seed']}, "
+             f"p against {_latex_escape(names[base])}",
+             f"\\begin{{tabular}}{{{cols}}}", "\\toprule", head1 + " \\\\", head2 + " \\\\",
+             "\\midrule"]
+    csv = [",".join(["system"] + [f"{m['name']}{suffix}" for m in metrics
+                                  for suffix in ("", " mean", " ci95", " p")])]
+    for s, name in enumerate(names):
+        cells = [_latex_escape(name) + (" (baseline)" if s == base else "")]
+        row = [_csv_cell(name)]
+        for m in metrics:
+            c = m["corpus"][s]
+            p = c["p"]
+            cells += [f"{c['score']:.2f}", f"{c['ci']:.2f}" if c["ci"] is not None else "",
+                      "" if p is None else f"{p:.4f}"]
+            row += [repr(c["score"]), "" if c["mean"] is None else repr(c["mean"]),
+                    "" if c["ci"] is None else repr(c["ci"]), "" if p is None else repr(p)]
+        lines.append(" & ".join(cells) + " \\\\")
+        csv.append(",".join(row))
+    lines += ["\\bottomrule", "\\end{tabular}"]
+    return "\n".join(lines) + "\n", "\n".join(csv) + "\n"

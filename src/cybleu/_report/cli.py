@@ -1,0 +1,382 @@
+"""`cybleu report`: the comparison report from files, with sacreBLEU's input conventions.
+
+    cybleu report REF... -i SYS... [-m bleu chrf ter] [--src SRC] [--baseline NAME]
+                  [--title T] -o report.html
+    cybleu report -o r.html --set wmt17-en-de ref.de -i a.de b.de --set wmt17-de-en ref.en -i ...
+    cybleu report --manifest sets.json -o r.html
+
+Several test sets or language pairs go in one report as groups, each starting with `--set NAME`
+(its references, `-i` systems and `--src`), or in a manifest (JSON: {"title", "baseline",
+"metrics", "testsets": [{"name", "references": [paths], "systems": {name: path} or [paths],
+"source": path}]}, paths relative to the manifest). Files are read as the scoring command line
+reads them (`cybleu.streams`: .gz, -e encoding, lines right-stripped, -nr tab-separated
+references); errors name the file and exit with status 1, prefixed `cybleu: `. The page is
+written to a temporary file in the target directory and renamed, so a failed run leaves nothing.
+"""
+import argparse
+import json
+import logging
+import os
+import sys
+
+from .. import streams
+from ..cli import _Exit, _fail, _LogToStderr, _Parser
+from ..tokenizers import registry
+
+logger = logging.getLogger("cybleu.cli")
+
+METRIC_CHOICES = ("bleu", "chrf", "chrf++", "ter")
+GROUP_KEYS = ("refs", "input", "src", "name", "names")
+
+
+def build_parser():
+    parser = _Parser(
+        prog="cybleu report", allow_abbrev=False,
+        description=(
+            "Write one self-contained HTML page comparing MT systems: sacreBLEU's scores with\n"
+            "bootstrap confidence intervals, p-values against a baseline and for every pair\n"
+            "(Holm-corrected), BLEU's anatomy, segment-by-segment comparison of any two systems,\n"
+            "n-gram and bucket analyses. The page opens offline and requests nothing.\n\n"
+            "  cybleu report ref.txt -i base.txt a.txt b.txt -o report.html\n"
+            "  cybleu report -o r.html --set en-de ref.de -i a.de b.de \\\n"
+            "                          --set de-en ref.en -i a.en b.en\n"
+            "  cybleu report --manifest testsets.json -o r.html"),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("refs", nargs="*", default=[],
+                        help="Reference file(s) (one per reference set), before -i.")
+    parser.add_argument("--input", "-i", nargs="+", default=None, metavar="SYS",
+                        help="The systems' output files (one line per segment).")
+    parser.add_argument("--src", "--source", dest="src", default=None,
+                        help="The source file, shown next to each segment.")
+    parser.add_argument("--names", nargs="+", default=None,
+                        help="Names of the systems, in the order of -i (default: the file names "
+                             "without their shared prefix and suffix).")
+    parser.add_argument("--name", default=None, help="The test set's name.")
+    parser.add_argument("--set", dest="set_marker", default=None, metavar="NAME",
+                        help="Start another test set named NAME: its references, -i and --src "
+                             "follow.")
+    parser.add_argument("--manifest", default=None,
+                        help="A JSON file naming test sets, references, systems and sources.")
+    parser.add_argument("--output", "-o", default="report.html",
+                        help="The page to write (default: %(default)s).")
+    parser.add_argument("--title", default=None, help="The page's title.")
+    parser.add_argument("--baseline", default=None,
+                        help="The system p-values compare with: its name or file (default: the "
+                             "first).")
+    parser.add_argument("--metrics", "-m", nargs="+", choices=METRIC_CHOICES, default=None,
+                        help="Metrics, in order (default: bleu chrf ter).")
+    test = parser.add_mutually_exclusive_group()
+    test.add_argument("--paired-bs", "-pbs", action="store_true",
+                      help="Paired bootstrap resampling (the default).")
+    test.add_argument("--paired-ar", "-par", action="store_true",
+                      help="Approximate randomization (intervals still from the bootstrap).")
+    parser.add_argument("--paired-n", "-n", type=int, default=None,
+                        help="Resamples (default 1000) or trials (default 10000).")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="The resampling seed (default: SACREBLEU_SEED, else 12345).")
+    parser.add_argument("--alpha", type=float, default=0.05,
+                        help="Significance level of the groups (default: %(default)s).")
+    parser.add_argument("--num-refs", "-nr", type=int, default=1,
+                        help="Split one reference file on tabs into this many references.")
+    parser.add_argument("--encoding", "-e", default="utf-8",
+                        help="Encoding of the text files (default: %(default)s).")
+    bleu = parser.add_argument_group("BLEU")
+    bleu.add_argument("--tokenize", "-tok", choices=registry.NAMES, default=None,
+                      help="BLEU's tokenizer (default 13a; zh/ja-mecab/ko-mecab by target "
+                           "language are not guessed here).")
+    bleu.add_argument("--lowercase", "-lc", action="store_true", help="Lowercased BLEU.")
+    bleu.add_argument("--smooth-method", "-s", choices=("none", "floor", "add-k", "exp"),
+                      default="exp", help="BLEU's smoothing (default: exp).")
+    bleu.add_argument("--smooth-value", "-sv", type=float, default=None,
+                      help="The smoothing value of floor and add-k.")
+    chrf = parser.add_argument_group("chrF")
+    chrf.add_argument("--chrf-char-order", "-cc", type=int, default=6)
+    chrf.add_argument("--chrf-word-order", "-cw", type=int, default=None,
+                      help="Word n-gram order of `chrf` (chrf++ uses 2).")
+    chrf.add_argument("--chrf-beta", type=int, default=2)
+    chrf.add_argument("--chrf-whitespace", action="store_true")
+    chrf.add_argument("--chrf-lowercase", action="store_true")
+    chrf.add_argument("--chrf-eps-smoothing", action="store_true")
+    ter = parser.add_argument_group("TER")
+    ter.add_argument("--ter-case-sensitive", action="store_true")
+    ter.add_argument("--ter-asian-support", action="store_true")
+    ter.add_argument("--ter-no-punct", action="store_true")
+    ter.add_argument("--ter-normalized", action="store_true")
+    parser.add_argument("--no-compress", action="store_true",
+                        help="Embed the data without gzip (a larger file).")
+    parser.add_argument("--quiet", "-q", action="store_true", help="Print nothing but errors.")
+    parser._adding = False
+    return parser
+
+
+class _Group:
+    def __init__(self, name, refs, inputs, src, names):
+        self.name, self.refs, self.inputs, self.src, self.names = name, refs, inputs, src, names
+
+
+def _segments(argv):
+    """argv cut at each `--set NAME` (a segment keeps its --set)."""
+    out, current = [], []
+    for arg in argv:
+        if arg == "--set" or arg.startswith("--set="):
+            out.append(current)
+            current = []
+        current.append(arg)
+    out.append(current)
+    return out
+
+
+def parse(argv):
+    """(global options, [_Group]) from the command line."""
+    parser = build_parser()
+    defaults = vars(parser.parse_args([]))
+    merged = dict(defaults)
+    groups = []
+    for k, seg in enumerate(_segments(argv)):
+        args = parser.parse_args(seg)
+        values = vars(args)
+        for key, value in values.items():
+            if key in GROUP_KEYS or key == "set_marker":
+                continue
+            if value != defaults[key]:
+                if merged[key] != defaults[key] and merged[key] != value:
+                    parser.error(f"--{key.replace('_', '-')} is given twice with different values")
+                merged[key] = value
+        name = values["set_marker"] if k > 0 else values["name"]
+        if k > 0 and values["name"] is not None:
+            name = values["name"]
+        has_group = values["refs"] or values["input"] is not None or values["src"] is not None
+        if k > 0 or has_group:
+            groups.append(_Group(name, values["refs"], values["input"], values["src"],
+                                 values["names"]))
+    opts = argparse.Namespace(**merged)
+    return opts, groups
+
+
+def _read_lines(path, encoding):
+    lines = []
+    with streams.TextSource(path, encoding) as source:
+        for block in source.blocks(streams.CHUNK_LINES):
+            lines.extend(block)
+    return lines
+
+
+def _default_names(paths):
+    """File names without a shared prefix and suffix of dot-separated parts (newstest2017.X.en-de
+    -> X), or the paths themselves when names would collide."""
+    bases = [os.path.basename(p) for p in paths]
+    for ext in (".gz",):
+        if all(b.endswith(ext) for b in bases):
+            bases = [b[:-len(ext)] for b in bases]
+    if all(b.endswith(".txt") for b in bases):
+        bases = [b[:-4] for b in bases]
+    parts = [b.split(".") for b in bases]
+    if len(parts) > 1:
+        while all(len(p) > 1 for p in parts) and len({p[0] for p in parts}) == 1:
+            parts = [p[1:] for p in parts]
+        while all(len(p) > 1 for p in parts) and len({p[-1] for p in parts}) == 1:
+            parts = [p[:-1] for p in parts]
+    names = [".".join(p) for p in parts]
+    if len(set(names)) < len(names):
+        names = list(paths)
+    if len(set(names)) < len(names):
+        _fail("Two systems have the same file name; give each one once.")
+    return names
+
+
+def _testset(group, opts, label, base_dir=None):
+    from . import TestSet
+    resolve = (lambda p: p if base_dir is None or os.path.isabs(p) else
+               os.path.join(base_dir, p))
+    refs = [resolve(p) for p in group.refs]
+    inputs = [resolve(p) for p in group.inputs or []]
+    if not refs:
+        _fail(f"{label}: no reference file: give the references before -i.")
+    if not inputs:
+        _fail(f"{label}: no system output: give the systems' files with -i.")
+    if opts.num_refs != 1 and len(refs) > 1:
+        _fail("--num-refs splits one tab-separated reference file; give only one.")
+    references = streams.read_references([refs], opts.num_refs, opts.encoding)
+    n = len(references[0])
+    if n == 0:
+        _fail(f"{refs[0]} is empty.")
+    names = group.names or _default_names(group.inputs)
+    if len(names) != len(inputs):
+        _fail(f"{label}: {len(names)} names for {len(inputs)} systems.")
+    if len(set(names)) < len(names):
+        _fail(f"{label}: two systems have the same name.")
+    systems = {}
+    for name, path in zip(names, inputs):
+        lines = _read_lines(path, opts.encoding)
+        if len(lines) != n:
+            _fail("System and reference streams have different lengths.",
+                  f"{path} has {len(lines)} lines, the references {n}.")
+        systems[name] = lines
+    sources = None
+    if group.src is not None:
+        src = resolve(group.src)
+        sources = _read_lines(src, opts.encoding)
+        if len(sources) != n:
+            _fail("Source and reference streams have different lengths.",
+                  f"{src} has {len(sources)} lines, the references {n}.")
+    ts = TestSet(group.name or label, references, systems, sources)
+    ts._paths = dict(zip(names, group.inputs or []))
+    return ts
+
+
+def _manifest(opts):
+    path = opts.manifest
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as err:
+        raise streams.InputError(streams.os_error_message(path, err)) from None
+    except (ValueError, UnicodeDecodeError) as err:
+        _fail(f"{path}: not a JSON manifest ({err}).")
+    if not isinstance(data, dict) or not isinstance(data.get("testsets"), list) \
+            or not data["testsets"]:
+        _fail(f"{path}: a manifest is a JSON object with a non-empty list \"testsets\".")
+    base_dir = os.path.dirname(os.path.abspath(path))
+    groups = []
+    for k, entry in enumerate(data["testsets"]):
+        where = f"{path}: test set {k + 1}"
+        if not isinstance(entry, dict):
+            _fail(f"{where} is not an object.")
+        unknown = set(entry) - {"name", "references", "systems", "source"}
+        if unknown:
+            _fail(f"{where}: unknown keys {sorted(unknown)}.")
+        refs = entry.get("references")
+        if isinstance(refs, str):
+            refs = [refs]
+        systems = entry.get("systems")
+        if isinstance(systems, dict):
+            names, inputs = list(systems), list(systems.values())
+        elif isinstance(systems, list):
+            names, inputs = None, systems
+        else:
+            _fail(f"{where}: \"systems\" is a list of files or an object name -> file.")
+        if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs) \
+                or not all(isinstance(i, str) for i in inputs):
+            _fail(f"{where}: references and systems are file names.")
+        groups.append((_Group(entry.get("name") or f"test set {k + 1}", refs, inputs,
+                              entry.get("source"), names), base_dir))
+    for key in ("title", "baseline", "metrics"):
+        if key in data and getattr(opts, key) is None:
+            setattr(opts, key, data[key])
+    return groups
+
+
+def _metrics(opts):
+    from ..metrics import BLEU, CHRF, TER
+    names = opts.metrics or ["bleu", "chrf", "ter"]
+    if len(set(names)) < len(names):
+        _fail(f"-m names a metric twice: {' '.join(names)}")
+    out = []
+    for name in names:
+        if name not in METRIC_CHOICES:
+            _fail(f"unknown metric {name!r}; choose from {', '.join(METRIC_CHOICES)}.")
+        try:
+            if name == "bleu":
+                out.append(BLEU(lowercase=opts.lowercase, tokenize=opts.tokenize,
+                                smooth_method=opts.smooth_method, smooth_value=opts.smooth_value,
+                                force=True))
+            elif name in ("chrf", "chrf++"):
+                word_order = 2 if name == "chrf++" else (opts.chrf_word_order or 0)
+                out.append(CHRF(char_order=opts.chrf_char_order, word_order=word_order,
+                                beta=opts.chrf_beta, lowercase=opts.chrf_lowercase,
+                                whitespace=opts.chrf_whitespace,
+                                eps_smoothing=opts.chrf_eps_smoothing))
+            else:
+                out.append(TER(normalized=opts.ter_normalized, no_punct=opts.ter_no_punct,
+                               asian_support=opts.ter_asian_support,
+                               case_sensitive=opts.ter_case_sensitive))
+        except (ImportError, TypeError, ValueError, RuntimeError) as err:
+            _fail(f"{name}: {err}")
+    return out
+
+
+def run(opts, groups):
+    from . import ReportInputError, report
+    if opts.manifest:
+        if groups:
+            _fail("--manifest names the test sets: give no references or -i with it.")
+        pairs = _manifest(opts)
+    else:
+        if not groups:
+            _fail("Give reference files and -i system files (or --manifest). "
+                  "See cybleu report --help.")
+        pairs = [(g, None) for g in groups]
+    sets = [_testset(g, opts, g.name or f"test set {k + 1}", base)
+            for k, (g, base) in enumerate(pairs)]
+    names = [ts.name for ts in sets]
+    if len(set(names)) < len(names):
+        _fail(f"Two test sets have the same name; name each with --set NAME: {names}.")
+    baseline = opts.baseline
+    if baseline is not None:
+        # a file given as the baseline names its system
+        for ts in sets:
+            for name, path in ts._paths.items():
+                if baseline == path or os.path.abspath(baseline) == os.path.abspath(path):
+                    baseline = name
+        if not any(baseline in ts.systems for ts in sets):
+            known = sorted({n for ts in sets for n in ts.systems})
+            _fail(f"Unknown --baseline {opts.baseline!r}; the systems are: {', '.join(known)}.")
+    metrics = _metrics(opts)
+    test = "ar" if opts.paired_ar else "bs"
+    if opts.paired_n is not None and opts.paired_n < 1:
+        _fail(f"--paired-n must be at least 1, not {opts.paired_n}.")
+    if opts.seed is not None and opts.seed < 0:
+        _fail(f"--seed must be a non-negative integer, not {opts.seed}.")
+    out = opts.output
+    directory = os.path.dirname(os.path.abspath(out))
+    if os.path.isdir(out):
+        _fail(f"{out}: is a directory; give the report's file name with -o.")
+    if not os.path.isdir(directory):
+        _fail(f"{out}: cannot write the report: the directory {directory} does not exist.")
+    try:
+        rep = report(testsets=sets, metrics=metrics, baseline=baseline, title=opts.title,
+                     paired_test=test, n_samples=opts.paired_n, seed=opts.seed,
+                     alpha=opts.alpha)
+    except ReportInputError as err:
+        _fail(str(err))
+    for ts in rep.data["sets"]:
+        res = ts["resolution"]
+        if res["pairs"] and res["smallest_adjusted"] >= opts.alpha:
+            logger.warning(f"{ts['name']}: with {rep.data['test']['n']} resamples no pair of "
+                           f"the {len(ts['systems'])} systems can be significant after Holm's "
+                           f"correction over {res['pairs']} pairs; use --paired-n "
+                           f"{res['needed']} or more to tell them apart.")
+    try:
+        rep.save(out, compress=not opts.no_compress)
+    except OSError as err:
+        reason = streams.os_error_message(out, err)[len(out) + 2:]
+        _fail(f"{out}: cannot write the report: {reason}.")
+    if not opts.quiet:
+        size = os.path.getsize(out)
+        print(os.path.abspath(out))
+        logger.info(f"wrote {out} ({size / 1e6:.1f} MB): {len(sets)} test set(s), "
+                    f"{sum(len(ts.systems) for ts in sets)} system outputs")
+
+
+def main(argv):
+    """`cybleu report ...` (argv[0] is the word `report`, as `cybleu.cli.main` hands it over);
+    returns the exit status."""
+    try:
+        opts, groups = parse(list(argv)[1:])
+    except SystemExit as exc:
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    with _LogToStderr(opts.quiet):
+        try:
+            run(opts, groups)
+        except _Exit as exc:
+            return exc.code
+        except streams.InputError as err:
+            for message in err.messages:
+                logger.error(message)
+            return err.code
+        except KeyboardInterrupt:
+            logger.error("Interrupted.")
+            return 130
+    sys.stdout.flush()
+    return 0
