@@ -22,7 +22,7 @@ myst_heading_anchors = 3
 autodoc_mock_imports = ["torch", "torchmetrics"]
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
-autodoc_default_options = {"members": True, "special-members": "__call__"}
+autodoc_default_options = {"members": True}
 # `name` in a docstring links to the object when it exists, else it is shown as code
 default_role = "py:obj"
 
