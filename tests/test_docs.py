@@ -178,8 +178,12 @@ def _sample_dir(tmp_path):
     return tmp_path
 
 
+# environment variables that change what the examples print (sacreBLEU's format and seed)
+ISOLATED = ("SACREBLEU_FORMAT", "SACREBLEU_SEED", "NO_COLOR", "CYBLEU_SPM_MODELS")
+
+
 def _env():
-    env = dict(os.environ)
+    env = {k: v for k, v in os.environ.items() if k not in ISOLATED}
     # `cybleu` and `python` in a command are the ones of the interpreter running the tests
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     env.setdefault("PYTHONIOENCODING", "utf-8")
@@ -190,6 +194,8 @@ def run_page(page, tmp_path, monkeypatch):
     rel = page.relative_to(ROOT)
     work = _sample_dir(tmp_path)
     monkeypatch.chdir(work)
+    for name in ISOLATED:
+        monkeypatch.delenv(name, raising=False)
     namespace = {"__name__": "__main__"}
     ran = 0
     for kind, body, expected, line in examples(page.read_text(encoding="utf-8")):
@@ -327,6 +333,145 @@ def test_token_id_example_equals_sacrebleu(tmp_path, monkeypatch):
                                              for h, r in zip(trimmed, refs)]
     assert str(namespace["score"]) == str(sacrebleu.corpus_bleu([" ".join(h) for h in trimmed],
                                                                 [refs], tokenize="none"))
+
+
+def _run_python_blocks(rel, tmp_path, monkeypatch):
+    """(namespace, [(code, stdout)]) of a docs page's python blocks, run as the harness runs
+    them; skips when the page is absent or needs a framework that is not installed."""
+    page = None if ROOT is None else ROOT / rel
+    if page is None or not page.is_file():
+        pytest.skip(NO_TREE)
+    monkeypatch.chdir(_sample_dir(tmp_path))
+    for name in ISOLATED:
+        monkeypatch.delenv(name, raising=False)
+    namespace, outputs = {"__name__": "__main__"}, []
+    for kind, body, _, line in examples(page.read_text(encoding="utf-8")):
+        if kind != "python":
+            continue
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                exec(compile(body, f"{rel}:{line}", "exec"), namespace)
+        except ModuleNotFoundError as err:
+            if not _optional_module_missing(err):
+                raise
+            break
+        outputs.append((body, out.getvalue().splitlines()))
+    return namespace, outputs
+
+
+def _printed(outputs, fragment):
+    """The lines printed by the block whose code contains `fragment`."""
+    return next(lines for code, lines in outputs if fragment in code)
+
+
+def test_metrics_page_equals_sacrebleu(tmp_path, monkeypatch):
+    sacrebleu = pytest.importorskip("sacrebleu", reason="the oracle (the test extra)")
+    from conftest import bits
+    ns, out = _run_python_blocks("docs/guide/metrics.md", tmp_path, monkeypatch)
+    hyps, refs = ns["hyps"], ns["refs"]
+    assert _printed(out, "max_ngram_order=2)") == [
+        str(sacrebleu.corpus_bleu(hyps, [refs])),
+        str(sacrebleu.corpus_bleu(hyps, [refs], lowercase=True, tokenize="intl").score),
+        str(sacrebleu.BLEU(max_ngram_order=2).corpus_score(hyps, [refs]))]
+    oracle = sacrebleu.BLEU(effective_order=True)
+    assert [bits(x) for x in ns["scores"]] == \
+        [bits(oracle.sentence_score(h, [r]).score) for h, r in zip(hyps, refs)]
+    assert _printed(out, "word_order=2))")[:2] == [
+        str(sacrebleu.corpus_chrf(hyps, [refs])),
+        str(sacrebleu.corpus_chrf(hyps, [refs], word_order=2))]
+    chrf = sacrebleu.CHRF()
+    assert ns["matrix"].tolist() == [[chrf.sentence_score(h, [r]).score for r in ns["candidates"]]
+                                     for h in ns["candidates"]]
+    ter = sacrebleu.TER(normalized=True, case_sensitive=True).corpus_score(hyps, [refs])
+    assert _printed(out, "TER(normalized=True")[:2] == [
+        str(sacrebleu.corpus_ter(hyps, [refs])), f"{ter} {ter.num_edits} {ter.ref_length}"]
+    assert _printed(out, "n_bootstrap=1000") == [
+        str(sacrebleu.BLEU().corpus_score(hyps, [refs], n_bootstrap=1000))]
+    limit = sacrebleu.BLEU(tokenize="none", effective_order=True).sentence_score("1 2 3", ["1 2"])
+    assert _printed(out, "BLEUStats([4, 4, 5")[-1] == str([limit.score])
+
+
+def test_significance_page_equals_sacrebleu(tmp_path, monkeypatch):
+    pytest.importorskip("sacrebleu", reason="the oracle (the test extra)")
+    from sacrebleu.metrics import BLEU as SacreBLEU
+    from sacrebleu.significance import PairedTest as SacrePairedTest
+    ns, _ = _run_python_blocks("docs/guide/significance.md", tmp_path, monkeypatch)
+    oracle = SacrePairedTest(list(ns["systems"].items()),
+                             {"BLEU": SacreBLEU(references=[ns["refs"]])}, None, test_type="bs")()
+    assert [r.__dict__ for r in ns["scores"]["BLEU"]] == [r.__dict__ for r in oracle[1]["BLEU"]]
+    assert str(ns["signatures"]["BLEU"]).split("|version:")[0] == \
+        str(oracle[0]["BLEU"]).split("|version:")[0]
+
+
+def test_nltk_hf_page_equals_nltk_and_the_nmt_formula(tmp_path, monkeypatch):
+    nltk_bleu = pytest.importorskip("nltk.translate.bleu_score",
+                                    reason="nltk is the oracle (the test extra, Python >= 3.10)")
+    from test_hf import nmt_compute_bleu   # the published formula, written out in test_hf
+    from cybleu import hf
+    ns, out = _run_python_blocks("docs/guide/nltk-hf.md", tmp_path, monkeypatch)
+    refs, hyp = ns["refs"], ns["hyp"]
+    method1 = nltk_bleu.SmoothingFunction().method1
+    assert _printed(out, "chencherry") == [
+        repr(nltk_bleu.sentence_bleu(refs, hyp)),
+        repr(nltk_bleu.sentence_bleu(refs, ["the", "dog"], smoothing_function=method1)),
+        repr(nltk_bleu.corpus_bleu([refs], [hyp], weights=[(0.5, 0.5), (0.25,) * 4]))]
+    tok = hf.tokenizer_13a
+    want = nmt_compute_bleu([[tok("the cat is on the mat"), tok("the cat sat on a mat")]],
+                            [tok("the cat sat on the mat")])
+    assert ns["result"]["bleu"] == want[0] and ns["result"]["precisions"] == want[1]
+
+
+def test_frameworks_page_equals_sacrebleu(tmp_path, monkeypatch):
+    sacrebleu = pytest.importorskip("sacrebleu", reason="the oracle (the test extra)")
+    ns, out = _run_python_blocks("docs/guide/frameworks.md", tmp_path, monkeypatch)
+    hyp = "the cat sat on the mat"
+    assert _printed(out, "make_compute_metrics(WordTokenizer())")[-1] == str(
+        {"bleu": sacrebleu.corpus_bleu([hyp], [["the cat is on the mat"]]).score, "gen_len": 7.0})
+    assert _printed(out, "bleu_reward(prompts")[0] == str(
+        [sacrebleu.sentence_bleu("The cat sat on the mat.", ["The cat is on the mat."]).score, None])
+    if "metric" not in ns:
+        pytest.skip("torch and torchmetrics are not installed (cybleu[torchmetrics])")
+    assert ns["metric"].compute().item() == sacrebleu.corpus_bleu(
+        ["The cat sat on the mat.", "Hello, world!"],
+        [["The cat is on the mat.", "Hello world!"], ["A cat sat on the mat.", "Hi, world!"]]
+    ).score / 100
+
+
+def test_command_line_examples_print_what_sacrebleu_prints(tmp_path):
+    """Every `cybleu ...` command of the getting-started pages and the command-line guide prints
+    what `python -m sacrebleu` prints with the same arguments, but the signature's version."""
+    pytest.importorskip("sacrebleu", reason="the oracle (the test extra)")
+    pages = ["docs/guide/cli.md", "docs/getting-started/first-score.md",
+             "docs/getting-started/reading-scores.md"]
+    if ROOT is None or not all((ROOT / page).is_file() for page in pages):
+        pytest.skip(NO_TREE)
+    work = _sample_dir(tmp_path)
+    compared = 0
+    for page in pages:
+        for kind, body, _, line in examples((ROOT / page).read_text(encoding="utf-8")):
+            if kind != "console":
+                continue
+            for command, _ in body:
+                if "cybleu " not in command or "--demo" in command:
+                    if "cybleu" not in command:   # helper commands (head, ...) make files
+                        subprocess.run(["bash", "-c", command], cwd=work, env=_env(), check=True)
+                    continue
+                oracle = command.replace("cybleu ", f"{shlex_quote(sys.executable)} -m sacrebleu ")
+                ours, theirs = (subprocess.run(["bash", "-c", c], cwd=work, env=_env(),
+                                               capture_output=True, text=True, timeout=600)
+                                for c in (command, oracle))
+                assert ours.returncode == theirs.returncode == 0, (page, line, command)
+                assert ours.stdout.replace(f"cybleu-{cybleu.__version__}", "2.6.0") == \
+                    theirs.stdout, (page, line, command)
+                compared += 1
+    assert compared >= 10
+
+
+def shlex_quote(text):
+    import shlex
+    return shlex.quote(text)
 
 
 # -- docstrings --------------------------------------------------------------------------------

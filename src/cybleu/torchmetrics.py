@@ -9,7 +9,7 @@ In place of torchmetrics' classes::
 Same constructor arguments (`n_gram`, `smooth`, `weights`, `tokenize`, `lowercase`, and the
 `Metric` keyword arguments), same `update` / `compute` / `reset` / `forward`, the same state
 names (`preds_len`, `target_len`, `numerator`, `denominator`), summed across processes in DDP.
-What differs, on purpose (each case is in README.md and tests/test_torchmetrics.py):
+What differs, on purpose (each case is in docs/guide/frameworks.md and tests/test_torchmetrics.py):
 
 - the states are int64 sums (torchmetrics keeps float32, which stops counting at 2**24);
 - the closest reference length breaks ties to the shorter reference, as sacreBLEU does
