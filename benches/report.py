@@ -6,6 +6,7 @@ memory, machine.
     python benches/report.py --json bench.json    # report an existing --benchmark-json file
     python benches/report.py --json bench.json --memory-json mem.json   # both from files
     python benches/report.py --no-memory          # skip the memory measurement
+    python benches/report.py --export docs/benchmarks.json   # and the docs' benchmark page data
 
 Ratio column: the baseline's median / this row's median, within the group (the row marked as
 baseline: sacrebleu `corpus_bleu` for corpus-13a, one reused `BLEU(effective_order=True)` for
@@ -85,6 +86,41 @@ UNIT = {"corpus-13a": ("segments", "segments"), "sentence-batch": ("pairs", "pai
         "cli-paired-ar": ("segments", "segments"), "cli-ci": ("segments", "segments"),
         "resample-bs": ("segments", "segments"), "resample-ar": ("segments", "segments"),
         "report-wmt17": ("segments", "segments"), "report-50k": ("segments", "segments")}
+
+
+# what every group's rows mean and how they were checked (the markdown's notes, and the docs'
+# benchmark page through --export)
+NOTES = [
+    "Every cybleu benchmark asserts its scores equal sacrebleu's bit for bit; bleuscore is checked to "
+    "within 1e-9 BLEU of sacrebleu, nltk corpus within 0.05 BLEU (nltk counts a segment shorter than n as "
+    "1 in the n-gram denominator, sacrebleu as 0), fast-bleu within 1e-12 of nltk method1.",
+    "nltk and fast-bleu take token lists only: they get sacrebleu's 13a tokens prepared beforehand, so "
+    "their times exclude tokenization (which cybleu, sacrebleu and bleuscore pay).",
+    "nltk/fast-bleu sentence scores use method1 smoothing, not sacrebleu's exp smoothing; bleuscore has no "
+    "sentence mode and fast-bleu no corpus mode.",
+    "fast-bleu scores many hypotheses against one shared reference set, so per-segment references "
+    "need one `fast_bleu.BLEU([ref])` per pair; its OpenMP construction dominates and is very noisy with "
+    "default OpenMP settings (much faster with OMP_NUM_THREADS=1).",
+    "ids-* groups: synthetic IDs below 32,000, each reference its hypothesis with 30% of positions "
+    "replaced; cybleu checked bit for bit against sacrebleu (`tokenize='none'`) on sample rows; the "
+    "TensorBLEU-style torch baseline (unique + bincount, written for this bench) gives cybleu's integer "
+    "counts exactly and its scores to 1e-9.",
+    "ids-lists-256x1024: Python lists of ints (Zipf, exponent 1.1, vocabulary 32,000, 960-1088 IDs "
+    "per row) as a training loop holds them, and the same rows as uint32 arrays; nltk timed on 64 rows.",
+    "patched-evaluate-sacrebleu: Hugging Face evaluate's own `sacrebleu` metric script (from the "
+    "folder CYBLEU_EVALUATE_METRICS names) unchanged; the patched results are asserted identical to the unpatched.",
+    "chrf-* groups: cybleu checked bit for bit against sacrebleu's corpus and sentence chrF; fastchrf "
+    "(chrF only, timed when installed) within 1e-9 of sacrebleu on sample pairs.",
+    "ter-* groups: cybleu checked bit for bit against sacrebleu's corpus and every sentence TER.",
+    "cli-* groups: whole `python -m <tool>` processes (start-up and imports included; cybleu's "
+    "modules byte-compiled first, as sacrebleu's are in site-packages); each cybleu run's stdout equals "
+    "sacrebleu's byte for byte but the version field. sacrebleu's paired runs are timed "
+    "CYBLEU_BENCH_ORACLE_ROUNDS times (default 2), without a warm-up round. cybleu reads two input "
+    "files at a time on two cores.",
+    "resample-* groups: the integer sums every resample needs, from the same indices/masks; the numpy "
+    "rows are the obvious vectorized versions (fancy indexing + sum; float64 BLAS matrix products, exact "
+    "for these integers); all results checked equal.",
+]
 
 
 def run_pytest(json_path, extra_args):
@@ -222,42 +258,57 @@ def markdown(bench, mem=None, pytest_rc=0, memory_rc=0):
         headline.append(f"memory: **{fmt_ratio(mem['tracemalloc_ratio'])}** smaller tracemalloc peak")
     elif memory_rc:
         lines += ["### Memory", "", f"**memory.py failed (exit {memory_rc}); see its output.**", ""]
-    notes = [
-        "Notes:",
-        "- Every cybleu benchmark asserts its scores equal sacrebleu's bit for bit; bleuscore is checked to "
-        "within 1e-9 BLEU of sacrebleu, nltk corpus within 0.05 BLEU (nltk counts a segment shorter than n as "
-        "1 in the n-gram denominator, sacrebleu as 0), fast-bleu within 1e-12 of nltk method1.",
-        "- nltk and fast-bleu take token lists only: they get sacrebleu's 13a tokens prepared beforehand, so "
-        "their times exclude tokenization (which cybleu, sacrebleu and bleuscore pay).",
-        "- nltk/fast-bleu sentence scores use method1 smoothing, not sacrebleu's exp smoothing; bleuscore has no "
-        "sentence mode and fast-bleu no corpus mode.",
-        "- fast-bleu scores many hypotheses against one shared reference set, so per-segment references "
-        "need one `fast_bleu.BLEU([ref])` per pair; its OpenMP construction dominates and is very noisy with "
-        "default OpenMP settings (much faster with OMP_NUM_THREADS=1).",
-        "- ids-* groups: synthetic IDs below 32,000, each reference its hypothesis with 30% of positions "
-        "replaced; cybleu checked bit for bit against sacrebleu (`tokenize='none'`) on sample rows; the "
-        "TensorBLEU-style torch baseline (unique + bincount, written for this bench) gives cybleu's integer "
-        "counts exactly and its scores to 1e-9.",
-        "- ids-lists-256x1024: Python lists of ints (Zipf, exponent 1.1, vocabulary 32,000, 960-1088 IDs "
-        "per row) as a training loop holds them, and the same rows as uint32 arrays; nltk timed on 64 rows.",
-        "- patched-evaluate-sacrebleu: Hugging Face evaluate's own `sacrebleu` metric script (from the "
-        "folder CYBLEU_EVALUATE_METRICS names) unchanged; the patched results are asserted identical to the unpatched.",
-        "- chrf-* groups: cybleu checked bit for bit against sacrebleu's corpus and sentence chrF; fastchrf "
-        "(chrF only, timed when installed) within 1e-9 of sacrebleu on sample pairs.",
-        "- ter-* groups: cybleu checked bit for bit against sacrebleu's corpus and every sentence TER.",
-        "- cli-* groups: whole `python -m <tool>` processes (start-up and imports included; cybleu's "
-        "modules byte-compiled first, as sacrebleu's are in site-packages); each cybleu run's stdout equals "
-        "sacrebleu's byte for byte but the version field. sacrebleu's paired runs are timed "
-        "CYBLEU_BENCH_ORACLE_ROUNDS times (default 2), without a warm-up round. cybleu reads two input "
-        "files at a time on two cores.",
-        "- resample-* groups: the integer sums every resample needs, from the same indices/masks; the numpy "
-        "rows are the obvious vectorized versions (fancy indexing + sum; float64 BLAS matrix products, exact "
-        "for these integers); all results checked equal.",
-    ]
+    notes = ["Notes:"] + [f"- {note}" for note in NOTES]
     if headline:
         lines.insert(2, "cybleu vs the baselines: " + "; ".join(headline) + ".\n")
     lines += notes
     return "\n".join(lines)
+
+
+def export(bench, mem, command):
+    """The run as a small JSON document for the docs' benchmark page (docs/gen_benchmarks.py):
+    the machine, versions, command, and per group its rows with medians and the ratio against
+    the group's baseline in the same run; no raw timings."""
+    import datetime
+    meta = bench.get("cybleu_bench", {})
+    groups = group_rows(bench)
+    out_groups = []
+    for name in GROUP_ORDER + sorted(set(groups) - set(GROUP_ORDER)):
+        if name not in groups:
+            continue
+        rows = [r for r in groups[name] if r["impl"] != "cybleu-timed"]
+        base = next((r for r in rows if r["baseline"]), None)
+        unit = UNIT.get(name, ("items", "items"))[0]
+        out_rows = []
+        for r in sorted(rows, key=lambda r: r["median"]):
+            info = r["info"]
+            n_full = info.get("full_pairs") or info.get("segments")
+            out_rows.append({
+                "label": r["label"], "impl": r["impl"], "baseline": r["baseline"],
+                "median_s": r["median"], "min_s": r["min"], "rounds": r["rounds"],
+                "per_s": n_full / r["median"] if n_full else None,
+                "ratio": base["median"] / r["median"] if base else None,
+                "extrapolated_from": ({"pairs": info["pairs"], "median_s": r["raw_median"]}
+                                      if r["scale"] != 1.0 else None),
+            })
+        share = next((r["info"] for r in groups[name]
+                      if "outside_mecab_share_median" in r["info"]), None)
+        out_groups.append({
+            "name": name, "title": GROUP_TITLES.get(name, name), "unit": unit,
+            "baseline": base["impl"] if base else None, "rows": out_rows,
+            "own_share": ({"median": share["outside_mecab_share_median"],
+                           "max": share["outside_mecab_share_max"]} if share else None),
+        })
+    return {
+        "command": command,
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
+        "machine": meta.get("machine") or machine(),
+        "versions": meta.get("versions") or versions(),
+        "rounds": {"slow": meta.get("slow_rounds"), "fast": meta.get("fast_rounds")},
+        "groups": out_groups,
+        "memory": mem if mem and not mem.get("skipped") else None,
+        "notes": NOTES,
+    }
 
 
 def main(argv=None):
@@ -266,6 +317,8 @@ def main(argv=None):
     ap.add_argument("--memory-json", help="existing memory.py --json output (default: run memory.py)")
     ap.add_argument("--no-memory", action="store_true", help="skip the memory measurement")
     ap.add_argument("--save-json", help="keep the benchmark JSON of this run here")
+    ap.add_argument("--export", help="also write the run's figures, machine and command as the "
+                    "small JSON the docs' benchmark page is generated from (docs/benchmarks.json)")
     ap.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
     args = ap.parse_args(argv)
 
@@ -292,6 +345,10 @@ def main(argv=None):
             if memory_rc == 0:
                 mem = json.loads(mem_path.read_text())
     print(markdown(bench, mem, pytest_rc, memory_rc))
+    if args.export and not (pytest_rc or memory_rc):
+        command = " ".join(["python", "benches/report.py"] + list(sys.argv[1:] if argv is None else argv))
+        Path(args.export).write_text(json.dumps(export(bench, mem, command), indent=1) + "\n",
+                                     encoding="utf-8")
     sys.exit(1 if (pytest_rc or memory_rc) else 0)
 
 

@@ -515,18 +515,3 @@ def test_cli_names_a_missing_file(backend, tmp_path, capsys):
     assert "missing-ref.txt" in err and "Traceback" not in err
 
 
-def test_readme_limits_example_runs(capsys):
-    import re
-    from pathlib import Path
-    readme = Path(__file__).resolve().parents[1] / "README.md"
-    if not readme.exists():
-        pytest.skip(f"{readme} is absent (tests run without the source tree)")
-    text = readme.read_text(encoding="utf-8")
-    section = text[text.index("## Limits"):]
-    exec(compile(re.search(r"```python\n(.*?)```", section, re.S)[1], str(readme), "exec"), {})
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "ValueError max_ngram_order must be an integer from 1 to 256, got 1073741824"
-    assert lines[1] == "TypeError pad_id must be one integer token ID or None, got str '0'"
-    assert lines[2].startswith("ValueError BLEU statistics have more correct 1-grams than 1-grams")
-    want = sacrebleu.BLEU(tokenize="none", effective_order=True).sentence_score("1 2 3", ["1 2"])
-    assert lines[3] == str(np.array([want.score]))

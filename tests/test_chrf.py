@@ -375,25 +375,6 @@ def test_no_tokenized_period_warning(kernel, caplog):
     assert caplog.text == ""
 
 
-def test_readme_chrf_example_runs_and_matches_sacrebleu(capsys):
-    from pathlib import Path
-    import re
-    readme = Path(__file__).resolve().parents[1] / "README.md"
-    if not readme.exists():
-        pytest.skip(f"{readme} is absent (tests run without the source tree)")
-    text = readme.read_text(encoding="utf-8")
-    section = text[text.index("## chrF and chrF++"):]
-    code = re.search(r"```python\n(.*?)```", section, re.S)[1]
-    namespace = {}
-    exec(compile(code, str(readme), "exec"), namespace)
-    lines = capsys.readouterr().out.splitlines()
-    hyps, refs = namespace["hyps"], namespace["refs"]
-    assert lines[0] == str(sacrebleu.corpus_chrf(hyps, refs))
-    assert lines[1] == str(sacrebleu.corpus_chrf(hyps, refs, word_order=2).score)
-    assert lines[2] == str(np.array([sacrebleu.sentence_chrf(h, [refs[0][i]]).score
-                                     for i, h in enumerate(hyps)]))
-
-
 def test_numpy_beta_follows_sacrebleus_arithmetic(kernel):
     """A float32 beta makes sacreBLEU's f-score float32: cybleu then runs the hooks, with the same
     result; a float64 or int64 one gives the plain numbers."""

@@ -773,26 +773,6 @@ def test_demo_subprocess():
     assert set(_demo_scores(proc.stdout.decode("utf-8"))) == set(DEMO_SYSTEMS)
 
 
-@needs_oracle
-def test_readme_commands(capsys, monkeypatch):
-    """The README's command-line examples run and print what sacrebleu prints."""
-    import re
-    import shlex
-    readme = Path(__file__).resolve().parents[1] / "README.md"
-    if not readme.exists():
-        pytest.skip("the README is not next to the tests")
-    text = readme.read_text(encoding="utf-8")
-    section = text[text.index("## Command line"):]
-    block = re.search(r"```bash\n(.*?)```", section, re.S)[1]
-    data = str(Path(cybleu.__file__).resolve().parent / "data")
-    commands = [line for line in block.splitlines() if line.startswith("cybleu ")]
-    assert len(commands) >= 4
-    for line in commands:
-        args = tuple(shlex.split(line.replace("$D", data))[1:])
-        ours = _main_in_process(args, None, (), capsys, monkeypatch)
-        _check("readme", ours, _run_module("sacrebleu", args))
-
-
 def test_scoring_streams_the_hypotheses(tmp_path, capsys, monkeypatch):
     """Memory holds the references and statistics, not the hypothesis text: scoring 40,000
     hypotheses of 500 characters (20 MB of text) peaks about as high as scoring 40,000 of 10."""

@@ -265,28 +265,6 @@ def test_fixed_corpora_every_smoother_and_weight(smoothing):
                                     smoothing=smoothing, auto_reweigh=auto_reweigh)
 
 
-def test_readme_compat_example_runs_and_matches_nltk(capsys):
-    import re
-    from pathlib import Path
-    readme = Path(__file__).resolve().parents[1] / "README.md"
-    if not readme.exists():
-        pytest.skip(f"{readme} is absent (tests run without the source tree)")
-    section = readme.read_text(encoding="utf-8").split("## NLTK and Hugging Face compatibility modes", 1)[1]
-    code = re.search(r"```python\n(.*?)```", section, re.S)[1]
-    namespace = {}
-    exec(compile(code, str(readme), "exec"), namespace)
-    lines = capsys.readouterr().out.splitlines()
-    refs, hyp = namespace["refs"], namespace["hyp"]
-    method1 = nltk_bleu.SmoothingFunction().method1
-    assert lines[0] == repr(nltk_bleu.sentence_bleu(refs, hyp, smoothing_function=method1))
-    assert lines[1] == repr(nltk_bleu.corpus_bleu([refs], [hyp], weights=[(0.5, 0.5), (0.25,) * 4]))
-    from test_hf import nmt_compute_bleu   # the published formula, written out in test_hf
-    tok = str.split
-    want = nmt_compute_bleu([[tok("the cat is on the mat"), tok("the cat sat on a mat")]],
-                            [tok("the cat sat on the mat")])[0]
-    assert lines[2] == repr(want) and want > 0
-
-
 @pytest.mark.parametrize("references,hypothesis,kwargs", [
     (["the cat sat", "a cat sat"], "the cat sits", {}),                       # strings: characters
     ((("a", "b", "c"),), ("a", "b", "c"), {}),

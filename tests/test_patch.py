@@ -1057,32 +1057,3 @@ def test_unpatch_restores_nltk(core):
     assert bleu_score.sentence_bleu(refs, hyp) == before[1](refs, hyp) == 1.0
     cybleu.unpatch_nltk()
     assert (bleu_score.corpus_bleu, bleu_score.sentence_bleu, translate.bleu) == before
-
-
-# -- the README's example -------------------------------------------------------------------------
-
-def test_readme_training_example(capsys):
-    import re
-    from pathlib import Path
-    readme = Path(__file__).resolve().parents[1] / "README.md"
-    if not readme.exists():
-        pytest.skip(f"{readme} is absent (tests run without the source tree)")
-    pytest.importorskip("torchmetrics", reason="torchmetrics is not installed "
-                        "(pip install 'cybleu[torchmetrics]')")
-    text = readme.read_text(encoding="utf-8")
-    section = text[text.index("## Training frameworks, and speeding up"):]
-    code = re.search(r"```python\n(.*?)```", section, re.S)[1]
-    namespace = {}
-    try:
-        exec(compile(code, str(readme), "exec"), namespace)
-    finally:
-        cybleu.unpatch_sacrebleu()
-    capsys.readouterr()
-    hyp, ref = "The cat sat on the mat.", "The cat is on the mat."
-    assert fields(namespace["fast"]) == fields(sacrebleu.corpus_bleu([hyp], [[ref]]))
-    assert namespace["value"].item() == sacrebleu.corpus_bleu([hyp], [[ref]],
-                                                              smooth_method="none").score / 100
-    assert namespace["rewards"] == [sacrebleu.sentence_bleu(hyp, [ref]).score * 0.01]
-    from cybleu import hf
-    assert namespace["result"] == hf.bleu(["the cat sat on the mat"], [["the cat is on the mat"]],
-                                          smooth=True)

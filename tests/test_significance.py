@@ -678,32 +678,6 @@ def test_paired_chrf_ter_equal_sacrebleu(resampler, test_type, n_samples):
             assert [type(v) for v in g.values()] == [type(v) for v in e.values()]
 
 
-def test_readme_example(capsys):
-    """The README's significance example runs and gives sacreBLEU's numbers."""
-    import re
-    from pathlib import Path
-
-    from sacrebleu.metrics import BLEU as SacreBLEU
-    from sacrebleu.significance import PairedTest as SacrePairedTest
-    readme = Path(__file__).resolve().parents[1] / "README.md"
-    if not readme.exists():
-        pytest.skip("the README is not next to the tests")
-    text = readme.read_text(encoding="utf-8")
-    section = text[text.index("## Significance tests"):]
-    code = re.search(r"```python\n(.*?)```", section, re.S)[1]
-    namespace = {}
-    exec(compile(code, str(readme), "exec"), namespace)
-    printed = capsys.readouterr().out.splitlines()
-    named = list(namespace["systems"].items())
-    oracle = SacrePairedTest(named, {"BLEU": SacreBLEU(references=[namespace["refs"]])}, None,
-                             test_type="bs")()[1]
-    assert printed[0] == repr(oracle["BLEU"][1])
-    assert [r.__dict__ for r in namespace["scores"]["BLEU"]] == \
-        [r.__dict__ for r in oracle["BLEU"]]
-    assert namespace["names"] == ["online-B", "KIT", "uedin-nmt"]
-    assert 0 < namespace["t_test"].p_value <= 1
-
-
 def test_same_statistics_object_twice(resampler):
     refs, named = _small_wmt17(2, 200)
     metric = BLEU(references=[refs])

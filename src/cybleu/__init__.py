@@ -1,9 +1,36 @@
 """cybleu: sacreBLEU's BLEU, chrF and TER, bit for bit, on a compiled core.
 
-    import cybleu
-    cybleu.corpus_bleu(hyps, [refs]).score
-    cybleu.corpus_chrf(hyps, [refs]).score
-    cybleu.batch_sentence_bleu(hyps, [refs])      # numpy array of sentence BLEU
+The same functions, classes, signatures and command line as sacreBLEU 2.6.0, and the same
+numbers. Start with the function API:
+
+>>> import cybleu
+>>> hyps = ["The cat sat on the mat.", "Hello, world!"]
+>>> refs = [["The cat is on the mat.", "Hello world!"]]     # one reference stream
+>>> print(cybleu.corpus_bleu(hyps, refs))
+BLEU = 40.15 81.8/55.6/28.6/20.0 (BP = 1.000 ratio = 1.100 hyp_len = 11 ref_len = 10)
+>>> cybleu.sentence_bleu(hyps[0], [refs[0][0]]).score
+48.892302243490086
+>>> cybleu.batch_sentence_bleu(hyps, refs).tolist()           # every sentence, one call
+[48.892302243490086, 35.35533905932737]
+>>> print(cybleu.corpus_chrf(hyps, refs), cybleu.corpus_ter(hyps, refs))
+chrF2 = 66.05 TER = 25.00
+
+References are *streams*: `refs[k][i]` is the k-th reference of segment i, one list per
+reference file (`[refs]` for one reference per segment), not one list per segment.
+
+Where to go next:
+
+- `cybleu.BLEU`, `cybleu.CHRF`, `cybleu.TER`: metric objects (settings, references tokenized
+  once, `get_signature()` for reporting).
+- `cybleu.ids`: BLEU on token IDs in training loops (rewards, corpus BLEU, all-reduce).
+- `cybleu.significance`: paired bootstrap and approximate randomization, as sacreBLEU.
+- `cybleu.nltk`, `cybleu.hf`: NLTK's and Hugging Face evaluate's BLEU, their numbers.
+- `cybleu.patch_sacrebleu()`: make code that calls sacreBLEU faster without editing it.
+- `cybleu --demo`, `cybleu ref.txt -i output.txt`: the command line (also `python -m cybleu`).
+
+The documentation is in `docs/` of the source tree (https://github.com/cybleu/cybleu, Markdown
+pages that render there, and a Sphinx site: `sphinx-build docs docs/_build/html`).
+`cybleu.BACKEND` names the backend in use (`'cython'`, or `'python'` for the pure-Python twin).
 """
 # The backend is chosen here, at import (its warning points at the user's import line); the
 # public names load on first use, so `python -m cybleu` and `import cybleu` do not pay for

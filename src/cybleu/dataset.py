@@ -19,17 +19,49 @@ __all__ = ["TestSetError", "TestSet", "DATASETS", "SUBSETS", "cache_dir", "smart
 
 
 class TestSetError(Exception):
-    """A test set, language pair, field or cached file that cannot be used."""
+    """A test set, language pair, field or cached file that cannot be used; the message names it
+    (and, for a missing file, how to fetch it once with sacreBLEU).
+
+    >>> from cybleu import dataset
+    >>> dataset.get_source_file("wmt99", "en-de")
+    Traceback (most recent call last):
+        ...
+    cybleu.dataset.TestSetError: No such test set wmt99
+    """
 
 
 def cache_dir():
-    """sacreBLEU's data directory: $SACREBLEU, default ~/.sacrebleu (read at each call)."""
+    """sacreBLEU's data directory, read at each call.
+
+    :returns: `$SACREBLEU`, default `~/.sacrebleu`.
+
+    >>> import os
+    >>> from cybleu import dataset
+    >>> dataset.cache_dir() == os.environ.get("SACREBLEU", os.path.expanduser("~/.sacrebleu"))
+    True
+    """
     return os.environ.get("SACREBLEU", os.path.join(os.path.expanduser("~"), ".sacrebleu"))
 
 
 def smart_open(file, mode="rt", encoding="utf-8"):
     """Open a text file, gzip-compressed when its name ends in .gz; lines end at '\\n' only
-    (sacreBLEU's `utils.smart_open`)."""
+    (sacreBLEU's `utils.smart_open`).
+
+    :param file: The path.
+    :param mode: The mode (default `'rt'`).
+    :param encoding: The encoding (default UTF-8).
+    :returns: The open file object.
+    :raises OSError: The file cannot be opened.
+
+    >>> import gzip, os, tempfile
+    >>> from cybleu import dataset
+    >>> path = os.path.join(tempfile.mkdtemp(), "refs.txt.gz")
+    >>> with gzip.open(path, "wt", encoding="utf-8") as f:
+    ...     _ = f.write("Hello world!\\n")
+    >>> with dataset.smart_open(path) as f:
+    ...     f.read()
+    'Hello world!\\n'
+    """
     if file.endswith(".gz"):
         import gzip
         return gzip.open(file, mode=mode, encoding=encoding, newline="\n")
@@ -48,7 +80,17 @@ def _missing(path, name, langpair):
 
 
 class TestSet:
-    """One entry of sacreBLEU's registry: where its files live in the cache and their fields."""
+    """One entry of sacreBLEU's registry (`DATASETS[name]`): where its files live in the cache
+    and their fields.
+
+    :param name: The test set's name, e.g. `'wmt17'`.
+    :param meta: Its registry entry (format, language pairs, references, ...).
+
+    >>> from cybleu import dataset
+    >>> wmt17 = dataset.DATASETS["wmt17"]
+    >>> wmt17.name, wmt17.text_path("en-de", "src").endswith("wmt17/wmt17.en-de.src")
+    ('wmt17', True)
+    """
 
     def __init__(self, name, meta):
         self.name = name
@@ -65,10 +107,12 @@ class TestSet:
 
     @property
     def outdir(self):
+        """The test set's directory in the cache."""
         return os.path.join(cache_dir(), self.name)
 
     @property
     def rawdir(self):
+        """The directory of its downloaded archive and unpacked files."""
         return os.path.join(self.outdir, "raw")
 
     def _meta(self, langpair):
@@ -77,18 +121,34 @@ class TestSet:
         return self.langpairs[langpair]
 
     def raw_file(self, langpair):
-        """The raw file of the pair's source side (SGML or XML) under raw/."""
+        """The raw file of the pair's source side (SGML or XML) under raw/.
+
+        :param langpair: A language pair of the test set, e.g. `'en-de'`.
+        :returns: Its path (it may not exist).
+        :raises TestSetError: An unknown language pair.
+        """
         meta = self._meta(langpair)
         rel = meta["path"] if isinstance(meta, dict) else meta[0]
         return os.path.join(self.rawdir, rel)
 
     def text_path(self, langpair, field):
-        """~/.sacrebleu/NAME/NAME.PAIR.FIELD, with '/' and ':' made file-name safe as sacreBLEU."""
+        """The path of one field's text file, `~/.sacrebleu/NAME/NAME.PAIR.FIELD`, with '/' and
+        ':' made file-name safe as sacreBLEU does.
+
+        :param langpair: A language pair of the test set, e.g. `'en-de'`.
+        :param field: A field: `'src'`, `'ref'`, `'ref:A'`, `'docid'`, ...
+        :returns: The path (it may not exist).
+        """
         name = self.name.replace("/", "_")
         return os.path.join(self.outdir, f"{name}.{langpair}.{field.replace(':', '-')}")
 
     def fieldnames(self, langpair):
-        """The fields sacreBLEU extracts for the pair, in its order."""
+        """The fields sacreBLEU extracts for the pair, in its order.
+
+        :param langpair: A language pair of the test set, e.g. `'en-de'`.
+        :returns: The field names.
+        :raises TestSetError: An unknown pair, or a raw file missing from the cache.
+        """
         meta = self._meta(langpair)
         if self.format == "WMTXMLDataset":
             return list(_unwrap_xml(self._existing_raw(langpair), fields_only=True))
@@ -109,7 +169,12 @@ class TestSet:
         return path
 
     def get_files(self, langpair):
-        """Paths of every field's text file, in fieldnames() order; each must exist."""
+        """Paths of every field's text file, in `fieldnames()` order.
+
+        :param langpair: A language pair of the test set, e.g. `'en-de'`.
+        :returns: The paths.
+        :raises TestSetError: A file missing from the cache (never downloaded).
+        """
         files = [self.text_path(langpair, field) for field in self.fieldnames(langpair)]
         for path in files:
             if not os.path.exists(path):
@@ -117,13 +182,25 @@ class TestSet:
         return files
 
     def allowed_refs(self, langpair):
-        """The reference fields sacreBLEU scores against (WMT21+ choose among translators)."""
+        """The reference fields sacreBLEU scores against (WMT21 and later choose among
+        translators).
+
+        :param langpair: A language pair of the test set, e.g. `'en-de'`.
+        :returns: The field names.
+        :raises TestSetError: An unknown language pair.
+        """
         defaults = self.refs or []
         meta = self._meta(langpair)
         allowed = meta.get("refs", defaults) if isinstance(meta, dict) else defaults
         return ["ref" if not ref else f"ref:{ref}" for ref in allowed]
 
     def get_reference_files(self, langpair):
+        """Paths of the reference files sacreBLEU scores against.
+
+        :param langpair: A language pair of the test set, e.g. `'en-de'`.
+        :returns: The paths.
+        :raises TestSetError: A file missing from the cache (never downloaded).
+        """
         if self.format == "WMTXMLDataset":
             self._meta(langpair)
             allowed = self.allowed_refs(langpair)
@@ -145,6 +222,12 @@ class TestSet:
         return files
 
     def get_source_file(self, langpair):
+        """Path of the source file.
+
+        :param langpair: A language pair of the test set, e.g. `'en-de'`.
+        :returns: The path.
+        :raises TestSetError: The file is missing from the cache (never downloaded).
+        """
         path = self.text_path(langpair, "src")
         if not os.path.exists(path):
             raise _missing(path, self.name, langpair)
@@ -288,12 +371,28 @@ def _dataset(test_set):
 
 
 def get_available_testsets():
-    """Every test set sacreBLEU 2.6.0 knows, newest name first (its order)."""
+    """Every test set sacreBLEU 2.6.0 knows, newest name first (its order).
+
+    :returns: The names.
+
+    >>> from cybleu import dataset
+    >>> dataset.get_available_testsets()[:3]
+    ['wmt24', 'wmt23', 'wmt22']
+    """
     return sorted(DATASETS.keys(), reverse=True)
 
 
 def get_available_testsets_for_langpair(langpair):
-    """Test sets that have `langpair` in either direction."""
+    """Test sets that have `langpair` in either direction.
+
+    :param langpair: A language pair, e.g. `'de-en'`.
+    :returns: The names.
+    :raises TestSetError: Not a language pair.
+
+    >>> from cybleu import dataset
+    >>> "wmt17" in dataset.get_available_testsets_for_langpair("de-en")
+    True
+    """
     parts = langpair.split("-")
     if len(parts) < 2:
         raise TestSetError(f"A language pair looks like en-de, not {langpair!r}")
@@ -303,27 +402,86 @@ def get_available_testsets_for_langpair(langpair):
 
 
 def get_langpairs_for_testset(testset):
+    """The language pairs of a test set.
+
+    :param testset: The test set's name.
+    :returns: Its pairs (empty for an unknown name, as sacreBLEU).
+
+    >>> from cybleu import dataset
+    >>> dataset.get_langpairs_for_testset("wmt17")[:4]
+    ['cs-en', 'de-en', 'en-cs', 'en-de']
+    """
     if testset not in DATASETS:
         return []
     return list(DATASETS[testset].langpairs.keys())
 
 
 def get_reference_files(test_set, langpair):
-    """Paths of the reference files in sacreBLEU's cache (never downloads)."""
+    """Paths of the reference files in sacreBLEU's cache (never downloads).
+
+    :param test_set: The test set's name.
+    :param langpair: A language pair of it.
+    :returns: The paths.
+    :raises TestSetError: An unknown test set or pair, or a file missing from the cache.
+
+    >>> from cybleu import dataset
+    >>> dataset.get_reference_files("wmt99", "en-de")
+    Traceback (most recent call last):
+        ...
+    cybleu.dataset.TestSetError: No such test set wmt99
+    """
     return _dataset(test_set).get_reference_files(langpair)
 
 
 def get_source_file(test_set, langpair):
+    """Path of the source file in sacreBLEU's cache (never downloads).
+
+    :param test_set: The test set's name.
+    :param langpair: A language pair of it.
+    :returns: The path.
+    :raises TestSetError: An unknown test set or pair, or the file missing from the cache.
+
+    >>> from cybleu import dataset
+    >>> dataset.get_source_file("wmt99", "en-de")
+    Traceback (most recent call last):
+        ...
+    cybleu.dataset.TestSetError: No such test set wmt99
+    """
     return _dataset(test_set).get_source_file(langpair)
 
 
 def get_files(test_set, langpair):
+    """Paths of every field's text file in sacreBLEU's cache.
+
+    :param test_set: The test set's name.
+    :param langpair: A language pair of it.
+    :returns: The paths, in the order of the test set's fields.
+    :raises TestSetError: An unknown test set or pair, or a file missing from the cache.
+
+    >>> from cybleu import dataset
+    >>> dataset.get_files("wmt99", "en-de")
+    Traceback (most recent call last):
+        ...
+    cybleu.dataset.TestSetError: No such test set wmt99
+    """
     return _dataset(test_set).get_files(langpair)
 
 
 def download_test_set(test_set, langpair=None):
-    """cybleu does not download: returns the cached files, or raises TestSetError naming the
-    first one missing."""
+    """sacreBLEU's `download_test_set`, without downloading: the cached files.
+
+    :param test_set: The test set's name.
+    :param langpair: A language pair of it.
+    :returns: The paths of every field's file.
+    :raises TestSetError: An unknown test set or pair, or a file missing from the cache (the
+        message says how to fetch it once with sacreBLEU).
+
+    >>> from cybleu import dataset
+    >>> dataset.download_test_set("wmt99", "en-de")
+    Traceback (most recent call last):
+        ...
+    cybleu.dataset.TestSetError: No such test set wmt99
+    """
     return _dataset(test_set).get_files(langpair)
 
 
@@ -337,7 +495,20 @@ def _raw_for_filter(dataset, langpair):
 def subset_mask(test_sets, langpair, origlang, subset=None):
     """One bool per segment of the (concatenated) test sets: whether its document has original
     language `origlang` ("non-xx" negates) and an annotation matching the regular expression
-    `subset`, read from the raw files in the cache. None when nothing is filtered."""
+    `subset`, read from the raw files in the cache.
+
+    :param test_sets: Test set names, comma-separated (concatenated).
+    :param langpair: The language pair.
+    :param origlang: An original language (`'de'`, or `'non-de'`), or None.
+    :param subset: A regular expression on the documents' annotation, or None.
+    :returns: The list of bools, or None when nothing is filtered.
+    :raises ValueError: Filtering without a test set or language pair.
+    :raises TestSetError: A raw file missing from the cache, a test set without annotations.
+
+    >>> from cybleu import dataset
+    >>> dataset.subset_mask("wmt17", "en-de", None) is None
+    True
+    """
     if origlang is None and subset is None:
         return None
     if test_sets is None or langpair is None:
@@ -397,7 +568,20 @@ def subset_mask(test_sets, langpair, origlang, subset=None):
 
 def filter_subset(systems, test_sets, langpair, origlang, subset=None):
     """Keep the segments of every system (and reference stream) that `subset_mask` keeps
-    (sacreBLEU's `filter_subset`; a stream longer than the mask is cut at its end)."""
+    (sacreBLEU's `filter_subset`; a stream longer than the mask is cut at its end).
+
+    :param systems: Lists of lines, one per system or reference stream.
+    :param test_sets: As :func:`subset_mask`.
+    :param langpair: As :func:`subset_mask`.
+    :param origlang: As :func:`subset_mask`.
+    :param subset: As :func:`subset_mask`.
+    :returns: The filtered lists (`systems` itself when nothing is filtered).
+    :raises TestSetError: As :func:`subset_mask`.
+
+    >>> from cybleu import dataset
+    >>> dataset.filter_subset([["a", "b"]], "wmt17", "en-de", None)
+    [['a', 'b']]
+    """
     keep = subset_mask(test_sets, langpair, origlang, subset)
     if keep is None:
         return systems
@@ -405,7 +589,17 @@ def filter_subset(systems, test_sets, langpair, origlang, subset=None):
 
 
 def get_available_origlangs(test_sets, langpair):
-    """The original languages of the documents, from the raw XML/SGM files."""
+    """The original languages of the documents, from the raw XML/SGM files in the cache.
+
+    :param test_sets: Test set names, comma-separated, or None.
+    :param langpair: The language pair.
+    :returns: The sorted language codes (empty for None).
+    :raises TestSetError: A raw file missing from the cache.
+
+    >>> from cybleu import dataset
+    >>> dataset.get_available_origlangs(None, "en-de")
+    []
+    """
     if test_sets is None:
         return []
     origlangs = set()
@@ -424,7 +618,17 @@ def get_available_origlangs(test_sets, langpair):
 
 def get_available_subsets(test_sets, langpair):
     """Domain values from the raw XML files, and domain/country values of the annotated SGM
-    test sets."""
+    test sets.
+
+    :param test_sets: Test set names, comma-separated, or None.
+    :param langpair: The language pair.
+    :returns: The sorted values (empty for None).
+    :raises TestSetError: A raw file missing from the cache.
+
+    >>> from cybleu import dataset
+    >>> dataset.get_available_subsets(None, "en-de")
+    []
+    """
     if test_sets is None:
         return []
     subsets = set()
@@ -442,7 +646,22 @@ def get_available_subsets(test_sets, langpair):
 
 def test_set_lines(test_set, langpair, requested_fields, origlang=None, subset=None):
     """The rows `--echo` prints: the requested fields of every segment, tab-joined
-    (sacreBLEU's `print_test_set`)."""
+    (sacreBLEU's `print_test_set`).
+
+    :param test_set: The test set's name.
+    :param langpair: The language pair.
+    :param requested_fields: Field names (`'src'`, `'ref'`, `'docid'`, ...), or `['all']`.
+    :param origlang: As :func:`subset_mask`.
+    :param subset: As :func:`subset_mask`.
+    :returns: A generator of lines.
+    :raises TestSetError: An unknown test set, pair or field, or a file missing from the cache.
+
+    >>> from cybleu import dataset
+    >>> next(dataset.test_set_lines("wmt99", "en-de", ["src"]))
+    Traceback (most recent call last):
+        ...
+    cybleu.dataset.TestSetError: No such test set wmt99
+    """
     dataset = _dataset(test_set)
     fieldnames = dataset.fieldnames(langpair)
     if "all" in requested_fields and len(requested_fields) != 1:

@@ -1,4 +1,4 @@
-"""Hugging Face evaluate's `bleu` metric (tensorflow/nmt's `compute_bleu`), same results, faster.
+"""Hugging Face evaluate's `bleu` metric (tensorflow/nmt's `compute_bleu`), same results, faster. In place of the loaded metric::
 
     from cybleu import hf
     hf.bleu(predictions, references)        # evaluate.load("bleu").compute(...)'s dict
@@ -25,7 +25,17 @@ __all__ = ["Bleu", "bleu", "compute_bleu", "tokenizer_13a", "make_compute_metric
 
 
 def tokenizer_13a(line):
-    """evaluate's default tokenizer: sacreBLEU's 13a without the final rstrip, as a token list."""
+    """evaluate's default tokenizer for `bleu`: sacreBLEU's 13a without the final rstrip, as a
+    token list.
+
+    :param line: One line.
+    :returns: Its tokens.
+    :raises TypeError: `line` is not a string.
+
+    >>> from cybleu import hf
+    >>> hf.tokenizer_13a("Hello, world!")
+    ['Hello', ',', 'world', '!']
+    """
     if not isinstance(line, str):
         raise TypeError(f"tokenizer_13a: a line must be a str, got {type(line).__name__}")
     return core.tokenize_13a(line).split()
@@ -68,9 +78,21 @@ def _check_lines(predictions, references):
 
 
 def compute_bleu(reference_corpus, translation_corpus, max_order=4, smooth=False):
-    """nmt's compute_bleu on token lists: (bleu, precisions, bp, ratio, translation_length,
-    reference_length). Segments are paired with zip (extra segments on either side are ignored,
-    as in nmt)."""
+    """tensorflow/nmt's `compute_bleu` on token lists, as evaluate's `bleu` script calls it.
+    Segments are paired with zip (extra segments on either side are ignored, as in nmt).
+
+    :param reference_corpus: Per segment, a list of references (token lists).
+    :param translation_corpus: Per segment, the translation (a token list).
+    :param max_order: The largest n-gram order (default 4, at most 256).
+    :param smooth: Add one to the matches and possible matches of every order.
+    :returns: (bleu, precisions, brevity penalty, length ratio, translation length,
+        reference length); BLEU on a 0-1 scale.
+    :raises ValueError: A `max_order` that is not an int or is above 256.
+
+    >>> from cybleu import hf
+    >>> hf.compute_bleu([[["a", "b", "c"]]], [["a", "b", "c"]], max_order=2)
+    (1.0, [1.0, 1.0], 1.0, 1.0, 3, 3)
+    """
     _check_max_order(max_order)
     translation_length, reference_length, matches_by_order, possible_matches_by_order = \
         _counts.hf_counts(reference_corpus, translation_corpus, max_order)
@@ -103,9 +125,27 @@ def compute_bleu(reference_corpus, translation_corpus, max_order=4, smooth=False
 
 
 def bleu(predictions, references, tokenizer=tokenizer_13a, max_order=4, smooth=False):
-    """evaluate.load("bleu").compute(predictions=..., references=..., tokenizer=..., max_order=...,
-    smooth=...): references is one list of references per prediction, or one string per
-    prediction; tokenizer is any callable from a string to a list of tokens."""
+    """What `evaluate.load("bleu").compute(...)` returns, the same numbers: tensorflow/nmt's
+    BLEU with the *shortest* reference length, on a 0-1 scale.
+
+    :param predictions: One string per segment.
+    :param references: Per prediction, a list of reference strings, or one string.
+    :param tokenizer: A callable from a string to a list of tokens (default: evaluate's 13a,
+        :func:`tokenizer_13a`).
+    :param max_order: The largest n-gram order (default 4).
+    :param smooth: Add-one smoothing on every order.
+    :returns: evaluate's dict: `bleu`, `precisions`, `brevity_penalty`, `length_ratio`,
+        `translation_length`, `reference_length`.
+    :raises TypeError: Inputs that are not lists of strings.
+    :raises ValueError: Different numbers of predictions and references, an empty corpus, a bad
+        `max_order`.
+
+    >>> from cybleu import hf
+    >>> result = hf.bleu(["the cat sat on the mat"],
+    ...                  [["the cat is on the mat", "the cat sat on a mat"]])
+    >>> result["bleu"], result["precisions"]
+    (0.7071067811865475, [1.0, 1.0, 0.75, 0.3333333333333333])
+    """
     _check_max_order(max_order)
     references = _check_lines(predictions, references)
     references = [[tokenizer(r) for r in ref] for ref in references]
@@ -128,25 +168,56 @@ class Bleu:
     evaluate's batch protocol: `add_batch(predictions=..., references=...)` / `add(prediction=...,
     reference=...)` during the loop, then `compute(tokenizer=..., max_order=..., smooth=...)` over
     everything added (the buffer is emptied, as evaluate does). The lines are kept until
-    compute(), as in evaluate, since the tokenizer and max order are only known then."""
+    compute(), as in evaluate, since the tokenizer and max order are only known then.
+
+    >>> from cybleu import hf
+    >>> bleu = hf.Bleu()
+    >>> bleu.add_batch(predictions=["the cat sat on the mat"],
+    ...                references=[["the cat is on the mat"]])
+    >>> bleu.add(prediction="hello there", reference="hello there")
+    >>> bleu.compute(smooth=True)["bleu"]
+    0.5019724248795793
+    """
 
     def __init__(self) -> None:
         self._predictions: List[str] = []
         self._references: List[List[str]] = []
 
     def add_batch(self, *, predictions: Any = None, references: Any = None) -> None:
-        """Add a batch: prediction strings, and per prediction one reference string or a list."""
+        """Add a batch.
+
+        :param predictions: Prediction strings.
+        :param references: Per prediction, one reference string or a list of them.
+        :raises TypeError: Inputs that are not strings or lists of strings.
+        :raises ValueError: A missing argument, or different numbers of each.
+        """
         predictions, references = _batch_lines(predictions, references)
         self._predictions.extend(predictions)
         self._references.extend(references)
 
     def add(self, *, prediction: Any = None, reference: Any = None) -> None:
-        """Add one prediction and its reference (a string) or references (a list of strings)."""
+        """Add one prediction.
+
+        :param prediction: The prediction string.
+        :param reference: Its reference (a string) or references (a list of strings).
+        :raises TypeError: As :meth:`add_batch`.
+        """
         self.add_batch(predictions=[prediction], references=[reference])
 
     def compute(self, *, predictions: Any = None, references: Any = None,
                 tokenizer: Callable[[str], List[str]] = tokenizer_13a, max_order: int = 4,
                 smooth: bool = False) -> Dict[str, Any]:
+        """Score everything added (plus `predictions` and `references`, when given), and empty
+        the buffer.
+
+        :param predictions: A last batch of predictions, optional.
+        :param references: Its references.
+        :param tokenizer: A callable from a string to a list of tokens (default evaluate's 13a).
+        :param max_order: The largest n-gram order (default 4).
+        :param smooth: Add-one smoothing on every order.
+        :returns: evaluate's dict, as :func:`bleu`.
+        :raises ValueError: Nothing to score.
+        """
         if predictions is not None or references is not None:
             self.add_batch(predictions=predictions, references=references)
         predictions, references = self._predictions, self._references
@@ -192,11 +263,10 @@ def make_compute_metrics(tokenizer: Any, *, tokenize: str = "13a", lowercase: bo
                          use_effective_order: bool = False, decode: bool = True,
                          skip_special_tokens: bool = True, strip: bool = True) -> "Seq2SeqBleu":
     """A `compute_metrics` for transformers' `Seq2SeqTrainer` (with `predict_with_generate=True`):
+    `Seq2SeqTrainer(..., compute_metrics=hf.make_compute_metrics(tokenizer))`.
 
-        trainer = Seq2SeqTrainer(..., compute_metrics=hf.make_compute_metrics(tokenizer))
-
-    It returns {"bleu": sacreBLEU's corpus BLEU (0-100), "gen_len": mean generated length}: the
-    generated IDs and the labels are decoded with `tokenizer.batch_decode` (-100 and other
+    It returns `{"bleu": sacreBLEU's corpus BLEU (0-100), "gen_len": mean generated length}`:
+    the generated IDs and the labels are decoded with `tokenizer.batch_decode` (-100 and other
     negative IDs read as the pad token first), stripped, and scored as `sacrebleu.corpus_bleu`
     would with these arguments. Logits (without predict_with_generate) are reduced by argmax.
 
@@ -204,8 +274,33 @@ def make_compute_metrics(tokenizer: Any, *, tokenize: str = "13a", lowercase: bo
     integer statistics of each batch are added up, and the last call returns the corpus score
     of the whole evaluation set (then it starts over for the next evaluation).
 
-    decode=False scores the token IDs themselves (cybleu.ids: pad trimmed, cut at the tokenizer's
-    eos), without decoding: sacreBLEU's numbers for the IDs written as words, `tokenize='none'`.
+    :param tokenizer: The model's tokenizer (`batch_decode`, `pad_token_id`, `eos_token_id`).
+    :param tokenize: sacreBLEU's tokenizer for the decoded text (default `'13a'`).
+    :param lowercase: Lowercased BLEU.
+    :param smooth_method: As `sacrebleu.corpus_bleu` (default `'exp'`).
+    :param smooth_value: As `sacrebleu.corpus_bleu`.
+    :param use_effective_order: As `sacrebleu.corpus_bleu` (default False).
+    :param decode: False scores the token IDs themselves (:mod:`cybleu.ids`: pad trimmed, cut
+        at the tokenizer's eos), without decoding: sacreBLEU's numbers for the IDs written as
+        words, `tokenize='none'`.
+    :param skip_special_tokens: Passed to `batch_decode`.
+    :param strip: Strip the decoded strings.
+    :returns: A :class:`Seq2SeqBleu`, the callable to pass as `compute_metrics`.
+    :raises TypeError: `decode=True` with a tokenizer that has no `batch_decode`.
+    :raises ValueError: An unknown tokenizer name or smoothing method.
+
+    >>> import numpy as np
+    >>> from cybleu import hf
+    >>> class WordTokenizer:                 # stands in for a transformers tokenizer
+    ...     pad_token_id, eos_token_id = 0, 1
+    ...     words = {2: "the", 3: "cat", 4: "sat", 5: "is", 6: "on", 7: "mat"}
+    ...     def batch_decode(self, rows, skip_special_tokens=True):
+    ...         return [" ".join(self.words[i] for i in row if i > 1) for row in rows]
+    >>> compute_metrics = hf.make_compute_metrics(WordTokenizer())
+    >>> predictions = np.array([[2, 3, 4, 6, 2, 7, 1, 0]])        # generated IDs
+    >>> labels = np.array([[2, 3, 5, 6, 2, 7, 1, -100]])          # -100: ignored positions
+    >>> compute_metrics((predictions, labels))
+    {'bleu': 37.99178428257963, 'gen_len': 7.0}
     """
     return Seq2SeqBleu(tokenizer, tokenize=tokenize, lowercase=lowercase,
                        smooth_method=smooth_method, smooth_value=smooth_value,
@@ -222,8 +317,36 @@ def _host_array(x: Any) -> Any:
 
 
 class Seq2SeqBleu:
-    """The callable `make_compute_metrics` returns; `statistics` holds what a batched evaluation
-    has added up so far."""
+    """The callable :func:`make_compute_metrics` returns (the same arguments); `statistics`
+    holds what a batched evaluation has added up so far.
+
+    :param tokenizer: As :func:`make_compute_metrics`.
+    :param tokenize: As :func:`make_compute_metrics`.
+    :param lowercase: As :func:`make_compute_metrics`.
+    :param smooth_method: As :func:`make_compute_metrics`.
+    :param smooth_value: As :func:`make_compute_metrics`.
+    :param use_effective_order: As :func:`make_compute_metrics`.
+    :param decode: As :func:`make_compute_metrics`.
+    :param skip_special_tokens: As :func:`make_compute_metrics`.
+    :param strip: As :func:`make_compute_metrics`.
+
+    >>> import numpy as np
+    >>> from cybleu import hf
+    >>> class WordTokenizer:                 # stands in for a transformers tokenizer
+    ...     pad_token_id, eos_token_id = 0, 1
+    ...     words = {2: "the", 3: "cat", 4: "sat", 5: "is", 6: "on", 7: "mat"}
+    ...     def batch_decode(self, rows, skip_special_tokens=True):
+    ...         return [" ".join(self.words[i] for i in row if i > 1) for row in rows]
+    >>> compute_metrics = hf.Seq2SeqBleu(WordTokenizer())
+    >>> predictions = np.array([[2, 3, 4, 6, 2, 7, 1, 0]])        # generated IDs
+    >>> labels = np.array([[2, 3, 5, 6, 2, 7, 1, -100]])          # -100: ignored positions
+    >>> compute_metrics((predictions, labels))
+    {'bleu': 37.99178428257963, 'gen_len': 7.0}
+    >>> compute_metrics((predictions, labels), compute_result=False)   # batch_eval_metrics
+    {}
+    >>> compute_metrics((predictions, labels), compute_result=True)    # the whole set
+    {'bleu': 31.94715521231361, 'gen_len': 7.0}
+    """
 
     def __init__(self, tokenizer: Any, *, tokenize: str = "13a", lowercase: bool = False,
                  smooth_method: str = "exp", smooth_value: Optional[float] = None,
@@ -245,6 +368,7 @@ class Seq2SeqBleu:
         self.reset()
 
     def reset(self) -> None:
+        """Forget the batches added so far."""
         width = 2 + 2 * self.metric.max_ngram_order
         self.statistics, self.generated, self.count = [0] * width, 0, 0
 
@@ -281,6 +405,17 @@ class Seq2SeqBleu:
         return {"bleu": score.score, "gen_len": generated / count if count else 0.0}
 
     def __call__(self, eval_pred: Any, compute_result: Optional[bool] = None) -> Dict[str, float]:
+        """Score an evaluation (or add a batch of one).
+
+        :param eval_pred: transformers' `EvalPrediction`, or a (predictions, labels) pair of
+            `(batch, length)` ID arrays (predictions may be logits, or a tuple led by them).
+        :param compute_result: None: score this input alone. False: add it to the running
+            statistics and return `{}`. True: add it and return the score of everything added,
+            then start over.
+        :returns: `{"bleu": ..., "gen_len": ...}`, or `{}` for an intermediate batch.
+        :raises ValueError: Arrays that are not `(batch, length)` or of different batch sizes;
+            nothing to score.
+        """
         stats, generated, count = self._batch_statistics(eval_pred)
         if compute_result is None:           # the whole evaluation set at once
             if stats is None:

@@ -1,8 +1,11 @@
 """BLEU on token IDs, for training loops: batched sentence BLEU (RL rewards), corpus BLEU without
 detokenizing, pairwise matrices (MBR, Self-BLEU) and statistics that add up across workers.
 
+Trimming: `pad_id` is removed at both edges of each row; a row ends at its first `eos_id` (it and
+everything after it are dropped). IDs are exact uint32 values.
+
 Every score equals sacreBLEU 2.6.0's on the IDs written as whitespace-joined strings with
-`tokenize='none'`, bit for bit:
+`tokenize='none'`, bit for bit::
 
     from cybleu import ids
     rewards = ids.sentence_bleu(samples, refs, pad_id=0, eos_id=2)   # float64 array, one per row
@@ -73,15 +76,64 @@ def _pair_scores(hyp_flat, hyp_offsets, ref_flat, ref_offsets, max_order, smooth
 # -- statistics ---------------------------------------------------------------------------------
 
 def segment_stats(hyps, refs, *, max_order=4, pad_id=None, eos_id=None, n_threads=1):
-    """int64 array (batch, 2 + 2 * max_order): [hyp_len, ref_len, correct_1..N, total_1..N] per
-    hypothesis, sacreBLEU's segment statistics of the whitespace-joined IDs."""
+    """The segment statistics of every hypothesis: sacreBLEU's
+    `[hyp_len, ref_len, correct_1..N, total_1..N]` of the whitespace-joined IDs, one row each.
+
+    :param hyps: The hypotheses: a list of ID sequences (lists, tuples, 1-D arrays), a 2-D
+        integer array or tensor (numpy, or anything with `__dlpack__`, `__array__` or the buffer
+        protocol, e.g. a CPU torch tensor), or a :class:`Ragged`.
+    :param refs: The references, one per hypothesis in any of those forms; or several per
+        hypothesis: a 3-D array `(batch, n_refs, length)`, a list of lists of sequences, or a
+        `Ragged` with `groups`.
+    :param max_order: The largest n-gram order (default 4).
+    :param pad_id: The padding ID, or None. It is removed at both edges of every row (left and
+        right padding); a pad between other IDs is a token. Any integer, e.g. the labels' -100.
+    :param eos_id: The end-of-sequence ID, or None. A row ends at its first `eos_id`: it and
+        everything after it are dropped (the ID itself is not scored).
+    :param n_threads: Count on this many threads (the result does not depend on it).
+    :returns: An int64 array of shape `(batch, 2 + 2 * max_order)`.
+    :raises TypeError: An input that is not a batch of integer IDs (a float array, None, a
+        `bool` among the IDs), a non-integer `pad_id` or `eos_id`.
+    :raises ValueError: Batches of different sizes, an ID outside 0..2**32-1 after trimming, a
+        bad `max_order`, smoothing or `n_threads`.
+
+    >>> from cybleu import ids
+    >>> ids.segment_stats([[5, 17, 9, 42, 2, 0]], [[5, 17, 9, 42]], pad_id=0, eos_id=2).tolist()
+    [[4, 4, 4, 3, 2, 1, 4, 3, 2, 1]]
+    """
     max_order, pad_id, eos_id, n_threads = _check_args(max_order, "exp", None, pad_id, eos_id,
                                                        n_threads)
     return core.ids_batch_stats(hyps, refs, max_order, pad_id, eos_id, n_threads)
 
 
 def corpus_stats(hyps, refs, *, max_order=4, pad_id=None, eos_id=None, n_threads=1):
-    """The batch's statistics summed: a BLEUStats, to add to other batches' and score."""
+    """The batch's statistics summed, to add to other batches' (or other workers') and score.
+
+    :param hyps: The hypotheses: a list of ID sequences (lists, tuples, 1-D arrays), a 2-D
+        integer array or tensor (numpy, or anything with `__dlpack__`, `__array__` or the buffer
+        protocol, e.g. a CPU torch tensor), or a :class:`Ragged`.
+    :param refs: The references, one per hypothesis in any of those forms; or several per
+        hypothesis: a 3-D array `(batch, n_refs, length)`, a list of lists of sequences, or a
+        `Ragged` with `groups`.
+    :param max_order: The largest n-gram order (default 4).
+    :param pad_id: The padding ID, or None. It is removed at both edges of every row (left and
+        right padding); a pad between other IDs is a token. Any integer, e.g. the labels' -100.
+    :param eos_id: The end-of-sequence ID, or None. A row ends at its first `eos_id`: it and
+        everything after it are dropped (the ID itself is not scored).
+    :param n_threads: Count on this many threads.
+    :returns: A :class:`BLEUStats`.
+    :raises TypeError: An input that is not a batch of integer IDs (a float array, None, a
+        `bool` among the IDs), a non-integer `pad_id` or `eos_id`.
+    :raises ValueError: Batches of different sizes, an ID outside 0..2**32-1 after trimming, a
+        bad `max_order`, smoothing or `n_threads`.
+
+    >>> from cybleu import ids
+    >>> stats = ids.corpus_stats([[5, 17, 9, 42], [5, 17, 8]], [[5, 17, 9, 42], [5, 17, 9]])
+    >>> stats
+    BLEUStats([7, 7, 6, 4, 2, 1, 7, 5, 3, 1])
+    >>> print(stats.score())
+    BLEU = 82.23 85.7/80.0/66.7/100.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len = 7)
+    """
     rows = segment_stats(hyps, refs, max_order=max_order, pad_id=pad_id, eos_id=eos_id,
                          n_threads=n_threads)
     return BLEUStats(rows.sum(axis=0, dtype=np.int64) if rows.shape[0]
@@ -133,10 +185,25 @@ def _stats_vector(vector):
 
 
 class BLEUStats:
-    """BLEU's sufficient statistics [sys_len, ref_len, correct_1..N, total_1..N] of a corpus.
+    """BLEU's sufficient statistics `[sys_len, ref_len, correct_1..N, total_1..N]` of a corpus.
 
     Adds with `+` and `sum()`, pickles, and converts to and from an int64 vector (for an
     all-reduce across data-parallel workers); `score()` gives sacreBLEU's corpus BLEU.
+
+    :param vector: The 2 + 2N integers (a list, tuple or integer/whole-float array).
+    :raises TypeError: Values that are not whole numbers.
+    :raises ValueError: A vector of the wrong shape, negative counts (only `ref_len` may be
+        negative), more correct n-grams than n-grams, values beyond int64.
+
+    >>> from cybleu import ids
+    >>> a = ids.BLEUStats([4, 4, 4, 3, 2, 1, 4, 3, 2, 1])
+    >>> b = ids.BLEUStats([3, 3, 2, 1, 0, 0, 3, 2, 1, 0])
+    >>> a + b
+    BLEUStats([7, 7, 6, 4, 2, 1, 7, 5, 3, 1])
+    >>> ids.BLEUStats.from_numpy((a + b).to_numpy() * 2) == sum([a, b, a, b])
+    True
+    >>> print((a + b).score())
+    BLEU = 82.23 85.7/80.0/66.7/100.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len = 7)
     """
 
     def __init__(self, vector):
@@ -144,13 +211,23 @@ class BLEUStats:
 
     @classmethod
     def from_numpy(cls, vector):
+        """Statistics from a vector (e.g. after an all-reduce).
+
+        :param vector: The 2 + 2N integers.
+        :returns: A :class:`BLEUStats`.
+        """
         return cls(vector)
 
     def to_numpy(self):
+        """The statistics as a new int64 numpy vector.
+
+        :returns: An int64 array of 2 + 2N values.
+        """
         return self.vector.copy()
 
     @property
     def max_order(self):
+        """The largest n-gram order N."""
         return (self.vector.size - 2) // 2
 
     def __add__(self, other):
@@ -178,14 +255,42 @@ class BLEUStats:
         return f"BLEUStats({self.vector.tolist()})"
 
     def score(self, smooth_method="exp", smooth_value=None, effective_order=False):
-        """sacreBLEU's corpus BLEUScore of these statistics."""
+        """sacreBLEU's corpus BLEU of these statistics.
+
+        :param smooth_method: `'exp'` (default), `'floor'`, `'add-k'` or `'none'`.
+        :param smooth_value: The value of `'floor'` or `'add-k'`.
+        :param effective_order: Stop at the first order with no n-grams.
+        :returns: A :class:`~cybleu.metrics.BLEUScore`.
+        :raises ValueError: An unknown smoothing method or a bad value.
+        """
         bleu_math.check_smoothing(smooth_method, smooth_value)
         bleu = _bleu(self.max_order, smooth_method, smooth_value, effective_order)
         return bleu._compute_score_from_stats([int(v) for v in self.vector])
 
 
 class BLEUAccumulator:
-    """Corpus BLEU over an evaluation loop: update(hyps, refs) per batch, compute(), reset()."""
+    """Corpus BLEU over an evaluation loop: `update(hyps, refs)` per batch, then `compute()`;
+    `reset()` starts over.
+
+    :param max_order: The largest n-gram order (default 4).
+    :param smooth_method: As :func:`corpus_bleu` (default `'exp'`).
+    :param smooth_value: As :func:`corpus_bleu`.
+    :param effective_order: As :func:`corpus_bleu` (default False).
+    :param pad_id: The padding ID, or None. It is removed at both edges of every row (left and
+        right padding); a pad between other IDs is a token. Any integer, e.g. the labels' -100.
+    :param eos_id: The end-of-sequence ID, or None. A row ends at its first `eos_id`: it and
+        everything after it are dropped (the ID itself is not scored).
+    :param n_threads: Count each batch on this many threads.
+    :raises ValueError: Bad arguments (checked here, not at the first update).
+    :raises TypeError: A non-integer `pad_id` or `eos_id`.
+
+    >>> from cybleu import ids
+    >>> bleu = ids.BLEUAccumulator(pad_id=0, eos_id=2)
+    >>> _ = bleu.update([[5, 17, 9, 42, 2, 0]], [[5, 17, 9, 42]])
+    >>> _ = bleu.update([[5, 17, 8, 2, 0, 0]], [[5, 17, 9]])
+    >>> print(bleu.compute())
+    BLEU = 82.23 85.7/80.0/66.7/100.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len = 7)
+    """
 
     def __init__(self, max_order=4, smooth_method="exp", smooth_value=None,
                  effective_order=False, pad_id=None, eos_id=None, n_threads=1):
@@ -200,16 +305,28 @@ class BLEUAccumulator:
         self.reset()
 
     def reset(self):
+        """Forget every batch added so far."""
         self.stats = BLEUStats(np.zeros(2 + 2 * self.max_order, dtype=np.int64))
 
     def update(self, hyps, refs):
-        """Adds a batch; returns the batch's own statistics."""
+        """Add a batch.
+
+        :param hyps: The batch's hypotheses, as for :func:`corpus_stats`.
+        :param refs: Its references, as for :func:`corpus_stats`.
+        :returns: The batch's own :class:`BLEUStats`.
+        :raises TypeError: As :func:`corpus_stats`.
+        :raises ValueError: As :func:`corpus_stats`.
+        """
         batch = corpus_stats(hyps, refs, max_order=self.max_order, pad_id=self.pad_id,
                              eos_id=self.eos_id, n_threads=self.n_threads)
         self.stats = self.stats + batch
         return batch
 
     def compute(self):
+        """Corpus BLEU of everything added since the last reset.
+
+        :returns: A :class:`~cybleu.metrics.BLEUScore`.
+        """
         return self.stats.score(self.smooth_method, self.smooth_value, self.effective_order)
 
 
@@ -279,12 +396,48 @@ def _weighted_score(row, bleu, weights):
 
 def sentence_bleu(hyps, refs, *, max_order=4, smooth_method="exp", smooth_value=None,
                   effective_order=True, weights=None, pad_id=None, eos_id=None, n_threads=1):
-    """Sentence BLEU of every hypothesis against its own references: a float64 array equal to
-    sacreBLEU's `BLEU(tokenize='none', ...).sentence_score(hyp, refs).score` per row (defaults:
-    exp smoothing and effective order, as `sacrebleu.sentence_bleu`).
+    """Sentence BLEU of every hypothesis against its own references, e.g. as RL rewards: element
+    i equals sacreBLEU's `BLEU(tokenize='none', effective_order=True).sentence_score(hyp_i,
+    refs_i).score` on the IDs written as whitespace-joined strings, bit for bit (defaults: exp
+    smoothing and effective order, as `sacrebleu.sentence_bleu`).
 
-    weights: one positive weight per order (an extension: sacreBLEU has uniform weights only);
-    equal weights give sacreBLEU's numbers, bit for bit."""
+    :param hyps: The hypotheses: a list of ID sequences (lists, tuples, 1-D arrays), a 2-D
+        integer array or tensor (numpy, or anything with `__dlpack__`, `__array__` or the buffer
+        protocol, e.g. a CPU torch tensor), or a :class:`Ragged`.
+    :param refs: The references, one per hypothesis in any of those forms; or several per
+        hypothesis: a 3-D array `(batch, n_refs, length)`, a list of lists of sequences, or a
+        `Ragged` with `groups`.
+    :param max_order: The largest n-gram order (default 4; up to 256).
+    :param smooth_method: `'exp'` (default), `'floor'`, `'add-k'` or `'none'`.
+    :param smooth_value: The value of `'floor'` (0.1) or `'add-k'` (1).
+    :param effective_order: Leave out the orders a hypothesis has no n-grams of (default True).
+    :param weights: One positive weight per order, an extension (sacreBLEU weighs the orders
+        equally): the score is `bp * exp(sum(w_n * log p_n) / sum(w_n))` over the orders
+        sacreBLEU uses, so the weights are normalized by their sum; equal weights give
+        sacreBLEU's numbers bit for bit.
+    :param pad_id: The padding ID, or None. It is removed at both edges of every row (left and
+        right padding); a pad between other IDs is a token. Any integer, e.g. the labels' -100.
+    :param eos_id: The end-of-sequence ID, or None. A row ends at its first `eos_id`: it and
+        everything after it are dropped (the ID itself is not scored).
+    :param n_threads: Count on this many threads, with the GIL released (the scores do not
+        depend on it).
+    :returns: A float64 numpy array of one score (0-100) per hypothesis.
+    :raises TypeError: An input that is not a batch of integer IDs (a float array, None, a
+        `bool` among the IDs), a non-integer `pad_id` or `eos_id`.
+    :raises ValueError: Batches of different sizes, an ID outside 0..2**32-1 after trimming, a
+        bad `max_order`, smoothing or `n_threads`.
+
+    >>> import numpy as np
+    >>> from cybleu import ids
+    >>> samples = np.array([[5, 17, 9, 42, 2, 0],      # eos 2, then padding 0
+    ...                     [5, 17, 8, 2, 0, 0]])
+    >>> refs = [[5, 17, 9, 42], [5, 17, 9]]
+    >>> ids.sentence_bleu(samples, refs, pad_id=0, eos_id=2).tolist()
+    [100.00000000000004, 55.03212081491043]
+    >>> ids.sentence_bleu([[0, 0, 5, 17, 9, 42, 2, 7, 7]], [[5, 17, 9, 42]],
+    ...                   pad_id=0, eos_id=2).tolist()          # left padding; after eos: cut
+    [100.00000000000004]
+    """
     max_order, pad_id, eos_id, n_threads = _check_args(max_order, smooth_method, smooth_value,
                                                        pad_id, eos_id, n_threads)
     bleu = _bleu(max_order, smooth_method, smooth_value, effective_order)
@@ -299,8 +452,36 @@ def sentence_bleu(hyps, refs, *, max_order=4, smooth_method="exp", smooth_value=
 
 def corpus_bleu(hyps, refs, *, max_order=4, smooth_method="exp", smooth_value=None,
                 effective_order=False, pad_id=None, eos_id=None, n_threads=1):
-    """Corpus BLEU of the batch: the BLEUScore `sacrebleu.corpus_bleu(..., tokenize='none')`
-    gives for the whitespace-joined IDs."""
+    """Corpus BLEU of the batch: what `sacrebleu.corpus_bleu(..., tokenize='none')` gives for
+    the IDs written as whitespace-joined strings.
+
+    :param hyps: The hypotheses: a list of ID sequences (lists, tuples, 1-D arrays), a 2-D
+        integer array or tensor (numpy, or anything with `__dlpack__`, `__array__` or the buffer
+        protocol, e.g. a CPU torch tensor), or a :class:`Ragged`.
+    :param refs: The references, one per hypothesis in any of those forms; or several per
+        hypothesis: a 3-D array `(batch, n_refs, length)`, a list of lists of sequences, or a
+        `Ragged` with `groups`.
+    :param max_order: The largest n-gram order (default 4).
+    :param smooth_method: `'exp'` (default), `'floor'`, `'add-k'` or `'none'`.
+    :param smooth_value: The value of `'floor'` or `'add-k'`.
+    :param effective_order: Leave out orders without n-grams (default False, as
+        `sacrebleu.corpus_bleu`).
+    :param pad_id: The padding ID, or None. It is removed at both edges of every row (left and
+        right padding); a pad between other IDs is a token. Any integer, e.g. the labels' -100.
+    :param eos_id: The end-of-sequence ID, or None. A row ends at its first `eos_id`: it and
+        everything after it are dropped (the ID itself is not scored).
+    :param n_threads: Count on this many threads.
+    :returns: A :class:`~cybleu.metrics.BLEUScore`.
+    :raises TypeError: An input that is not a batch of integer IDs (a float array, None, a
+        `bool` among the IDs), a non-integer `pad_id` or `eos_id`.
+    :raises ValueError: Batches of different sizes, an ID outside 0..2**32-1 after trimming, a
+        bad `max_order`, smoothing or `n_threads`.
+
+    >>> from cybleu import ids
+    >>> print(ids.corpus_bleu([[5, 17, 9, 42, 2, 0], [5, 17, 8, 2, 0, 0]],
+    ...                       [[5, 17, 9, 42], [5, 17, 9]], pad_id=0, eos_id=2))
+    BLEU = 82.23 85.7/80.0/66.7/100.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len = 7)
+    """
     max_order, pad_id, eos_id, n_threads = _check_args(max_order, smooth_method, smooth_value,
                                                        pad_id, eos_id, n_threads)
     _bleu(max_order, smooth_method, smooth_value, effective_order)
@@ -310,9 +491,32 @@ def corpus_bleu(hyps, refs, *, max_order=4, smooth_method="exp", smooth_value=No
 
 def pairwise_bleu(hyps, refs=None, *, max_order=4, smooth_method="exp", smooth_value=None,
                   effective_order=True, pad_id=None, eos_id=None, n_threads=1):
-    """float64 matrix (len(hyps), len(refs)): sentence BLEU of each hypothesis against each
-    reference alone (refs=None: the hypotheses themselves, as in MBR decoding). Element [i, j]
-    equals `sentence_bleu([hyps[i]], [refs[j]])[0]`; each sentence's n-grams are counted once."""
+    """Sentence BLEU of each hypothesis against each reference alone, for MBR decoding: element
+    `[i, j]` equals `sentence_bleu([hyps[i]], [refs[j]])[0]`. Each sentence's n-grams are
+    counted once.
+
+    :param hyps: The hypotheses (any batch form, as for :func:`sentence_bleu`).
+    :param refs: The references, one sequence each (not per hypothesis), or None to score the
+        hypotheses against each other.
+    :param max_order: The largest n-gram order (default 4).
+    :param smooth_method: `'exp'` (default), `'floor'`, `'add-k'` or `'none'`.
+    :param smooth_value: The value of `'floor'` or `'add-k'` (in (0, 1e300]).
+    :param effective_order: Leave out orders without n-grams (default True).
+    :param pad_id: The padding ID, or None. It is removed at both edges of every row (left and
+        right padding); a pad between other IDs is a token. Any integer, e.g. the labels' -100.
+    :param eos_id: The end-of-sequence ID, or None. A row ends at its first `eos_id`: it and
+        everything after it are dropped (the ID itself is not scored).
+    :param n_threads: Share the references out among this many threads.
+    :returns: A float64 numpy array of shape `(len(hyps), len(refs))`.
+    :raises TypeError: An input that is not a batch of integer IDs (a float array, None, a
+        `bool` among the IDs), a non-integer `pad_id` or `eos_id`.
+    :raises ValueError: Batches of different sizes, an ID outside 0..2**32-1 after trimming, a
+        bad `max_order`, smoothing or `n_threads`.
+
+    >>> from cybleu import ids
+    >>> ids.pairwise_bleu([[5, 17, 9, 42], [5, 17, 9]]).round(2).tolist()
+    [[100.0, 59.46], [71.65, 100.0]]
+    """
     max_order, pad_id, eos_id, n_threads = _check_args(max_order, smooth_method, smooth_value,
                                                        pad_id, eos_id, n_threads)
     bleu = _bleu(max_order, smooth_method, smooth_value, effective_order)
@@ -329,8 +533,25 @@ def pairwise_bleu(hyps, refs=None, *, max_order=4, smooth_method="exp", smooth_v
 
 
 def self_bleu_stats(sentences, *, max_order=4, pad_id=None, eos_id=None):
-    """int64 array (n, 2 + 2 * max_order): each sentence's statistics against all the others
-    pooled as its references (max count per n-gram over the others, closest other length)."""
+    """Each sentence's statistics against all the others pooled as its references (the largest
+    count of each n-gram over the others, the closest other length), in linear time.
+
+    :param sentences: The sentences (any batch form, as for :func:`sentence_bleu`).
+    :param max_order: The largest n-gram order (default 4).
+    :param pad_id: The padding ID, or None. It is removed at both edges of every row (left and
+        right padding); a pad between other IDs is a token. Any integer, e.g. the labels' -100.
+    :param eos_id: The end-of-sequence ID, or None. A row ends at its first `eos_id`: it and
+        everything after it are dropped (the ID itself is not scored).
+    :returns: An int64 array of shape `(n, 2 + 2 * max_order)`.
+    :raises TypeError: An input that is not a batch of integer IDs (a float array, None, a
+        `bool` among the IDs), a non-integer `pad_id` or `eos_id`.
+    :raises ValueError: Batches of different sizes, an ID outside 0..2**32-1 after trimming, a
+        bad `max_order`, smoothing or `n_threads`.
+
+    >>> from cybleu import ids
+    >>> ids.self_bleu_stats([[1, 2, 3, 4], [1, 2, 3, 5]]).tolist()
+    [[4, 4, 3, 2, 1, 0, 4, 3, 2, 1], [4, 4, 3, 2, 1, 0, 4, 3, 2, 1]]
+    """
     max_order, pad_id, eos_id, _ = _check_args(max_order, "exp", None, pad_id, eos_id, 1)
     flat, offsets, _ = _batch(sentences, "sentences", pad_id, eos_id)
     return core.ids_self_stats(flat, offsets, max_order)
@@ -338,9 +559,29 @@ def self_bleu_stats(sentences, *, max_order=4, pad_id=None, eos_id=None):
 
 def self_bleu(sentences, *, max_order=4, smooth_method="exp", smooth_value=None,
               effective_order=True, pad_id=None, eos_id=None):
-    """Self-BLEU: each sentence's sentence BLEU against all the others as references (float64
-    array; its mean is the usual corpus-level Self-BLEU). sacreBLEU sentence semantics: element i
-    equals sacreBLEU's sentence_score(sentence i, [every other sentence]).score."""
+    """Self-BLEU, a diversity measure: each sentence's sentence BLEU against all the others as
+    its references. Element i equals sacreBLEU's `sentence_score(sentence_i, [every other
+    sentence]).score`; the mean is the usual corpus-level Self-BLEU (lower: more diverse).
+
+    :param sentences: The sentences (any batch form, as for :func:`sentence_bleu`).
+    :param max_order: The largest n-gram order (default 4).
+    :param smooth_method: `'exp'` (default), `'floor'`, `'add-k'` or `'none'`.
+    :param smooth_value: The value of `'floor'` or `'add-k'`.
+    :param effective_order: Leave out orders without n-grams (default True).
+    :param pad_id: The padding ID, or None. It is removed at both edges of every row (left and
+        right padding); a pad between other IDs is a token. Any integer, e.g. the labels' -100.
+    :param eos_id: The end-of-sequence ID, or None. A row ends at its first `eos_id`: it and
+        everything after it are dropped (the ID itself is not scored).
+    :returns: A float64 numpy array of one score per sentence.
+    :raises TypeError: An input that is not a batch of integer IDs (a float array, None, a
+        `bool` among the IDs), a non-integer `pad_id` or `eos_id`.
+    :raises ValueError: Batches of different sizes, an ID outside 0..2**32-1 after trimming, a
+        bad `max_order`, smoothing or `n_threads`.
+
+    >>> from cybleu import ids
+    >>> ids.self_bleu([[1, 2, 3, 4], [1, 2, 3, 5], [1, 2, 6, 7]]).round(2).tolist()
+    [59.46, 59.46, 31.95]
+    """
     max_order, pad_id, eos_id, _ = _check_args(max_order, smooth_method, smooth_value, pad_id,
                                                eos_id, 1)
     bleu = _bleu(max_order, smooth_method, smooth_value, effective_order)

@@ -1,4 +1,4 @@
-"""nltk 3.10.4's `nltk.translate.bleu_score`, same names, signatures and results, faster.
+"""nltk 3.10.4's `nltk.translate.bleu_score`, same names, signatures and results, faster. Import it in place of nltk's module::
 
     from cybleu.nltk import corpus_bleu, sentence_bleu, SmoothingFunction
 
@@ -44,11 +44,21 @@ def _warn_zero_order(order):
 
 
 class Fraction(_Fraction):
-    """nltk's Fraction: keeps the numerator and denominator it was given (`_normalize=False`).
+    """nltk's `Fraction`: keeps the numerator and denominator it was given (`_normalize=False`),
+    as nltk's modified precisions need.
 
     Before Python 3.12 the unnormalized values are stored and used by the arithmetic (so e.g.
     `Fraction(0, 5, _normalize=False) == 0` is False there); from 3.12 on the value is normalized
     and only the `numerator`/`denominator` properties return the given values. Both as in nltk.
+    It is cybleu's own class, not an instance of nltk's.
+
+    :param numerator: The numerator.
+    :param denominator: The denominator.
+
+    >>> from cybleu.nltk import Fraction
+    >>> f = Fraction(2, 4, _normalize=False)
+    >>> f.numerator, f.denominator, float(f)
+    (2, 4, 0.5)
     """
 
     def __new__(cls, numerator=0, denominator=None, _normalize=False):
@@ -63,12 +73,14 @@ class Fraction(_Fraction):
 
     @property
     def numerator(self):
+        """The numerator as given (normalized when `_normalize=True`)."""
         if not self._normalize:
             return self._original_numerator
         return super().numerator
 
     @property
     def denominator(self):
+        """The denominator as given (normalized when `_normalize=True`)."""
         if not self._normalize:
             return self._original_denominator
         return super().denominator
@@ -79,8 +91,18 @@ def _ngrams(sequence, n):
 
 
 def modified_precision(references, hypothesis, n):
-    """Clipped n-gram precision of one hypothesis: Fraction(clipped count, max(1, #n-grams),
-    _normalize=False)."""
+    """nltk's clipped n-gram precision of one hypothesis.
+
+    :param references: The references (token lists).
+    :param hypothesis: The hypothesis (a token list).
+    :param n: The order.
+    :returns: `Fraction(clipped matches, max(1, hypothesis n-grams), _normalize=False)`.
+
+    >>> from cybleu.nltk import modified_precision
+    >>> modified_precision([["the", "cat", "is", "on", "the", "mat"]],
+    ...                    ["the", "the", "cat"], 1)
+    Fraction(3, 3)
+    """
     counts = Counter(_ngrams(hypothesis, n)) if len(hypothesis) >= n else Counter()
     max_counts = {}
     for reference in references:
@@ -93,13 +115,32 @@ def modified_precision(references, hypothesis, n):
 
 
 def closest_ref_length(references, hyp_len):
-    """The reference length closest to hyp_len; ties go to the shorter."""
+    """The reference length closest to `hyp_len`; a tie goes to the shorter.
+
+    :param references: The references (sequences).
+    :param hyp_len: The hypothesis length.
+    :returns: The closest reference length.
+    :raises ValueError: No reference.
+
+    >>> from cybleu.nltk import closest_ref_length
+    >>> closest_ref_length([[1, 2, 3, 4], [1, 2, 3, 4, 5, 6]], 5)
+    4
+    """
     return min((len(reference) for reference in references),
                key=lambda ref_len: (abs(ref_len - hyp_len), ref_len))
 
 
 def brevity_penalty(closest_ref_len, hyp_len):
-    """1 (int) if hyp_len > closest_ref_len, 0 (int) if hyp_len == 0, else exp(1 - r/c)."""
+    """nltk's brevity penalty.
+
+    :param closest_ref_len: The closest reference length r.
+    :param hyp_len: The hypothesis length c.
+    :returns: The int 1 if c > r, the int 0 if c == 0, else `exp(1 - r / c)`.
+
+    >>> from cybleu.nltk import brevity_penalty
+    >>> brevity_penalty(6, 7), brevity_penalty(6, 5)
+    (1, 0.8187307530779819)
+    """
     if hyp_len > closest_ref_len:
         return 1
     elif hyp_len == 0:
@@ -109,8 +150,19 @@ def brevity_penalty(closest_ref_len, hyp_len):
 
 
 class SmoothingFunction:
-    """Chen & Cherry (2014)'s smoothing techniques, as nltk implements them (methods 3-7 modify
-    the list they are given, as nltk's do)."""
+    """Chen & Cherry (2014)'s smoothing techniques, as nltk's `SmoothingFunction` implements them
+    (methods 3-7 modify the list they are given, as nltk's do). Pass a bound method as
+    `smoothing_function`; methods 0-4 of this class run on the compiled path.
+
+    :param epsilon: The numerator added to zero precisions by method1 (default 0.1).
+    :param alpha: method6's prior weight (default 5).
+    :param k: method4's constant (default 5).
+
+    >>> from cybleu.nltk import SmoothingFunction, sentence_bleu
+    >>> sentence_bleu([["a", "b", "c", "d"]], ["a", "b", "x", "y"],
+    ...               smoothing_function=SmoothingFunction().method1)
+    0.16990442448471224
+    """
 
     def __init__(self, epsilon=0.1, alpha=5, k=5):
         self.epsilon = epsilon
@@ -118,7 +170,12 @@ class SmoothingFunction:
         self.k = k
 
     def method0(self, p_n, *args, **kwargs):
-        """No smoothing: a zero precision warns and becomes sys.float_info.min."""
+        """No smoothing: a zero precision warns (nltk's UserWarning) and becomes
+        `sys.float_info.min`.
+
+        :param p_n: The precisions of orders 1..N (nltk's `Fraction` objects).
+        :returns: The smoothed precisions.
+        """
         p_n_new = []
         for i, p_i in enumerate(p_n):
             if p_i.numerator != 0:
@@ -129,17 +186,29 @@ class SmoothingFunction:
         return p_n_new
 
     def method1(self, p_n, *args, **kwargs):
-        """Add epsilon to the numerator of zero precisions."""
+        """Add epsilon to the numerator of zero precisions.
+
+        :param p_n: The precisions of orders 1..N (nltk's `Fraction` objects).
+        :returns: The smoothed precisions.
+        """
         return [(p_i.numerator + self.epsilon) / p_i.denominator if p_i.numerator == 0 else p_i
                 for p_i in p_n]
 
     def method2(self, p_n, *args, **kwargs):
-        """Add 1 to numerator and denominator of every order but the first (Lin & Och 2004)."""
+        """Add 1 to numerator and denominator of every order but the first (Lin & Och 2004).
+
+        :param p_n: The precisions of orders 1..N (nltk's `Fraction` objects).
+        :returns: The smoothed precisions.
+        """
         return [Fraction(p_n[i].numerator + 1, p_n[i].denominator + 1, _normalize=False)
                 if i != 0 else p_n[0] for i in range(len(p_n))]
 
     def method3(self, p_n, *args, **kwargs):
-        """NIST geometric sequence smoothing: the k-th zero precision becomes 1/(2^k * den)."""
+        """NIST geometric sequence smoothing: the k-th zero precision becomes 1/(2^k * den).
+
+        :param p_n: The precisions of orders 1..N (nltk's `Fraction` objects).
+        :returns: `p_n`, changed in place.
+        """
         incvnt = 1
         for i, p_i in enumerate(p_n):
             if p_i.numerator == 0:
@@ -148,7 +217,14 @@ class SmoothingFunction:
         return p_n
 
     def method4(self, p_n, references, hypothesis, hyp_len=None, *args, **kwargs):
-        """Zero precisions become 1/(2^k * K/ln(hyp_len)) / den, for hypotheses longer than 1."""
+        """Zero precisions become 1/(2^k * K/ln(hyp_len)) / den, for hypotheses longer than 1.
+
+        :param p_n: The precisions of orders 1..N (nltk's `Fraction` objects).
+        :param references: The segment's references (token lists).
+        :param hypothesis: The hypothesis (a token list).
+        :param hyp_len: The hypothesis length (default `len(hypothesis)`).
+        :returns: `p_n`, changed in place.
+        """
         incvnt = 1
         hyp_len = hyp_len if hyp_len else len(hypothesis)
         for i, p_i in enumerate(p_n):
@@ -160,7 +236,14 @@ class SmoothingFunction:
 
     def method5(self, p_n, references, hypothesis, hyp_len=None, *args, **kwargs):
         """Each precision becomes the mean of itself, the previous smoothed one and the next
-        (the 5-gram precision of `hypothesis` after the last order)."""
+        (the 5-gram precision of `hypothesis` after the last order).
+
+        :param p_n: The precisions of orders 1..N (nltk's `Fraction` objects).
+        :param references: The segment's references (token lists).
+        :param hypothesis: The hypothesis (a token list).
+        :param hyp_len: The hypothesis length (default `len(hypothesis)`).
+        :returns: `p_n`, changed in place.
+        """
         hyp_len = hyp_len if hyp_len else len(hypothesis)
         m = {}
         p_n_plus1 = p_n + [modified_precision(references, hypothesis, 5)]
@@ -171,7 +254,15 @@ class SmoothingFunction:
         return p_n
 
     def method6(self, p_n, references, hypothesis, hyp_len=None, *args, **kwargs):
-        """Interpolation with a geometric prior from the two previous orders (orders >= 3)."""
+        """Interpolation with a geometric prior from the two previous orders (orders >= 3).
+
+        :param p_n: The precisions of orders 1..N (nltk's `Fraction` objects).
+        :param references: The segment's references (token lists).
+        :param hypothesis: The hypothesis (a token list).
+        :param hyp_len: The hypothesis length (default `len(hypothesis)`).
+        :returns: `p_n`, changed in place.
+        :raises AssertionError: The bigram precision is zero (nltk's check).
+        """
         hyp_len = hyp_len if hyp_len else len(hypothesis)
         assert p_n[2], "This smoothing method requires non-zero precision for bigrams."
         for i, p_i in enumerate(p_n):
@@ -185,7 +276,14 @@ class SmoothingFunction:
         return p_n
 
     def method7(self, p_n, references, hypothesis, hyp_len=None, *args, **kwargs):
-        """method4, then method5."""
+        """method4, then method5.
+
+        :param p_n: The precisions of orders 1..N (nltk's `Fraction` objects).
+        :param references: The segment's references (token lists).
+        :param hypothesis: The hypothesis (a token list).
+        :param hyp_len: The hypothesis length (default `len(hypothesis)`).
+        :returns: The smoothed precisions.
+        """
         hyp_len = hyp_len if hyp_len else len(hypothesis)
         p_n = self.method4(p_n, references, hypothesis, hyp_len)
         p_n = self.method5(p_n, references, hypothesis, hyp_len)
@@ -238,11 +336,28 @@ def _c_weights(weights):
 
 def corpus_bleu(list_of_references, hypotheses, weights=_DEFAULT_WEIGHTS, smoothing_function=None,
                 auto_reweigh=False):
-    """Corpus BLEU as nltk computes it: the clipped counts and denominators of every sentence are
-    summed per order before the precisions (and the smoothing) are taken.
+    """Corpus BLEU as nltk 3.10.4's `corpus_bleu` computes it, the same float bit for bit: the
+    clipped counts and denominators of every sentence are summed per order before the precisions
+    (and the smoothing) are taken. Tokens are any hashable objects.
 
-    weights: one weight vector, or a list of them (then a list of scores is returned).
-    Smoothing methods that look at the hypothesis (4-7) see the corpus's last sentence, as in nltk.
+    :param list_of_references: Per hypothesis, a list of references (token lists).
+    :param hypotheses: The hypotheses (token lists).
+    :param weights: One weight vector (default 4 x 0.25), or a list of them.
+    :param smoothing_function: None (no smoothing, with nltk's warnings), a `SmoothingFunction`
+        method, or any callable with nltk's signature. Methods that look at the hypothesis
+        (4-7) see the corpus's last sentence, as in nltk.
+    :param auto_reweigh: Use uniform weights over the hypothesis length when it is below 4.
+    :returns: The score (0-1), the int 0 when no unigram matches, or a list of scores for a list
+        of weight vectors.
+    :raises AssertionError: Different numbers of hypotheses and reference lists (even under
+        `python -O`).
+    :raises ValueError: A weight vector longer than 256.
+
+    >>> from cybleu.nltk import corpus_bleu
+    >>> refs = [["the", "cat", "is", "on", "the", "mat"], ["the", "cat", "sat", "on", "a", "mat"]]
+    >>> hyp = ["the", "cat", "sat", "on", "the", "mat"]
+    >>> corpus_bleu([refs], [hyp], weights=[(0.5, 0.5), (0.25, 0.25, 0.25, 0.25)])
+    [1.0, 0.7071067811865475]
     """
     if len(list_of_references) != len(hypotheses):
         raise AssertionError("The number of hypotheses and their reference(s) should be the same ")
@@ -288,10 +403,26 @@ def corpus_bleu(list_of_references, hypotheses, weights=_DEFAULT_WEIGHTS, smooth
 
 def sentence_bleu(references, hypothesis, weights=_DEFAULT_WEIGHTS, smoothing_function=None,
                   auto_reweigh=False):
-    """corpus_bleu of one sentence: sentence_bleu(refs, hyp) == corpus_bleu([refs], [hyp]).
+    """Sentence BLEU as nltk 3.10.4's `sentence_bleu` computes it (`corpus_bleu([references],
+    [hypothesis])`), the same float bit for bit.
 
     Float weights with no smoothing or methods 1-4 take the compiled path (counting and float
     math in one call); everything else, and anything unusual, takes corpus_bleu's path.
+
+    :param references: The references (token lists).
+    :param hypothesis: The hypothesis (a token list).
+    :param weights: One weight vector (default 4 x 0.25), or a list of them.
+    :param smoothing_function: As :func:`corpus_bleu`.
+    :param auto_reweigh: As :func:`corpus_bleu`.
+    :returns: As :func:`corpus_bleu`.
+    :raises ValueError: A weight vector longer than 256.
+
+    >>> from cybleu.nltk import SmoothingFunction, sentence_bleu
+    >>> refs = [["the", "cat", "is", "on", "the", "mat"], ["the", "cat", "sat", "on", "a", "mat"]]
+    >>> sentence_bleu(refs, ["the", "cat", "sat", "on", "the", "mat"])
+    0.7071067811865475
+    >>> sentence_bleu(refs, ["the", "dog"], smoothing_function=SmoothingFunction().method1)
+    0.020237345084409754
     """
     global _last_weights, _last_smoothing
     # each cache is one tuple, read and replaced whole, so concurrent calls cannot mix entries;

@@ -1,9 +1,11 @@
-"""Make code that imports sacreBLEU or nltk faster without editing it.
+"""Make code that imports sacreBLEU or nltk faster without editing it::
 
     import cybleu
     cybleu.patch_sacrebleu()          # before the code that scores: evaluate, LM harnesses, fairseq
     ...
     cybleu.unpatch_sacrebleu()
+
+or for the duration of a block::
 
     with cybleu.patched("sacrebleu", "nltk"):
         ...
@@ -86,7 +88,15 @@ def _uninstall(library: Any) -> Any:
 
 
 def is_patched(library: str = "sacrebleu") -> bool:
-    """True while `library` ('sacrebleu' or 'nltk') is routed through cybleu."""
+    """Whether `library` is routed through cybleu now.
+
+    :param library: `'sacrebleu'` (default) or `'nltk'`.
+    :returns: True between `patch_<library>()` and `unpatch_<library>()`.
+
+    >>> import cybleu
+    >>> cybleu.is_patched("sacrebleu")
+    False
+    """
     return library in _active
 
 
@@ -675,8 +685,24 @@ def _metric_patches() -> Any:
 
 
 def patch_sacrebleu() -> None:
-    """Route the installed sacreBLEU's BLEU, chrF and TER through cybleu's kernels, in this process,
-    until unpatch_sacrebleu(). Scores, signatures, warnings and errors stay sacreBLEU's."""
+    """Route the installed sacreBLEU's BLEU, chrF and TER through cybleu's kernels, in this
+    process, until :func:`unpatch_sacrebleu`.
+
+    Code that calls sacreBLEU (`sacrebleu.corpus_bleu`, `BLEU().corpus_score`, the significance
+    tests, Hugging Face evaluate's `sacrebleu`, `chrf` and `ter` metric scripts, evaluation
+    harnesses) gets its per-segment statistics from cybleu; everything else stays sacreBLEU's
+    own code (argument checks, float arithmetic, signatures, warnings), so the numbers are
+    sacreBLEU's bit for bit. Calling it again while patched does nothing.
+
+    :returns: None.
+    :raises ImportError: sacreBLEU is not installed.
+
+    >>> import sacrebleu, cybleu
+    >>> cybleu.patch_sacrebleu()
+    >>> print(sacrebleu.corpus_bleu(["The cat sat on the mat."], [["The cat is on the mat."]]))
+    BLEU = 48.89 85.7/66.7/40.0/25.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len = 7)
+    >>> cybleu.unpatch_sacrebleu()
+    """
     with _lock:
         if "sacrebleu" in _active:
             return
@@ -686,7 +712,16 @@ def patch_sacrebleu() -> None:
 
 
 def unpatch_sacrebleu() -> None:
-    """Give sacreBLEU its own methods back."""
+    """Give sacreBLEU its own methods back (and forget the reference sets the patch kept).
+    Does nothing when sacreBLEU is not patched.
+
+    :returns: None.
+
+    >>> import cybleu
+    >>> cybleu.patch_sacrebleu(); cybleu.unpatch_sacrebleu()
+    >>> cybleu.is_patched()
+    False
+    """
     with _lock:
         _uninstall("sacrebleu")
         _memo.clear()
@@ -762,15 +797,41 @@ class _NltkPatch:
 
 
 def patch_nltk() -> None:
-    """Route nltk.translate.bleu_score's corpus_bleu and sentence_bleu through cybleu.nltk, in
-    this process, until unpatch_nltk()."""
+    """Route `nltk.translate.bleu_score.corpus_bleu` and `sentence_bleu` (and
+    `nltk.translate.bleu`) through :mod:`cybleu.nltk`, in this process, until
+    :func:`unpatch_nltk`. nltk's `SmoothingFunction` methods are mapped to cybleu's with the
+    same epsilon, alpha and k; the results are nltk's.
+
+    Patch before the code imports the functions by name: `from nltk.translate.bleu_score import
+    corpus_bleu` made earlier keeps nltk's function.
+
+    :returns: None.
+    :raises ImportError: nltk is not installed.
+
+    >>> import cybleu
+    >>> from nltk.translate import bleu_score
+    >>> cybleu.patch_nltk()
+    >>> bleu_score.sentence_bleu([["the", "cat", "is", "on", "the", "mat"]],
+    ...                          ["the", "cat", "sat", "on", "the", "mat"],
+    ...                          smoothing_function=bleu_score.SmoothingFunction().method1)
+    0.25406637407730737
+    >>> cybleu.unpatch_nltk()
+    """
     with _lock:
         if "nltk" not in _active:
             _install("nltk", _NltkPatch().replacements())
 
 
 def unpatch_nltk() -> None:
-    """Give nltk its own functions back."""
+    """Give nltk its own functions back. Does nothing when nltk is not patched.
+
+    :returns: None.
+
+    >>> import cybleu
+    >>> cybleu.unpatch_nltk()
+    >>> cybleu.is_patched("nltk")
+    False
+    """
     _uninstall("nltk")
 
 
@@ -781,8 +842,21 @@ _PATCHERS = {"sacrebleu": (patch_sacrebleu, unpatch_sacrebleu), "nltk": (patch_n
 
 @contextlib.contextmanager
 def patched(*libraries: str) -> Iterator[None]:
-    """`with cybleu.patched():` (sacreBLEU) or `with cybleu.patched("sacrebleu", "nltk"):`; what
-    was patched on entry stays patched on exit."""
+    """A context manager that patches the libraries for the duration of a `with` block; what was
+    patched on entry stays patched on exit.
+
+    :param libraries: `'sacrebleu'` and/or `'nltk'` (none: sacreBLEU).
+    :returns: A context manager.
+    :raises ValueError: An unknown library name.
+    :raises ImportError: A library to patch is not installed.
+
+    >>> import sacrebleu, cybleu
+    >>> with cybleu.patched():
+    ...     print(cybleu.is_patched(), sacrebleu.corpus_bleu(["a b c d"], [["a b c d"]]).score)
+    True 100.00000000000004
+    >>> cybleu.is_patched()
+    False
+    """
     libraries = libraries or ("sacrebleu",)
     for name in libraries:
         if name not in _PATCHERS:

@@ -1,4 +1,4 @@
-"""Sentence BLEU as a reward function for TRL's GRPOTrainer (and anything with its signature).
+"""Sentence BLEU as a reward function for TRL's GRPOTrainer (and anything with its signature)::
 
     from cybleu.rewards import bleu_reward
     trainer = GRPOTrainer(..., reward_funcs=bleu_reward, train_dataset=ds)   # ds has "reference"
@@ -63,15 +63,45 @@ def make_bleu_reward(column: str = "reference", *, tokenize: str = "13a", lowerc
                      pad_id: Optional[int] = None, eos_id: Optional[int] = None,
                      max_order: int = 4, n_threads: int = 1, name: Optional[str] = None
                      ) -> Callable[..., List[Optional[float]]]:
-    """A GRPO reward function: sentence BLEU of each completion against the dataset column
-    `column` (a reference string or a list of them per row; a row whose reference is None gets
-    None, which TRL reads as "no reward from this function").
+    """A GRPO reward function with TRL's signature: sentence BLEU of each completion against the
+    dataset column `column` (a reference string or a list of them per row; a row whose reference
+    is None gets None, which TRL reads as "no reward from this function").
 
-    ids=False: the completion text (`completions`), tokenized by `tokenize` (sacreBLEU's
-    `sentence_bleu` with these arguments). ids=True: the generated token IDs (`completion_ids`)
-    against reference token IDs in `column`, without decoding (cybleu.ids.sentence_bleu: pad_id
-    trimmed, cut at eos_id). `scale` multiplies the reward (0.01 gives 0-1). The function is
-    named `name` (TRL logs rewards under the function's __name__), by default "bleu_<column>".
+    :param column: The dataset column holding the references (default `'reference'`).
+    :param tokenize: sacreBLEU's tokenizer for text completions (default `'13a'`).
+    :param lowercase: Lowercased BLEU.
+    :param smooth_method: As `sacrebleu.sentence_bleu` (default `'exp'`).
+    :param smooth_value: As `sacrebleu.sentence_bleu`.
+    :param use_effective_order: As `sacrebleu.sentence_bleu` (default True).
+    :param scale: Multiplies the reward (0.01 gives 0-1).
+    :param ids: False: the completion text (`completions`, a string or a chat message list).
+        True: the generated token IDs (`completion_ids`) against reference token IDs in
+        `column`, without decoding (:func:`cybleu.ids.sentence_bleu`).
+    :param pad_id: With `ids=True`: the padding ID, trimmed at both edges.
+    :param eos_id: With `ids=True`: a row ends at its first eos.
+    :param max_order: The largest n-gram order (default 4).
+    :param n_threads: With `ids=True`: count on this many threads.
+    :param name: The function's `__name__`, under which TRL logs the reward (default
+        `'bleu_<column>'`).
+    :returns: The reward function: `reward(completions=..., completion_ids=..., **columns)` ->
+        one float or None per completion.
+    :raises ValueError: A non-finite scale, an unknown tokenizer or smoothing method.
+
+    The returned function raises `TypeError` when the column is missing or a completion is
+    neither a string nor a chat message list, and `ValueError` when the column has another
+    length than the completions.
+
+    >>> from cybleu.rewards import make_bleu_reward
+    >>> reward = make_bleu_reward("solution", scale=0.01)
+    >>> reward.__name__
+    'bleu_solution'
+    >>> reward(prompts=["p"], completions=[[{"role": "assistant",
+    ...                                     "content": "The cat sat on the mat."}]],
+    ...        solution=[["The cat is on the mat.", "A cat sat on the mat."]])
+    [0.8801117367933934]
+    >>> by_ids = make_bleu_reward("target_ids", ids=True, pad_id=0, eos_id=2)
+    >>> by_ids(completion_ids=[[5, 17, 9, 42, 2, 0]], target_ids=[[5, 17, 9, 42]])
+    [100.00000000000004]
     """
     from .metrics.bleu import BLEU
     scale = float(scale)
@@ -123,4 +153,18 @@ bleu_reward = make_bleu_reward("reference", name="bleu_reward")
 bleu_reward.__doc__ = """GRPO reward: sacreBLEU's sentence BLEU (0-100) of each completion (text,
 or the last message of a conversational completion) against the dataset's "reference" column (a
 string or a list of strings per row). `make_bleu_reward` chooses the column, the tokenizer and
-smoothing, a scale, or token IDs (`completion_ids`) instead of text."""
+smoothing, a scale, or token IDs (`completion_ids`) instead of text.
+
+:param completions: The completions TRL passes (strings or chat message lists).
+:param completion_ids: The generated IDs TRL passes (unused here).
+:param reference: The dataset's "reference" column, one entry per completion (TRL passes every
+    column by name, and other keyword arguments, which are ignored).
+:returns: One float (or None for a row without reference) per completion.
+:raises TypeError: No "reference" column, or a completion that is neither text nor messages.
+:raises ValueError: A column of another length than the completions.
+
+>>> from cybleu.rewards import bleu_reward
+>>> bleu_reward(prompts=["p", "q"], completions=["The cat sat on the mat.", "Hi"],
+...             reference=["The cat is on the mat.", None])
+[48.892302243490086, None]
+"""

@@ -9,8 +9,8 @@ floats for the same seed:
   `seed if seed else None`, so 0 is unseeded there, while a confidence interval seeds with 0.
 - One `np.random.default_rng(seed)` per compared system: the same `choice` indices for the
   baseline and the system (bootstrap), the same `integers(2, dtype=bool)` swaps (randomization).
-- Bootstrap: the test statistic is |Δ| − mean|Δ| over resamples, compared with the observed |Δ|;
-  randomization: |score(A') − score(B')| of the shuffled pseudo-systems.
+- Bootstrap: the test statistic is `|Δ| − mean|Δ|` over resamples, compared with the observed
+  `|Δ|`; randomization: `|score(A') − score(B')|` of the shuffled pseudo-systems.
 - p = (count(statistic > observed) + 1) / (n + 1); the 95% interval is sorted[n//40] ..
   sorted[n - n//40 - 1], its half-width and numpy's mean reported.
 - Scores of resamples are the metric's arithmetic on numpy float32 sums (bootstrap) or int64 sums
@@ -58,6 +58,10 @@ class Result:
         estimated from bootstrap resamples of the system.
     :param ci: When paired bootstrap test is applied, this represents the 95% confidence interval
         around the true mean score `sys_mean`.
+
+    >>> from cybleu.significance import Result
+    >>> Result(40.0, p_value=0.01)
+    score=40.0,p_value=0.01,mean=None,ci=None
     """
 
     def __init__(self, score, p_value=None, mean=None, ci=None):
@@ -71,9 +75,18 @@ class Result:
 
 
 def estimate_ci(scores):
-    """Mean and half-width of the 95% interval of resampled scores (sacreBLEU's estimate_ci:
-    numpy's mean of the sorted scores, half the distance from sorted[n//40] to
-    sorted[n - n//40 - 1])."""
+    """Mean and half-width of the 95% interval of resampled scores (sacreBLEU's `estimate_ci`:
+    numpy's mean of the sorted scores, half the distance from `sorted[n//40]` to
+    `sorted[n - n//40 - 1]`).
+
+    :param scores: The scores of the resamples (numbers).
+    :returns: (mean, half-width of the interval).
+    :raises ValueError: No scores.
+
+    >>> from cybleu.significance import estimate_ci
+    >>> estimate_ci([30.0, 35.0, 40.0, 45.0, 50.0])
+    (40.0, 10.0)
+    """
     data = sorted(float(x) for x in scores)
     n = len(data)
     if n == 0:
@@ -160,6 +173,30 @@ class PairedTest:
     :param n_jobs: Accepted for compatibility; cybleu runs the test in one process (sacreBLEU
         forks workers), with the same results.
     :param progress: Optional callable(done, total) called as resamples are summed.
+    :raises ValueError: An unknown test type, fewer than two systems.
+    :raises TypeError: A sample count that is not an int.
+
+    Calling the test runs it: `signatures, scores = PairedTest(...)()`. The seed is
+    `SACREBLEU_SEED` (default 12345), as in sacreBLEU.
+
+    >>> from cybleu.metrics import BLEU
+    >>> from cybleu.significance import (PairedTest, all_pairs, paired_bootstrap,
+    ...                                  paired_randomization, paired_t_test)
+    >>> refs = ["the cat sat on the mat", "a dog barked at night", "it is raining today",
+    ...         "we went home early", "she reads a book"]
+    >>> base = ["the cat sat on a mat", "a dog barks at night", "it rains today", "we went home",
+    ...         "she reads books"]
+    >>> better = ["the cat sat on the mat", "a dog barked at night", "it is raining today",
+    ...           "we went home", "she reads a book"]
+    >>> bleu = BLEU(references=[refs])
+    >>> test = PairedTest([("base", base), ("better", better)], {"BLEU": bleu}, None,
+    ...                   test_type="bs", n_samples=200)
+    >>> signatures, scores = test()
+    >>> result = scores["BLEU"][1]
+    >>> round(result.score, 2), round(result.p_value, 4)
+    (95.56, 0.005)
+    >>> print(signatures["BLEU"])
+    nrefs:1|bs:200|seed:12345|case:mixed|eff:no|tok:13a|smooth:exp|version:cybleu-...
     """
 
     _DEFAULT_SAMPLES = {"ar": 10000, "bs": 1000}
@@ -230,13 +267,27 @@ class PairedTest:
     @classmethod
     def from_statistics(cls, named_statistics, metrics, test_type="ar", n_samples=0,
                         n_ar_confidence=-1, n_jobs=1, progress=None):
-        """The same test on statistics extracted beforehand: `named_statistics` is a list of
-        (system_name, {metric_key: Statistics}) with the keys of `metrics`."""
+        """The same test on statistics extracted beforehand.
+
+        :param named_statistics: A list of (system name, {metric key: :class:`Statistics`}),
+            with the keys of `metrics`; the first system is the baseline.
+        :param metrics: The metrics, by key, as for the constructor.
+        :param test_type: `'ar'` or `'bs'`.
+        :param n_samples: Trials or resamples (0: the default).
+        :param n_ar_confidence: As for the constructor.
+        :param n_jobs: Accepted for compatibility.
+        :param progress: Optional callable(done, total).
+        :returns: A :class:`PairedTest`.
+        """
         return cls(named_statistics, metrics, None, test_type, n_samples, n_ar_confidence,
                    n_jobs, progress)
 
     def __call__(self):
-        """Runs the test: (signatures, {"System": names, metric name: [Result, ...]})."""
+        """Run the test.
+
+        :returns: (signatures by metric name, scores) where scores is `{"System": [names],
+            metric name: [Result per system]}`, the baseline first.
+        """
         scores = {"System": [ns[0] for ns in self.named_systems]}
         for metric_name, (_, result) in self._baseline_info.items():
             scores[metric_name] = [result]
@@ -405,11 +456,37 @@ def _paired_inputs(metric, baseline, systems, n, name, seed, groups, references,
 
 def paired_bootstrap(metric, baseline, systems, n_samples=1000, seed=12345, groups=None,
                      references=None, progress=None):
-    """Paired bootstrap resampling of each system against `baseline` (sacreBLEU's test, p-value,
-    mean and 95% interval), resampling segments, or blocks/documents with `groups` (a block
-    size, or one label per segment). With groups=None (or 1) the numbers are sacreBLEU's for the
-    same seed. `metric` caches the references unless `references` is given. Extension: sacreBLEU
-    resamples segments only. Returns one Result per system."""
+    """Paired bootstrap resampling of each system against `baseline`: sacreBLEU's test (its
+    p-value, mean and 95% interval for the same seed), resampling segments, or whole blocks or
+    documents with `groups`. Resampling groups is an extension: sacreBLEU resamples segments
+    only; it respects the correlation of sentences within a document.
+
+    :param metric: A metric object (e.g. `BLEU(references=[refs])`).
+    :param baseline: The baseline's hypotheses, or its :class:`Statistics`.
+    :param systems: A list of systems (hypotheses or Statistics) to compare with it.
+    :param n_samples: Bootstrap resamples (default 1000).
+    :param seed: The seed (default 12345; None: fresh entropy).
+    :param groups: None (segments), a block size (consecutive segments), or one label per
+        segment (e.g. document ids).
+    :param references: Reference streams, when `metric` has none cached.
+    :param progress: Optional callable(done, total).
+    :returns: One :class:`Result` per system (score, p_value, mean, ci).
+    :raises ValueError: A bad count or seed, an empty corpus, group labels of another length.
+
+    >>> from cybleu.metrics import BLEU
+    >>> from cybleu.significance import (PairedTest, all_pairs, paired_bootstrap,
+    ...                                  paired_randomization, paired_t_test)
+    >>> refs = ["the cat sat on the mat", "a dog barked at night", "it is raining today",
+    ...         "we went home early", "she reads a book"]
+    >>> base = ["the cat sat on a mat", "a dog barks at night", "it rains today", "we went home",
+    ...         "she reads books"]
+    >>> better = ["the cat sat on the mat", "a dog barked at night", "it is raining today",
+    ...           "we went home", "she reads a book"]
+    >>> bleu = BLEU(references=[refs])
+    >>> result, = paired_bootstrap(bleu, base, [better], n_samples=200)
+    >>> round(result.score, 2), round(result.p_value, 4), round(result.mean, 2)
+    (95.56, 0.005, 95.11)
+    """
     test, bl, bl_result, scored, seed = _paired_inputs(
         metric, baseline, systems, n_samples, "n_samples", seed, groups, references, progress)
     return test._run_bs(metric, bl, bl_result, scored, seed)
@@ -417,9 +494,35 @@ def paired_bootstrap(metric, baseline, systems, n_samples=1000, seed=12345, grou
 
 def paired_randomization(metric, baseline, systems, n_trials=10000, seed=12345, groups=None,
                          references=None, progress=None):
-    """Approximate randomization of each system against `baseline` (sacreBLEU's test), swapping
-    segments, or whole blocks/documents with `groups`. With groups=None the p-values are
-    sacreBLEU's for the same seed. Extension: sacreBLEU swaps segments only."""
+    """Approximate randomization of each system against `baseline`: sacreBLEU's test (its
+    p-value for the same seed), swapping segments, or whole blocks or documents with `groups`
+    (an extension: sacreBLEU swaps segments only).
+
+    :param metric: A metric object (e.g. `BLEU(references=[refs])`).
+    :param baseline: The baseline's hypotheses, or its :class:`Statistics`.
+    :param systems: A list of systems (hypotheses or Statistics) to compare with it.
+    :param n_trials: Randomization trials (default 10000).
+    :param seed: The seed (default 12345; None: fresh entropy).
+    :param groups: None (segments), a block size, or one label per segment.
+    :param references: Reference streams, when `metric` has none cached.
+    :param progress: Optional callable(done, total).
+    :returns: One :class:`Result` per system (score and p_value).
+    :raises ValueError: A bad count or seed, an empty corpus, group labels of another length.
+
+    >>> from cybleu.metrics import BLEU
+    >>> from cybleu.significance import (PairedTest, all_pairs, paired_bootstrap,
+    ...                                  paired_randomization, paired_t_test)
+    >>> refs = ["the cat sat on the mat", "a dog barked at night", "it is raining today",
+    ...         "we went home early", "she reads a book"]
+    >>> base = ["the cat sat on a mat", "a dog barks at night", "it rains today", "we went home",
+    ...         "she reads books"]
+    >>> better = ["the cat sat on the mat", "a dog barked at night", "it is raining today",
+    ...           "we went home", "she reads a book"]
+    >>> bleu = BLEU(references=[refs])
+    >>> result, = paired_randomization(bleu, base, [better], n_trials=200)
+    >>> round(result.p_value, 4)
+    0.005
+    """
     test, bl, bl_result, scored, seed = _paired_inputs(
         metric, baseline, systems, n_trials, "n_trials", seed, groups, references, progress)
     test.n_ar_confidence = -1
@@ -427,9 +530,17 @@ def paired_randomization(metric, baseline, systems, n_trials=10000, seed=12345, 
 
 
 def holm(p_values):
-    """Holm's step-down adjustment of p-values for multiple comparisons (controls the
+    """Holm's step-down adjustment of p-values for multiple comparisons (it controls the
     family-wise error rate): sorted ascending, p_(k) * (m - k + 1), kept monotone, capped at 1.
-    Returns the adjusted values in the input order."""
+
+    :param p_values: The raw p-values.
+    :returns: The adjusted p-values, in the input order.
+    :raises ValueError: A value outside [0, 1].
+
+    >>> from cybleu.significance import holm
+    >>> holm([0.01, 0.04, 0.03])
+    [0.03, 0.06, 0.06]
+    """
     p = [float(v) for v in p_values]
     for v in p:
         if not 0.0 <= v <= 1.0:
@@ -498,13 +609,36 @@ def bootstrap_all_pairs(metric, systems, n_samples=1000, seed=12345, groups=None
 
 def all_pairs(metric, systems, test="bs", n_samples=None, seed=12345, groups=None,
               correction="holm", references=None):
-    """A p-value for every pair of systems (extension; sacreBLEU compares with one baseline).
+    """A p-value for every pair of systems (an extension: sacreBLEU compares each system with
+    one baseline). Every pair is tested with the same resamples, then the p-values are adjusted
+    with Holm's method over all m(m-1)/2 pairs.
 
-    `systems` maps names to hypotheses (or Statistics). Every pair is tested with the same
-    resamples (`test` 'bs': paired bootstrap, 'ar': approximate randomization; `n_samples`
-    defaults to 1000 / 10000), then adjusted with Holm's method over all m(m-1)/2 pairs
-    (`correction=None` keeps them raw). Returns (names, matrix) where matrix[i][j] is the
-    adjusted p-value of systems i and j (None on the diagonal)."""
+    :param metric: A metric object (e.g. `BLEU(references=[refs])`).
+    :param systems: A dict of system name -> hypotheses (or :class:`Statistics`).
+    :param test: `'bs'` (paired bootstrap, default) or `'ar'` (approximate randomization).
+    :param n_samples: Resamples or trials (default 1000 for `'bs'`, 10000 for `'ar'`).
+    :param seed: The seed (default 12345).
+    :param groups: As for :func:`paired_bootstrap`.
+    :param correction: `'holm'` (default) or None for the raw p-values.
+    :param references: Reference streams, when `metric` has none cached.
+    :returns: (names, matrix): `matrix[i][j]` is the p-value of systems i and j (None on the
+        diagonal).
+    :raises ValueError: An unknown test or correction, fewer than two systems.
+
+    >>> from cybleu.metrics import BLEU
+    >>> from cybleu.significance import (PairedTest, all_pairs, paired_bootstrap,
+    ...                                  paired_randomization, paired_t_test)
+    >>> refs = ["the cat sat on the mat", "a dog barked at night", "it is raining today",
+    ...         "we went home early", "she reads a book"]
+    >>> base = ["the cat sat on a mat", "a dog barks at night", "it rains today", "we went home",
+    ...         "she reads books"]
+    >>> better = ["the cat sat on the mat", "a dog barked at night", "it is raining today",
+    ...           "we went home", "she reads a book"]
+    >>> bleu = BLEU(references=[refs])
+    >>> names, matrix = all_pairs(bleu, {"base": base, "better": better}, n_samples=200)
+    >>> names, round(matrix[0][1], 4)
+    (['base', 'better'], 0.005)
+    """
     if test not in ("bs", "ar"):
         raise ValueError(f"Unknown test type {test!r}: use 'ar' or 'bs'")
     if correction not in ("holm", None):
@@ -570,7 +704,17 @@ def _betainc(a, b, x):
 
 
 def student_t_sf2(t, df):
-    """Two-sided p-value of Student's t statistic with `df` degrees of freedom."""
+    """The two-sided p-value of Student's t statistic.
+
+    :param t: The t statistic.
+    :param df: Degrees of freedom (positive).
+    :returns: `P(|T| >= |t|)` for T with `df` degrees of freedom.
+    :raises ValueError: `df` is not positive.
+
+    >>> from cybleu.significance import student_t_sf2
+    >>> round(student_t_sf2(2.0, 10), 6)
+    0.073388
+    """
     if df <= 0:
         raise ValueError("degrees of freedom must be positive")
     if math.isnan(t):
@@ -581,8 +725,19 @@ def student_t_sf2(t, df):
 
 
 class TTestResult:
-    """The paired t-test over blocks: statistic t, degrees of freedom, two-sided p-value, the
-    mean block difference (system - baseline) and the block scores."""
+    """The result of :func:`paired_t_test`.
+
+    :param t: The t statistic.
+    :param df: Degrees of freedom (blocks - 1).
+    :param p_value: The two-sided p-value.
+    :param mean_difference: The mean of the block differences (system - baseline).
+    :param baseline_blocks: The baseline's score on each block.
+    :param system_blocks: The system's score on each block.
+
+    >>> from cybleu.significance import TTestResult
+    >>> TTestResult(2.0, 10, 0.07, 1.5, [30.0], [31.5])
+    TTestResult(t=2.0, df=10, p_value=0.07, mean_difference=1.5)
+    """
 
     def __init__(self, t, df, p_value, mean_difference, baseline_blocks, system_blocks):
         self.t = t
@@ -598,12 +753,36 @@ class TTestResult:
 
 
 def paired_t_test(metric, baseline, system, n_blocks=20, block_size=None, references=None):
-    """The test of the 2002 BLEU paper (Papineni et al., section 6): score the corpus in blocks
-    (20 blocks by default; or consecutive blocks of `block_size` segments), then a paired t-test
-    on the per-block score differences. Extension: not in sacreBLEU.
+    """The test of the 2002 BLEU paper (Papineni et al., section 6): score the corpus in blocks,
+    then a paired t-test on the per-block score differences. An extension: not in sacreBLEU.
 
     Blocks of `n_blocks` split the segments as evenly as possible (the first ones one segment
-    longer, as numpy.array_split)."""
+    longer, as `numpy.array_split`).
+
+    :param metric: A metric object (e.g. `BLEU(references=[refs])`).
+    :param baseline: The baseline's hypotheses, or its :class:`Statistics`.
+    :param system: The other system's hypotheses, or its Statistics.
+    :param n_blocks: The number of blocks (default 20, at least 2).
+    :param block_size: Consecutive blocks of this many segments instead.
+    :param references: Reference streams, when `metric` has none cached.
+    :returns: A :class:`TTestResult`.
+    :raises ValueError: Systems of different lengths, fewer than two blocks, more blocks than
+        segments.
+
+    >>> from cybleu.metrics import BLEU
+    >>> from cybleu.significance import (PairedTest, all_pairs, paired_bootstrap,
+    ...                                  paired_randomization, paired_t_test)
+    >>> refs = ["the cat sat on the mat", "a dog barked at night", "it is raining today",
+    ...         "we went home early", "she reads a book"]
+    >>> base = ["the cat sat on a mat", "a dog barks at night", "it rains today", "we went home",
+    ...         "she reads books"]
+    >>> better = ["the cat sat on the mat", "a dog barked at night", "it is raining today",
+    ...           "we went home", "she reads a book"]
+    >>> bleu = BLEU(references=[refs])
+    >>> result = paired_t_test(bleu, base, better, n_blocks=5)
+    >>> result.df, round(result.t, 3), round(result.p_value, 3)
+    (4, 3.371, 0.028)
+    """
     bl = _as_statistics(metric, baseline, references)
     sy = _as_statistics(metric, system, references)
     n = bl.n_segments

@@ -1,4 +1,5 @@
 """torchmetrics' `BLEUScore` and `SacreBLEUScore`, with exact integer states and sacreBLEU's numbers.
+In place of torchmetrics' classes::
 
     from cybleu.torchmetrics import SacreBLEUScore      # instead of torchmetrics.text's
     metric = SacreBLEUScore(tokenize="13a")
@@ -8,7 +9,7 @@
 Same constructor arguments (`n_gram`, `smooth`, `weights`, `tokenize`, `lowercase`, and the
 `Metric` keyword arguments), same `update` / `compute` / `reset` / `forward`, the same state
 names (`preds_len`, `target_len`, `numerator`, `denominator`), summed across processes in DDP.
-What differs, on purpose (each case is in README.md and tests/test_torchmetrics.py):
+What differs, on purpose (each case is in docs/guide/frameworks.md and tests/test_torchmetrics.py):
 
 - the states are int64 sums (torchmetrics keeps float32, which stops counting at 2**24);
 - the closest reference length breaks ties to the shorter reference, as sacreBLEU does
@@ -40,10 +41,28 @@ __all__ = ["BLEUScore", "SacreBLEUScore"]
 
 
 class BLEUScore(Metric):
-    """BLEU of whitespace-split text (torchmetrics' `BLEUScore`), exact.
+    """BLEU of whitespace-split text (torchmetrics' `BLEUScore`, the same arguments and
+    protocol), with int64 states and sacreBLEU's numbers.
 
-    preds: a sequence of hypothesis strings (or one string); target: per hypothesis, a sequence of
-    reference strings (or one string).
+    `update(preds, target)` takes a sequence of hypothesis strings (or one string) and, per
+    hypothesis, a sequence of reference strings (or one string); `compute()` returns
+    sacreBLEU's corpus BLEU / 100 as a float64 tensor. The states (`preds_len`, `target_len`,
+    `numerator`, `denominator`) are summed across processes under DDP.
+
+    :param n_gram: The largest n-gram order (default 4).
+    :param smooth: Add one to the matches and counts of every order but the first (sacreBLEU's
+        `add-k` with k=1).
+    :param weights: One weight per order (default uniform); non-uniform weights give
+        `bp * exp(sum(w_n * log p_n))` on sacreBLEU's precisions.
+    :raises ValueError: A bad `n_gram`, or as many weights as `n_gram` not given.
+
+    torchmetrics' `Metric` keyword arguments (`dist_sync_on_step`, ...) are passed on.
+
+    >>> from cybleu.torchmetrics import BLEUScore
+    >>> metric = BLEUScore(n_gram=2)
+    >>> metric.update(["the cat sat on the mat"], [["the cat is on the mat"]])
+    >>> metric.compute()
+    tensor(0.7071, dtype=torch.float64)
     """
 
     is_differentiable = False
@@ -114,7 +133,14 @@ class BLEUScore(Metric):
             raise
 
     def update(self, preds: Any, target: Any) -> None:
-        """Add a batch: preds, and per prediction its references."""
+        """Add a batch.
+
+        :param preds: Hypothesis strings (or one string).
+        :param target: Per hypothesis, a sequence of reference strings (or one string).
+        :raises ValueError: Different numbers of hypotheses and reference lists, an empty
+            reference list.
+        :raises TypeError: A line that is not a string (the message names its index).
+        """
         stats = self._statistics(preds, target)
         n = self.n_gram
         device = self.numerator.device
@@ -124,17 +150,26 @@ class BLEUScore(Metric):
         self.denominator += torch.tensor(stats[2 + n:], dtype=torch.int64, device=device)
 
     def statistics(self) -> List[int]:
-        """The accumulated statistics [hyp_len, ref_len, correct_1..N, total_1..N], as ints: this
-        process's (inside `with metric.sync_context():`, the whole DDP group's)."""
+        """The accumulated statistics: this process's (inside `with metric.sync_context():`,
+        the whole DDP group's).
+
+        :returns: `[hyp_len, ref_len, correct_1..N, total_1..N]` as Python ints.
+        """
         return [int(self.preds_len), int(self.target_len)] + \
             [int(v) for v in self.numerator.tolist()] + [int(v) for v in self.denominator.tolist()]
 
     def sacrebleu_score(self) -> Any:
-        """The accumulated corpus BLEU as sacreBLEU reports it (a BLEUScore on a 0-100 scale)."""
+        """The accumulated corpus BLEU as sacreBLEU reports it.
+
+        :returns: A :class:`~cybleu.metrics.BLEUScore` (0-100).
+        """
         return self._bleu._compute_score_from_stats(self.statistics())
 
     def compute(self) -> "torch.Tensor":
-        """BLEU on a 0-1 scale, a float64 tensor."""
+        """BLEU of everything added, on a 0-1 scale.
+
+        :returns: A float64 tensor.
+        """
         stats = self.statistics()
         score = self._bleu._compute_score_from_stats(list(stats))
         if len(set(self.weights)) == 1:
@@ -151,15 +186,35 @@ class BLEUScore(Metric):
         return torch.tensor(value, dtype=torch.float64, device=self.numerator.device)
 
     def plot(self, val: Any = None, ax: Any = None) -> Any:
-        """torchmetrics' plot of one or several computed values (needs matplotlib)."""
+        """torchmetrics' plot of one or several computed values (needs matplotlib).
+
+        :param val: A computed value or a list of them (None: compute now).
+        :param ax: A matplotlib axis to draw on.
+        :returns: matplotlib's (figure, axis).
+        """
         return self._plot(val, ax)
 
 
 class SacreBLEUScore(BLEUScore):
-    """BLEU with sacreBLEU's tokenizers (torchmetrics' `SacreBLEUScore`), exact.
+    """BLEU with sacreBLEU's tokenizers (torchmetrics' `SacreBLEUScore`, the same arguments and
+    protocol), with int64 states and sacreBLEU's numbers (its corpus BLEU / 100).
 
-    tokenize: any sacreBLEU tokenizer name ('13a', 'none', 'intl', 'zh', 'char', 'ja-mecab',
-    'ko-mecab', 'flores101', 'flores200', 'spm', 'spBLEU-1K'); lowercase: before tokenizing.
+    :param n_gram: The largest n-gram order (default 4).
+    :param smooth: As :class:`BLEUScore`.
+    :param tokenize: Any sacreBLEU tokenizer name: `'13a'` (default), `'none'`, `'intl'`,
+        `'zh'`, `'char'`, `'ja-mecab'`, `'ko-mecab'`, `'flores101'`, `'flores200'`, `'spm'`,
+        `'spBLEU-1K'`.
+    :param lowercase: Lowercase before tokenizing, as sacreBLEU does.
+    :param weights: As :class:`BLEUScore`.
+    :raises ValueError: An unknown tokenizer, or as :class:`BLEUScore`.
+
+    >>> from cybleu.torchmetrics import SacreBLEUScore
+    >>> metric = SacreBLEUScore()
+    >>> metric.update(["The cat sat on the mat."], [["The cat is on the mat."]])
+    >>> metric.compute()
+    tensor(0.4889, dtype=torch.float64)
+    >>> print(metric.sacrebleu_score())
+    BLEU = 48.89 85.7/66.7/40.0/25.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len = 7)
     """
 
     def __init__(self, n_gram: int = 4, smooth: bool = False, tokenize: str = "13a",

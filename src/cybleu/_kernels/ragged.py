@@ -22,10 +22,24 @@ MIN_THREAD_WORK = 1 << 15
 
 
 class Ragged:
-    """Rows of IDs stored back to back: row i is flat[offsets[i]:offsets[i + 1]].
+    """A batch of rows of IDs stored back to back, as a training loop may hold them: row i is
+    `flat[offsets[i]:offsets[i + 1]]`.
 
-    For references, `groups` (optional) gives each hypothesis its references: hypothesis i owns
-    rows groups[i]..groups[i + 1] - 1. Without it, row i is hypothesis i's only reference.
+    :param flat: Every row's IDs, one after the other (a 1-D integer array).
+    :param offsets: `n_rows + 1` increasing positions in `flat`, starting at 0.
+    :param groups: For references only, optional: hypothesis i owns reference rows
+        `groups[i]` to `groups[i + 1] - 1` (`n_hyps + 1` positions). Without it, row i is
+        hypothesis i's only reference.
+
+    The arrays are checked when the batch is read (a `ValueError` for offsets that do not fit).
+
+    >>> import numpy as np
+    >>> from cybleu import ids
+    >>> hyps = ids.Ragged(np.array([5, 17, 9, 42, 5, 17, 8]), np.array([0, 4, 7]))
+    >>> refs = ids.Ragged(np.array([5, 17, 9, 42, 5, 17, 9, 1, 5, 17]), np.array([0, 4, 7, 10]),
+    ...                   groups=np.array([0, 1, 3]))
+    >>> ids.sentence_bleu(hyps, refs).round(2).tolist()
+    [100.0, 55.03]
     """
 
     __slots__ = ("flat", "offsets", "groups")

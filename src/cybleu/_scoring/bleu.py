@@ -51,7 +51,17 @@ def check_smoothing(smooth_method: str, smooth_value: Any) -> None:
 
 
 def my_log(num: float) -> float:
-    """log(num), floored to -9999999999 for 0 (as sacreBLEU's utils.my_log)."""
+    """`log(num)`, with -9999999999 for 0 (sacreBLEU's `utils.my_log`, which BLEU's
+    arithmetic uses).
+
+    :param num: A non-negative number.
+    :returns: Its natural logarithm, or -9999999999 for 0.
+    :raises ValueError: A negative number (math's domain error).
+
+    >>> from cybleu.utils import my_log
+    >>> my_log(1.0), my_log(0.0)
+    (0.0, -9999999999)
+    """
     if num == 0.0:
         return -9999999999
     return math.log(num)
@@ -99,8 +109,16 @@ def bleu_from_stats(correct: Any, total: Any, sys_len: int, ref_len: int,
 
 
 def sum_of_lists(lists: Sequence[list[_Number]]) -> list[_Number]:
-    """Element-wise sum of numeric lists; a single list is returned as is (sacreBLEU semantics:
-    `sacrebleu.utils.sum_of_lists`, which cybleu.utils re-exports)."""
+    """Element-wise sum of numeric lists, added up left to right (sacreBLEU's
+    `utils.sum_of_lists`, the same floats); a single list is returned as is.
+
+    :param lists: Lists of numbers of one length.
+    :returns: The list of sums, of the type of the first list's first element.
+
+    >>> from cybleu.utils import sum_of_lists
+    >>> sum_of_lists([[1, 2, 3], [4, 5, 6]])
+    [5, 7, 9]
+    """
     if len(lists) == 1:
         return lists[0]
     size = len(lists[0])

@@ -52,11 +52,24 @@ def _env_seed():
 # -- statistics ----------------------------------------------------------------------------------
 
 class Statistics:
-    """One system's segment statistics for one metric, packed for resampling.
+    """One system's segment statistics for one metric, packed for resampling (the input of the
+    significance tests, which take it in place of hypotheses).
 
     Integer statistics (BLEU's and chrF's counts; TER's when its lengths are whole numbers) are
     kept as one flat int64 buffer; anything else keeps its rows for sacreBLEU's numpy path.
     `extend` appends the rows of more segments (a file scored a slice at a time).
+
+    :param rows: The rows of `metric._extract_corpus_statistics(hyps, refs)`: one list of numbers
+        per segment, all of one length.
+    :raises ValueError: Rows of different or zero length.
+
+    >>> from cybleu.metrics import BLEU
+    >>> from cybleu.significance import Statistics
+    >>> bleu = BLEU()
+    >>> stats = Statistics(bleu._extract_corpus_statistics(["a b c", "a b d"],
+    ...                                                    [["a b c", "a b c"]]))
+    >>> stats.n_segments, stats.width, stats.totals()
+    (2, 10, [6, 6, 5, 3, 1, 0, 6, 4, 2, 0])
     """
 
     __slots__ = ("width", "n_segments", "flat", "rows", "ar_dtype", "_min")
@@ -73,6 +86,11 @@ class Statistics:
             self.extend(rows)
 
     def extend(self, rows):
+        """Append the rows of more segments.
+
+        :param rows: One list of numbers per segment, of the width of the rows already held.
+        :raises ValueError: Rows of another or zero length.
+        """
         rows = rows if isinstance(rows, list) else list(rows)
         if not rows:
             return
@@ -106,8 +124,13 @@ class Statistics:
             self._min = min(self._min, min(self.flat[start:]))
 
     def extend_flat(self, flat, width):
-        """`extend` with rows given as one flat int64 array (`array('q')`) of `width` values
-        each."""
+        """`extend` with rows given as one flat int64 array (`array('q')`).
+
+        :param flat: The rows' values back to back.
+        :param width: Values per row.
+        :raises ValueError: A width that differs from the rows held, or does not divide
+            `len(flat)`.
+        """
         if len(flat) == 0:
             return
         if self.width is None:
@@ -123,25 +146,38 @@ class Statistics:
 
     @property
     def integer(self):
+        """True when the statistics are whole numbers, held packed."""
         return self.flat is not None
 
     @property
     def nonnegative(self):
+        """True when the statistics are whole numbers and none is negative."""
         return self.flat is not None and self._min >= 0
 
     def row(self, i):
-        """Segment i's statistics as the metric gave them (ints; floats if it gave floats)."""
+        """Segment i's statistics as the metric gave them.
+
+        :param i: The segment's index.
+        :returns: A list of ints (floats if the metric gave floats).
+        """
         if self.flat is None:
             return self.rows[i]
         values = self.flat[i * self.width:(i + 1) * self.width].tolist()
         return values if self.ar_dtype == "int64" else [float(v) for v in values]
 
     def select(self, indices):
-        """A Statistics of the given segments, in that order."""
+        """A Statistics of the given segments, in that order.
+
+        :param indices: Segment indices.
+        :returns: A new :class:`Statistics`.
+        """
         return Statistics([self.row(i) for i in indices])
 
     def numpy_rows(self):
-        """The rows as numpy gives `np.array(stats)` (sacreBLEU's operand)."""
+        """The rows as numpy gives `np.array(stats)` (sacreBLEU's operand).
+
+        :returns: A 2-D numpy array, one row per segment.
+        """
         import numpy as np
         if self.flat is not None:
             rows = np.frombuffer(self.flat, dtype=np.int64).reshape(self.n_segments, self.width)
@@ -149,7 +185,12 @@ class Statistics:
         return np.array(self.rows)
 
     def totals(self):
-        """Column sums as sacreBLEU's sum_of_lists gives them (exact ints, or its float order)."""
+        """Column sums as sacreBLEU's `sum_of_lists` gives them (exact ints, or its float
+        order).
+
+        :returns: A list of `width` sums.
+        :raises ValueError: No segments.
+        """
         if self.n_segments == 0:
             raise ValueError("no segment statistics: the corpus is empty")
         if self.flat is None:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # mypy sees the eager imports
 
 # metric name (upper case, as sacreBLEU's METRICS) -> its module under cybleu.metrics
 MODULES = {"BLEU": "bleu", "CHRF": "chrf", "TER": "ter"}
+#: The registered metric names, ``('BLEU', 'CHRF', 'TER')``; ``METRICS`` maps each to its class.
 NAMES = tuple(MODULES)
 
 # every other public name -> its module
@@ -33,8 +34,16 @@ __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "CHRF", "CHRFScore", "CHRFSigna
 
 
 def get(name):
-    """The metric class registered as `name` ("BLEU", "CHRF", "TER"), importing its module
-    only. KeyError for an unknown name."""
+    """The metric class registered as `name`, importing its module only.
+
+    :param name: `'BLEU'`, `'CHRF'` or `'TER'` (the keys of `METRICS`).
+    :returns: The metric class.
+    :raises KeyError: An unknown name.
+
+    >>> import cybleu.metrics
+    >>> cybleu.metrics.get("CHRF")
+    <class 'cybleu.metrics.chrf.CHRF'>
+    """
     return getattr(import_module(f".{MODULES[name]}", __name__), name)
 
 

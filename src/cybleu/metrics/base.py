@@ -1,6 +1,6 @@
 """sacreBLEU 2.6.0's metric pipeline, hook for hook, and how a result is reported.
 
-`Metric` runs every metric the same way sacreBLEU's does:
+`Metric` runs every metric the same way sacreBLEU's does::
 
     corpus_score(hyps, refs)
       _check_corpus_score_args(hyps, refs)
@@ -49,7 +49,20 @@ def __getattr__(name: str) -> Any:
 
 
 class Score:
-    """A metric's result; `format()` gives sacreBLEU's text and JSON forms."""
+    """A metric's result (sacreBLEU's `Score`): the base of :class:`~cybleu.metrics.BLEUScore`,
+    :class:`~cybleu.metrics.CHRFScore` and :class:`~cybleu.metrics.TERScore`.
+
+    :param name: The metric's name as printed (`'BLEU'`, `'chrF2'`, `'TER'`).
+    :param score: The score (0-100 for BLEU and chrF).
+
+    `str(score)` and `repr(score)` are `score.format()`. After `corpus_score(...,
+    n_bootstrap=N)` the text also shows the bootstrap mean and the half-width of the 95%
+    interval, `μ = mean ± ci`.
+
+    >>> from cybleu.metrics.base import Score
+    >>> Score("BLEU", 40.145310162592594).format(width=1)
+    'BLEU = 40.1'
+    """
 
     def __init__(self, name: str, score: float) -> None:
         self.name = name
@@ -60,6 +73,21 @@ class Score:
 
     def format(self, width: int = 2, score_only: bool = False, signature: str = "",
                is_json: bool = False) -> str:
+        """The score as sacreBLEU prints it.
+
+        :param width: Decimal places of the score (default 2).
+        :param score_only: Only the number, e.g. `'40.15'`.
+        :param signature: A signature to print with the name (`BLEU|nrefs:1|... = 40.15 ...`).
+        :param is_json: sacreBLEU's JSON object instead of the text line.
+        :returns: The text line, the number, or the JSON document.
+
+        >>> import cybleu
+        >>> score = cybleu.corpus_bleu(["The cat sat on the mat."], [["The cat is on the mat."]])
+        >>> score.format(score_only=True)
+        '48.89'
+        >>> print(score.format(width=1))
+        BLEU = 48.9 85.7/66.7/40.0/25.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len = 7)
+        """
         sc = f"{self.score:.{width}f}"
         d: Dict[str, Any] = {"name": self.name, "score": float(sc), "signature": signature}
         if self._mean > 0:
@@ -86,7 +114,18 @@ class Score:
         return full
 
     def estimate_ci(self, scores: List["Score"]) -> None:
-        """Mean and half-width of the 95% interval of bootstrap `scores`."""
+        """Set the mean and the half-width of the 95% interval of bootstrap resamples' scores,
+        which `format()` then prints (`corpus_score(..., n_bootstrap=N)` calls this).
+
+        :param scores: The scores of the resampled corpora (objects with a `score`).
+        :returns: None.
+
+        >>> from cybleu.metrics.base import Score
+        >>> score = Score("BLEU", 40.0)
+        >>> score.estimate_ci([Score("BLEU", float(x)) for x in range(30, 51)])
+        >>> print(score)
+        BLEU = 40.00 (μ = 40.00 ± 10.00)
+        """
         raw = sorted(s.score for s in scores)
         lower = len(raw) // 40
         upper = len(raw) - lower - 1
@@ -104,7 +143,23 @@ class Score:
 
 
 class Signature:
-    """`key:value` pairs joined by `|`, version last; `format(short=True)` abbreviates the keys."""
+    """A reproducibility signature (sacreBLEU's `Signature`): the settings that produced a score,
+    as `key:value` pairs joined by `|`, the version last. Each metric's subclass
+    (:class:`~cybleu.metrics.BLEUSignature`, ...) adds its own fields.
+
+    :param args: The metric's attributes (`metric.__dict__`); `num_refs` must be set, which
+        scoring does.
+    :raises ValueError: `num_refs` is missing (the metric has not scored anything yet).
+
+    >>> import cybleu
+    >>> bleu = cybleu.BLEU()
+    >>> _ = bleu.corpus_score(["The cat sat on the mat."], [["The cat is on the mat."]])
+    >>> signature = bleu.get_signature()
+    >>> print(signature)
+    nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:cybleu-...
+    >>> print(signature.format(short=True))
+    #:1|c:mixed|e:no|tok:13a|s:exp|v:cybleu-...
+    """
 
     def __init__(self, args: Dict[str, Any]) -> None:
         self._abbr = {"version": "v", "nrefs": "#", "test": "t", "lang": "l", "subset": "S",
@@ -125,6 +180,12 @@ class Signature:
         }
 
     def format(self, short: bool = False) -> str:
+        """The signature as text.
+
+        :param short: Abbreviate the keys (`nrefs` -> `#`, `case` -> `c`, ...), as sacreBLEU's
+            `--short`.
+        :returns: The `key:value|...` string, without the fields that are None.
+        """
         keys = [k for k in self.info if k != "version"] + ["version"]
         pairs = []
         for key in keys:
@@ -137,6 +198,12 @@ class Signature:
         return "|".join(pairs)
 
     def update(self, key: str, value: Any) -> None:
+        """Set one field (the significance tests add `bs`, `ar` and `seed`).
+
+        :param key: The field's long name.
+        :param value: Its value; None leaves the field out.
+        :returns: None.
+        """
         self.info[key] = value
 
     def __str__(self) -> str:
@@ -249,7 +316,19 @@ def _no_references(refs: Any) -> bool:
 
 
 class Metric(metaclass=ABCMeta):
-    """sacreBLEU's `Metric`: the pipeline above; subclasses implement the abstract hooks."""
+    """sacreBLEU's `Metric`, the base of :class:`~cybleu.metrics.BLEU`,
+    :class:`~cybleu.metrics.CHRF` and :class:`~cybleu.metrics.TER`: the pipeline in this module's
+    docstring; a subclass implements the abstract hooks with sacreBLEU's semantics.
+
+    Scoring goes through `corpus_score` and `sentence_score`; `get_signature()` then describes
+    the settings. Metric objects made with `references=` keep those references tokenized, and
+    pickle and deep-copy with them.
+
+    >>> from cybleu.metrics import BLEU
+    >>> bleu = BLEU(references=[["The cat is on the mat.", "Hello world!"]])
+    >>> bleu.corpus_score(["The cat sat on the mat.", "Hello, world!"], None).score
+    40.145310162592594
+    """
 
     _SIGNATURE_TYPE: type = Signature
 
@@ -379,7 +458,14 @@ class Metric(metaclass=ABCMeta):
     # -- public ----------------------------------------------------------------------------------
 
     def sentence_score(self, hypothesis: str, references: SequenceT[Optional[str]]) -> Any:
-        """The metric of one hypothesis against its references (strings, or None to skip)."""
+        """The metric of one hypothesis against its references.
+
+        :param hypothesis: One hypothesis string.
+        :param references: Its references: a list of strings (None entries are skipped).
+        :returns: The metric's score object.
+        :raises TypeError: `hypothesis` is not a string, or `references` is a single string.
+        :raises ValueError: No reference.
+        """
         self._check_sentence_score_args(hypothesis, references)
         stats = self._extract_corpus_statistics([hypothesis], [[ref] for ref in references])
         return self._aggregate_and_compute(stats)
@@ -387,9 +473,18 @@ class Metric(metaclass=ABCMeta):
     def corpus_score(self, hypotheses: SequenceT[str],
                      references: Optional[Streams],
                      n_bootstrap: int = 1) -> Any:
-        """The metric of a corpus against reference streams (None: the cached references).
+        """The metric of a corpus against reference streams.
 
-        :param n_bootstrap: If > 1, adds a 95% confidence interval from bootstrap resampling.
+        :param hypotheses: One string per segment.
+        :param references: Reference streams (`references[k][i]` is the k-th reference of
+            segment i), or None to use the references given to the constructor.
+        :param n_bootstrap: If > 1, adds a 95% confidence interval from this many bootstrap
+            resamples (seeded by `SACREBLEU_SEED`, as in sacreBLEU).
+        :returns: The metric's score object.
+        :raises TypeError: A string where a list belongs, a line that is not a string.
+        :raises ValueError: An empty corpus, streams of different lengths.
+        :raises RuntimeError: `references` is None and no references were given to the
+            constructor.
         """
         self._check_corpus_score_args(hypotheses, references)
         stats = self._extract_corpus_statistics(hypotheses, references)
@@ -408,6 +503,10 @@ class Metric(metaclass=ABCMeta):
         return resampling._bootstrap_resample(stats, self, n_samples)
 
     def get_signature(self) -> Signature:
-        """The reproducibility signature (needs a scored corpus for the number of references)."""
+        """The reproducibility signature of the metric's settings.
+
+        :returns: The metric's :class:`Signature`.
+        :raises ValueError: Nothing has been scored yet (the number of references is unknown).
+        """
         return self._SIGNATURE_TYPE(self.__dict__)  # type: ignore[no-any-return]
 

@@ -31,6 +31,7 @@ logger = logging.getLogger("cybleu")
 
 __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "MAX_NGRAM_ORDER"]
 
+#: The default maximum n-gram order of BLEU (4).
 MAX_NGRAM_ORDER = bleu_math.MAX_NGRAM_ORDER
 
 # -- tokenizer names: the one place BLEU resolves them ------------------------------------------
@@ -165,7 +166,20 @@ class _BLEURefCache(Sequence):  # type: ignore[type-arg]
 
 
 class BLEUSignature(Signature):
-    """BLEU's reproducibility signature: sacreBLEU's fields, with cybleu's version."""
+    """BLEU's reproducibility signature: sacreBLEU's fields, with cybleu's version.
+
+    `nrefs` (references per segment, `var` when it varies), `case` (`mixed` or `lc`), `eff`
+    (effective order), `tok` (tokenizer), `smooth` (method, with its value for floor and add-k),
+    `version` (`cybleu-<version>`). Made by :meth:`BLEU.get_signature`.
+
+    :param args: The metric's attributes (`metric.__dict__`).
+
+    >>> from cybleu.metrics import BLEU
+    >>> bleu = BLEU(smooth_method="floor", lowercase=True)
+    >>> _ = bleu.corpus_score(["a b c"], [["a b c"], ["a b d"]])
+    >>> print(bleu.get_signature())
+    nrefs:2|case:lc|eff:no|tok:13a|smooth:floor[0.10]|version:cybleu-...
+    """
 
     def __init__(self, args: Dict[str, Any]) -> None:
         super().__init__(args)
@@ -184,7 +198,29 @@ class BLEUSignature(Signature):
 
 
 class BLEUScore(Score):
-    """A BLEU result: score (0-100), counts, totals, precisions (%), bp, sys_len, ref_len, ratio."""
+    """A BLEU result, as sacreBLEU's `BLEUScore`.
+
+    :param score: BLEU (0-100).
+    :param counts: Matching (clipped) n-grams per order, summed over the corpus.
+    :param totals: Hypothesis n-grams per order.
+    :param precisions: `100 * counts / totals` per order, after smoothing.
+    :param bp: The brevity penalty (1.0 when the hypotheses are longer than the references).
+    :param sys_len: Hypothesis tokens.
+    :param ref_len: Effective reference length: per segment the reference length closest to the
+        hypothesis's (the shorter on a tie), summed.
+
+    `ratio` is `sys_len / ref_len`. `str(score)` is sacreBLEU's one line:
+    `BLEU = <score> <p1>/<p2>/<p3>/<p4> (BP = <bp> ratio = <ratio> hyp_len = <sys_len>
+    ref_len = <ref_len>)`.
+
+    >>> import cybleu
+    >>> score = cybleu.corpus_bleu(["The cat sat on the mat.", "Hello, world!"],
+    ...                            [["The cat is on the mat.", "Hello world!"]])
+    >>> score.counts, score.totals, score.sys_len, score.ref_len, score.ratio
+    ([9, 5, 2, 1], [11, 9, 7, 5], 11, 10, 1.1)
+    >>> [round(p, 1) for p in score.precisions], score.bp
+    ([81.8, 55.6, 28.6, 20.0], 1.0)
+    """
 
     def __init__(self, score: float, counts: List[Any], totals: List[Any], precisions: List[float],
                  bp: float, sys_len: int, ref_len: int) -> None:
@@ -208,17 +244,36 @@ _SCORE_HOOKS = _STAT_HOOKS + ("_aggregate_and_compute",)
 
 
 class BLEU(Metric):
-    """Computes BLEU given hypotheses and references (sacreBLEU's `BLEU`, same arguments).
+    """BLEU (Papineni et al., 2002) as sacreBLEU's `BLEU` computes it: the same arguments, hooks,
+    signature and numbers, bit for bit.
 
-    :param lowercase: If True, lowercased BLEU is computed.
-    :param force: Ignore data that looks already tokenized.
-    :param tokenize: The tokenizer ('13a' default, 'none'); None picks by `trg_lang`.
-    :param smooth_method: 'floor', 'add-k', 'exp' or 'none'.
-    :param smooth_value: The value for `floor` and `add-k`; None uses the default (0.1, 1).
-    :param max_ngram_order: The maximum n-gram order (default 4).
-    :param effective_order: Stop at the first n-gram order with no n-grams (sentence-level BLEU).
-    :param trg_lang: Target language code; picks the tokenizer when `tokenize` is None.
-    :param references: Reference streams to tokenize once and reuse across `corpus_score` calls.
+    :param lowercase: Compute lowercased BLEU.
+    :param force: Do not warn when the hypotheses look tokenized already.
+    :param tokenize: The tokenizer: `'13a'` (default), `'none'`, `'intl'`, `'zh'`, `'char'`,
+        `'ja-mecab'`, `'ko-mecab'`, `'flores101'`, `'flores200'`, `'spBLEU-1K'` (`'spm'` is
+        `'flores101'`); None picks one from `trg_lang`.
+    :param smooth_method: `'exp'` (default), `'floor'`, `'add-k'` or `'none'`.
+    :param smooth_value: The value of `'floor'` (default 0.1) or `'add-k'` (default 1).
+    :param max_ngram_order: The largest n-gram order (default 4; at most 256).
+    :param effective_order: Stop at the first n-gram order with no n-grams (use it for sentence
+        BLEU).
+    :param trg_lang: The target language; with `tokenize=None`, `'zh'`, `'ja'` and `'ko'` pick
+        `zh`, `ja-mecab` and `ko-mecab`.
+    :param references: Reference streams to tokenize once and keep: then `corpus_score(hyps,
+        None)` scores against them (faster when the same references are scored many times).
+    :raises ValueError: An unknown tokenizer or smoothing method, a bad smoothing value, a
+        `max_ngram_order` that is not an int from 1 to 256.
+
+    >>> from cybleu.metrics import BLEU
+    >>> hyps = ["The cat sat on the mat.", "Hello, world!"]
+    >>> refs = [["The cat is on the mat.", "Hello world!"]]
+    >>> bleu = BLEU()
+    >>> print(bleu.corpus_score(hyps, refs))
+    BLEU = 40.15 81.8/55.6/28.6/20.0 (BP = 1.000 ratio = 1.100 hyp_len = 11 ref_len = 10)
+    >>> print(bleu.get_signature())
+    nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:cybleu-...
+    >>> BLEU(effective_order=True).sentence_scores(hyps, refs).tolist()
+    [48.892302243490086, 35.35533905932737]
     """
 
     SMOOTH_DEFAULTS: Dict[str, Optional[float]] = dict(bleu_math.SMOOTH_DEFAULTS)
@@ -326,7 +381,24 @@ class BLEU(Metric):
                      smooth_method: str = "none", smooth_value: Optional[float] = None,
                      effective_order: bool = False,
                      max_ngram_order: int = MAX_NGRAM_ORDER) -> "BLEUScore":
-        """BLEUScore from sufficient statistics (sacreBLEU's `BLEU.compute_bleu`)."""
+        """A BLEUScore from sufficient statistics (sacreBLEU's `BLEU.compute_bleu`, the same
+        floats).
+
+        :param correct: Matching n-grams per order.
+        :param total: Hypothesis n-grams per order.
+        :param sys_len: Hypothesis length in tokens.
+        :param ref_len: Effective reference length.
+        :param smooth_method: `'none'` (default), `'floor'`, `'add-k'` or `'exp'`.
+        :param smooth_value: The value of `'floor'` or `'add-k'`.
+        :param effective_order: Stop at the first order with no n-grams.
+        :param max_ngram_order: The number of orders (default 4).
+        :returns: A :class:`BLEUScore`.
+        :raises ValueError: An unknown smoothing method.
+
+        >>> from cybleu.metrics import BLEU
+        >>> print(BLEU.compute_bleu([9, 5, 2, 1], [11, 9, 7, 5], 11, 10, "exp"))
+        BLEU = 40.15 81.8/55.6/28.6/20.0 (BP = 1.000 ratio = 1.100 hyp_len = 11 ref_len = 10)
+        """
         if smooth_method not in BLEU.SMOOTH_DEFAULTS:
             raise ValueError(f"Unknown smooth_method {smooth_method!r}")
         score, correct, total, precisions, bp = bleu_math.bleu_from_stats(
@@ -408,9 +480,24 @@ class BLEU(Metric):
     def corpus_score(self, hypotheses: SequenceT[str],
                      references: Optional[Streams],
                      n_bootstrap: int = 1) -> "BLEUScore":
-        """Corpus BLEU of `hypotheses` against reference streams (None: the cached references).
+        """Corpus BLEU of `hypotheses` against reference streams.
 
-        :param n_bootstrap: If > 1, adds a 95% confidence interval from bootstrap resampling.
+        :param hypotheses: One string per segment.
+        :param references: Reference streams (`references[k][i]` is the k-th reference of
+            segment i), or None for the references given to the constructor.
+        :param n_bootstrap: If > 1, adds a 95% confidence interval from this many bootstrap
+            resamples (seeded by `SACREBLEU_SEED`, default 12345, as in sacreBLEU).
+        :returns: A :class:`BLEUScore`.
+        :raises TypeError: A string where a list belongs, a line that is not a string.
+        :raises ValueError: An empty corpus, streams of different lengths or of another length
+            than the hypotheses.
+        :raises RuntimeError: `references` is None and none were given to the constructor.
+
+        >>> from cybleu.metrics import BLEU
+        >>> bleu = BLEU()
+        >>> print(bleu.corpus_score(["The cat sat on the mat.", "Hello, world!"],
+        ...                         [["The cat is on the mat.", "Hello world!"]], n_bootstrap=100))
+        BLEU = 40.15 (μ = 39.11 ± 11.95) 81.8/55.6/28.6/20.0 (BP = 1.000 ratio = 1.100 hyp_len = 11 ref_len = 10)
         """
         if n_bootstrap <= 1 and self._own_hooks(BLEU, _SCORE_HOOKS):
             self._check_corpus_score_args(hypotheses, references)
@@ -421,7 +508,20 @@ class BLEU(Metric):
 
     def sentence_score(self, hypothesis: str,
                        references: SequenceT[Optional[str]]) -> "BLEUScore":
-        """BLEU of one hypothesis against its references (a sequence of strings or None)."""
+        """BLEU of one hypothesis against its references. sacreBLEU's warning to enable
+        `effective_order` is logged when it is off.
+
+        :param hypothesis: One hypothesis string.
+        :param references: Its references: a list of strings (None entries are skipped).
+        :returns: A :class:`BLEUScore`.
+        :raises TypeError: `hypothesis` is not a string, or `references` is a single string.
+        :raises ValueError: No reference.
+
+        >>> from cybleu.metrics import BLEU
+        >>> BLEU(effective_order=True).sentence_score("The cat sat on the mat.",
+        ...                                           ["The cat is on the mat."]).score
+        48.892302243490086
+        """
         if not self.effective_order:
             logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
         if not self._own_hooks(BLEU, _SCORE_HOOKS):
@@ -438,12 +538,22 @@ class BLEU(Metric):
 
     def sentence_scores(self, hypotheses: SequenceT[str],
                         references: Optional[Streams] = None, n_threads: int = 1) -> Any:
-        """Sentence BLEU of every hypothesis against its segment's references, in one call.
+        """Sentence BLEU of every hypothesis against its segment's references, in one call:
+        element i equals, bit for bit, `self.sentence_score(hypotheses[i], refs_of_i).score`.
 
-        Returns a float64 numpy array equal, element for element and bit for bit, to
-        `[self.sentence_score(h, refs_of_h).score for h in hypotheses]`. `references` are
-        streams as for `corpus_score` (None: the cached references). n_threads: the compiled
-        core shares the segments out among that many threads (the results do not change).
+        :param hypotheses: One string per segment.
+        :param references: Reference streams as for `corpus_score`, or None for the
+            references given to the constructor.
+        :param n_threads: Share the segments out among this many threads (the scores do not
+            depend on it).
+        :returns: A float64 numpy array of `len(hypotheses)` scores.
+        :raises TypeError: As `corpus_score`.
+        :raises ValueError: As `corpus_score`, or `n_threads` below 1.
+
+        >>> from cybleu.metrics import BLEU
+        >>> bleu = BLEU(effective_order=True, references=[["The cat is on the mat.", "Hi!"]])
+        >>> bleu.sentence_scores(["The cat sat on the mat.", "Hi!"]).tolist()
+        [48.892302243490086, 100.00000000000004]
         """
         import numpy as np
         from .._kernels.ragged import check_threads
@@ -464,10 +574,20 @@ class BLEU(Metric):
                         dtype=np.float64)
 
     def get_signature(self) -> BLEUSignature:
-        """The reproducibility signature (needs a scored corpus for the number of references).
+        """The reproducibility signature of the settings (a :class:`BLEUSignature`).
 
         As in sacreBLEU, `tok:` is `tokenizer_signature`, set when the metric is made; after
-        assigning another `tokenizer`, set `tokenizer_signature` too (a warning says so)."""
+        assigning another `tokenizer`, set `tokenizer_signature` too (a warning says so).
+
+        :returns: A :class:`BLEUSignature`.
+        :raises ValueError: Nothing has been scored yet (the number of references is unknown).
+
+        >>> from cybleu.metrics import BLEU
+        >>> bleu = BLEU(tokenize="char")
+        >>> _ = bleu.corpus_score(["ab"], [["ab"]])
+        >>> str(bleu.get_signature()).split("|version")[0]
+        'nrefs:1|case:mixed|eff:no|tok:char|smooth:exp'
+        """
         tok = getattr(self, "tokenizer", None)
         signature = getattr(tok, "signature", None)
         if callable(signature):

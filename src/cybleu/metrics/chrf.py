@@ -23,7 +23,20 @@ __all__ = ["CHRF", "CHRFScore", "CHRFSignature"]
 
 
 class CHRFSignature(Signature):
-    """chrF's reproducibility signature: sacreBLEU's fields, with cybleu's version."""
+    """chrF's reproducibility signature: sacreBLEU's fields, with cybleu's version.
+
+    `nrefs`, `case` (`mixed` or `lc`), `eff` (`yes` unless eps smoothing), `nc` (character
+    order), `nw` (word order), `space` (whitespace kept), `version`. Made by
+    :meth:`CHRF.get_signature`.
+
+    :param args: The metric's attributes (`metric.__dict__`).
+
+    >>> from cybleu.metrics import CHRF
+    >>> chrf = CHRF(word_order=2)
+    >>> _ = chrf.corpus_score(["The cat sat on the mat."], [["The cat is on the mat."]])
+    >>> print(chrf.get_signature())
+    nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:cybleu-...
+    """
 
     def __init__(self, args: Dict[str, Any]) -> None:
         super().__init__(args)
@@ -38,7 +51,22 @@ class CHRFSignature(Signature):
 
 
 class CHRFScore(Score):
-    """A chrF result: `score` (0-100); named chrF<beta>, with a '+' per word order (chrF2++)."""
+    """A chrF result: `score` (0-100), named chrF<beta> with a '+' per word order (`chrF2`,
+    `chrF2++`).
+
+    :param score: chrF (0-100).
+    :param char_order: The character n-gram order.
+    :param word_order: The word n-gram order.
+    :param beta: The recall weight.
+
+    >>> import cybleu
+    >>> score = cybleu.corpus_chrf(["The cat sat on the mat."], [["The cat is on the mat."]],
+    ...                            word_order=2)
+    >>> print(score)
+    chrF2++ = 69.44
+    >>> score.name, score.char_order, score.word_order, score.beta
+    ('chrF2++', 6, 2, 2)
+    """
 
     def __init__(self, score: float, char_order: int, word_order: int, beta: Any) -> None:
         self.beta = beta
@@ -151,17 +179,29 @@ _SCORE_HOOKS = _STAT_HOOKS + ("_aggregate_and_compute",)
 
 
 class CHRF(Metric):
-    """Computes chrF (chrF++ with word_order=2) given hypotheses and references (sacreBLEU's
-    `CHRF`, same arguments and results).
+    """chrF (Popović 2015) and chrF++ (`word_order=2`, Popović 2017) as sacreBLEU's `CHRF`
+    computes them: the same arguments, hooks, signature and numbers, bit for bit.
 
-    :param char_order: Character n-gram order (6).
-    :param word_order: Word n-gram order (0; 2 is chrF++).
-    :param beta: The weight of recall against precision (2).
+    :param char_order: Character n-gram order (default 6).
+    :param word_order: Word n-gram order (default 0; 2 is chrF++).
+    :param beta: The weight of recall against precision (default 2).
     :param lowercase: Lowercase before counting.
     :param whitespace: Keep whitespace in the character n-grams.
-    :param eps_smoothing: chrF++.py's, NLTK's and Moses' epsilon smoothing instead of sacreBLEU's
-        effective order.
-    :param references: Reference streams to keep and reuse across `corpus_score` calls.
+    :param eps_smoothing: chrF++.py's, NLTK's and Moses' epsilon smoothing instead of
+        sacreBLEU's effective order.
+    :param references: Reference streams to keep: then `corpus_score(hyps, None)` scores
+        against them.
+    :raises ValueError: A negative or non-integer order, both orders 0, a non-finite `beta`.
+    :raises TypeError: A `beta` that is not a real number.
+
+    >>> from cybleu.metrics import CHRF
+    >>> hyps = ["The cat sat on the mat.", "Hello, world!"]
+    >>> refs = [["The cat is on the mat.", "Hello world!"]]
+    >>> chrf = CHRF()
+    >>> print(chrf.corpus_score(hyps, refs))
+    chrF2 = 66.05
+    >>> chrf.sentence_scores(hyps, refs).tolist()
+    [67.17273492330233, 63.55479131750938]
     """
 
     CHAR_ORDER = 6
@@ -274,7 +314,11 @@ class CHRF(Metric):
                              self.lowercase, frozenset(self._PUNCTS))
 
     def get_signature(self) -> CHRFSignature:
-        """The reproducibility signature (needs a scored corpus for the number of references)."""
+        """The reproducibility signature of the settings.
+
+        :returns: A :class:`CHRFSignature`.
+        :raises ValueError: Nothing has been scored yet (the number of references is unknown).
+        """
         return super().get_signature()  # type: ignore[return-value]
 
     # -- the kernel ------------------------------------------------------------------------------
@@ -331,9 +375,18 @@ class CHRF(Metric):
     def corpus_score(self, hypotheses: SequenceT[str],
                      references: Optional[Streams],
                      n_bootstrap: int = 1) -> CHRFScore:
-        """Corpus chrF of `hypotheses` against reference streams (None: the cached references).
+        """Corpus chrF of `hypotheses` against reference streams.
 
-        :param n_bootstrap: If > 1, adds a 95% confidence interval from bootstrap resampling.
+        :param hypotheses: One string per segment.
+        :param references: Reference streams, or None for the references given to the
+            constructor.
+        :param n_bootstrap: If > 1, adds a 95% confidence interval from this many bootstrap
+            resamples (seeded by `SACREBLEU_SEED`).
+        :returns: A :class:`CHRFScore`.
+        :raises TypeError: A string where a list belongs, a line that is not a string.
+        :raises ValueError: An empty corpus, streams of different lengths, a segment whose
+            references are all None.
+        :raises RuntimeError: `references` is None and none were given to the constructor.
         """
         if n_bootstrap <= 1 and self._kernel_ready(_SCORE_HOOKS):
             self._check_corpus_score_args(hypotheses, references)
@@ -343,7 +396,19 @@ class CHRF(Metric):
         return super().corpus_score(hypotheses, references, n_bootstrap)  # type: ignore
 
     def sentence_score(self, hypothesis: str, references: SequenceT[Optional[str]]) -> CHRFScore:
-        """chrF of one hypothesis against its references (strings, or None to skip)."""
+        """chrF of one hypothesis against its references (the best reference counts).
+
+        :param hypothesis: One hypothesis string.
+        :param references: Its references: a list of strings (None entries are skipped).
+        :returns: A :class:`CHRFScore`.
+        :raises TypeError: `hypothesis` is not a string, or `references` is a single string.
+        :raises ValueError: No reference.
+
+        >>> from cybleu.metrics import CHRF
+        >>> print(CHRF(word_order=2).sentence_score("The cat sat on the mat.",
+        ...                                         ["The cat is on the mat."]))
+        chrF2++ = 69.44
+        """
         if not self._kernel_ready(_SCORE_HOOKS):
             return super().sentence_score(hypothesis, references)  # type: ignore
         self._check_sentence_score_args(hypothesis, references)
@@ -359,11 +424,15 @@ class CHRF(Metric):
 
     def sentence_scores(self, hypotheses: SequenceT[str],
                         references: Optional[Streams] = None) -> Any:
-        """Sentence chrF of every hypothesis against its segment's references, in one call.
+        """Sentence chrF of every hypothesis against its segment's references, in one call:
+        element i equals, bit for bit, `self.sentence_score(hypotheses[i], refs_of_i).score`.
 
-        A float64 numpy array equal, element for element and bit for bit, to
-        `[self.sentence_score(h, refs_of_h).score for h in hypotheses]`; `references` are streams
-        as for `corpus_score` (None: the cached references).
+        :param hypotheses: One string per segment.
+        :param references: Reference streams as for `corpus_score`, or None for the
+            references given to the constructor.
+        :returns: A float64 numpy array of `len(hypotheses)` scores.
+        :raises TypeError: As `corpus_score`.
+        :raises ValueError: As `corpus_score`.
         """
         import numpy as np
         _check_hypotheses(hypotheses, "CHRF")
@@ -377,9 +446,19 @@ class CHRF(Metric):
 
     def pairwise_scores(self, hypotheses: SequenceT[str],
                         references: Optional[SequenceT[str]] = None) -> Any:
-        """float64 matrix (len(hypotheses), len(references)): the sentence chrF of each hypothesis
-        against each reference alone (`references` None: the hypotheses themselves), element
-        [i, j] equal bit for bit to `self.sentence_score(hypotheses[i], [references[j]]).score`.
+        """The sentence chrF of each hypothesis against each reference alone (for MBR decoding):
+        element `[i, j]` equals, bit for bit, `self.sentence_score(hypotheses[i],
+        [references[j]]).score`.
+
+        :param hypotheses: A flat list of sentences.
+        :param references: A flat list of sentences, or None for the hypotheses themselves.
+        :returns: A float64 numpy array of shape `(len(hypotheses), len(references))`.
+        :raises TypeError: A line that is not a string.
+
+        >>> from cybleu.metrics import CHRF
+        >>> CHRF().pairwise_scores(["The cat sat on the mat.", "Hello, world!"],
+        ...                        ["The cat is on the mat.", "Hello!"]).round(2).tolist()
+        [[67.17, 3.97], [2.08, 47.94]]
         """
         import numpy as np
         _check_pairwise_lines(hypotheses, "hypotheses")

@@ -37,21 +37,46 @@ _OP_UNDEF = "x"
 
 def translation_edit_rate(words_hyp: Sequence[Hashable],
                           words_ref: Sequence[Hashable]) -> Tuple[int, int]:
-    """(number of edits, reference length): shifts plus the beam edit distance after them."""
+    """TER's edits of one hypothesis against one reference (sacreBLEU's
+    `translation_edit_rate`): tercom's greedy search for block shifts, then the beam edit
+    distance after them.
+
+    :param words_hyp: The hypothesis words (hashable items, strings in practice).
+    :param words_ref: The reference words.
+    :returns: (number of edits, reference length in words).
+    :raises TypeError: A word that is not hashable.
+
+    >>> from cybleu.metrics.lib_ter import translation_edit_rate
+    >>> translation_edit_rate("a b c d".split(), "a c b d".split())   # one shift
+    (1, 4)
+    """
     edits, length = _ter_kernel.edit_stats(words_hyp, words_ref)
     return int(edits), int(length)
 
 
 class BeamEditDistance:
-    """The beam edit distance to a fixed reference: calling it with hypothesis words returns
-    (distance, trace), the trace a string of ' ' (match), 's' (substitution), 'i' (a reference
-    word inserted) and 'd' (a hypothesis word deleted), as sacreBLEU's."""
+    """The beam edit distance to a fixed reference (sacreBLEU's `BeamEditDistance`, without
+    shifts): calling it with hypothesis words returns (distance, trace), the trace a string of
+    ' ' (match), 's' (substitution), 'i' (a reference word inserted) and 'd' (a hypothesis word
+    deleted).
+
+    :param words_ref: The reference words.
+
+    >>> from cybleu.metrics.lib_ter import BeamEditDistance
+    >>> BeamEditDistance("the cat is on the mat".split())("the cat sat on the mat".split())
+    (1, '  s   ')
+    """
 
     def __init__(self, words_ref: Sequence[Hashable]) -> None:
         self._words_ref = list(words_ref)
         self._n_words_ref = len(self._words_ref)
 
     def __call__(self, words_hyp: Sequence[Hashable]) -> Tuple[int, str]:
+        """The distance of `words_hyp` to the reference.
+
+        :param words_hyp: The hypothesis words.
+        :returns: (distance, trace).
+        """
         distance, trace = _ter_kernel.edit_distance_trace(words_hyp, self._words_ref)
         return int(distance), trace
 
@@ -63,7 +88,16 @@ def _flip_trace(trace: str) -> str:
 
 def trace_to_alignment(trace: str) -> Tuple[Dict[int, int], List[int], List[int]]:
     """sacreBLEU's alignment of a (flipped) trace: reference position -> hypothesis position, and
-    the error flags of the reference and of the hypothesis words."""
+    the error flags of the reference and of the hypothesis words.
+
+    :param trace: A trace of `' '`, `'s'`, `'i'` and `'d'` operations.
+    :returns: (alignment dict, reference error flags, hypothesis error flags).
+    :raises Exception: An unknown operation in the trace (sacreBLEU's exception type).
+
+    >>> from cybleu.metrics.lib_ter import trace_to_alignment
+    >>> trace_to_alignment(" i d")
+    ({0: 0, 1: 2, 2: 2}, [0, 0, 1], [0, 1, 0])
+    """
     pos_hyp = pos_ref = -1
     align: Dict[int, int] = {}
     ref_err: List[int] = []

@@ -24,7 +24,19 @@ Flags = Tuple[bool, bool, bool, bool]
 
 
 class TERSignature(Signature):
-    """TER's reproducibility signature: sacreBLEU's fields, with cybleu's version."""
+    """TER's reproducibility signature: sacreBLEU's fields, with cybleu's version.
+
+    `nrefs`, `case` (`lc` unless case-sensitive), `tok` (`tercom`), `norm`, `punct` (`yes`
+    unless punctuation is removed), `asian`, `version`. Made by :meth:`TER.get_signature`.
+
+    :param args: The metric's attributes (`metric.__dict__`).
+
+    >>> from cybleu.metrics import TER
+    >>> ter = TER(normalized=True)
+    >>> _ = ter.corpus_score(["The cat sat on the mat."], [["The cat is on the mat."]])
+    >>> print(ter.get_signature())
+    nrefs:1|case:lc|tok:tercom|norm:yes|punct:yes|asian:no|version:cybleu-...
+    """
 
     def __init__(self, args: Dict[str, Any]) -> None:
         super().__init__(args)
@@ -39,8 +51,21 @@ class TERSignature(Signature):
 
 
 class TERScore(Score):
-    """A TER result: `score` (0-100, lower is better), `num_edits` (int) and `ref_length` (the
-    summed average reference lengths, a float)."""
+    """A TER result: `score` (100 * edits / reference length; lower is better, and it can pass
+    100), `num_edits` (an int) and `ref_length` (the summed average reference lengths, a float).
+
+    :param score: TER (0-100 and above).
+    :param num_edits: The edits, summed over the segments.
+    :param ref_length: The average reference lengths, summed over the segments.
+
+    >>> import cybleu
+    >>> score = cybleu.corpus_ter(["The cat sat on the mat.", "Hello, world!"],
+    ...                           [["The cat is on the mat.", "Hello world!"]], normalized=True)
+    >>> print(score)
+    TER = 20.00
+    >>> score.num_edits, score.ref_length
+    (2, 10.0)
+    """
 
     def __init__(self, score: float, num_edits: float, ref_length: float) -> None:
         super().__init__("TER", score)
@@ -95,7 +120,16 @@ class TER(Metric):
     :param no_punct: Remove punctuation (with `asian_support`, CJK punctuation too).
     :param asian_support: The CJK parts of `normalized` and `no_punct`.
     :param case_sensitive: Do not lowercase.
-    :param references: Reference streams to tokenize once and reuse across `corpus_score` calls.
+    :param references: Reference streams to tokenize once and keep: then `corpus_score(hyps,
+        None)` scores against them.
+
+    >>> from cybleu.metrics import TER
+    >>> hyps = ["The cat sat on the mat.", "Hello, world!"]
+    >>> refs = [["The cat is on the mat.", "Hello world!"]]
+    >>> print(TER().corpus_score(hyps, refs))
+    TER = 25.00
+    >>> TER().sentence_scores(hyps, refs).tolist()
+    [16.666666666666664, 50.0]
     """
 
     _SIGNATURE_TYPE = TERSignature
@@ -224,9 +258,18 @@ class TER(Metric):
 
     def corpus_score(self, hypotheses: SequenceT[str], references: Optional[Streams],
                      n_bootstrap: int = 1) -> TERScore:
-        """Corpus TER of `hypotheses` against reference streams (None: the cached references).
+        """Corpus TER of `hypotheses` against reference streams.
 
-        :param n_bootstrap: If > 1, adds a 95% confidence interval from bootstrap resampling.
+        :param hypotheses: One string per segment.
+        :param references: Reference streams, or None for the references given to the
+            constructor.
+        :param n_bootstrap: If > 1, adds a 95% confidence interval from this many bootstrap
+            resamples (seeded by `SACREBLEU_SEED`).
+        :returns: A :class:`TERScore`.
+        :raises TypeError: A string where a list belongs, a line that is not a string.
+        :raises ValueError: An empty corpus, streams of different lengths, a segment whose
+            references are all None.
+        :raises RuntimeError: `references` is None and none were given to the constructor.
         """
         flags = self._kernel_flags(_SCORE_HOOKS)
         if n_bootstrap <= 1 and flags is not None:
@@ -237,7 +280,18 @@ class TER(Metric):
         return super().corpus_score(hypotheses, references, n_bootstrap)  # type: ignore
 
     def sentence_score(self, hypothesis: str, references: SequenceT[Optional[str]]) -> TERScore:
-        """TER of one hypothesis against its references (strings, or None to skip)."""
+        """TER of one hypothesis against its references (the fewest edits over them).
+
+        :param hypothesis: One hypothesis string.
+        :param references: Its references: a list of strings (None entries are skipped).
+        :returns: A :class:`TERScore`.
+        :raises TypeError: `hypothesis` is not a string, or `references` is a single string.
+        :raises ValueError: No reference.
+
+        >>> from cybleu.metrics import TER
+        >>> print(TER().sentence_score("The cat sat on the mat.", ["The cat is on the mat."]))
+        TER = 16.67
+        """
         flags = self._kernel_flags(_SCORE_HOOKS)
         if flags is None:
             return super().sentence_score(hypothesis, references)  # type: ignore
@@ -249,11 +303,15 @@ class TER(Metric):
 
     def sentence_scores(self, hypotheses: SequenceT[str],
                         references: Optional[Streams] = None) -> Any:
-        """Sentence TER of every hypothesis against its segment's references, in one call.
+        """Sentence TER of every hypothesis against its segment's references, in one call:
+        element i equals, bit for bit, `self.sentence_score(hypotheses[i], refs_of_i).score`.
 
-        A float64 numpy array equal, element for element and bit for bit, to
-        `[self.sentence_score(h, refs_of_h).score for h in hypotheses]`; `references` are streams
-        as for `corpus_score` (None: the cached references).
+        :param hypotheses: One string per segment.
+        :param references: Reference streams as for `corpus_score`, or None for the
+            references given to the constructor.
+        :returns: A float64 numpy array of `len(hypotheses)` scores.
+        :raises TypeError: As `corpus_score`.
+        :raises ValueError: As `corpus_score`.
         """
         import numpy as np
         _check_hypotheses(hypotheses, "TER")

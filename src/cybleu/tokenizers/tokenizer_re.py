@@ -3,7 +3,13 @@ from .tokenizer_base import BaseTokenizer
 
 
 class TokenizerRegexp(BaseTokenizer):
-    """The language-dependent regular expressions 13a applies after its entity handling."""
+    """The language-dependent regular expressions 13a applies after its entity handling
+    (sacreBLEU's `TokenizerRegexp`).
+
+    >>> from cybleu.tokenizers.tokenizer_re import TokenizerRegexp
+    >>> TokenizerRegexp()("Hello, world!")
+    'Hello , world !'
+    """
 
     def signature(self) -> str:
         return "re"

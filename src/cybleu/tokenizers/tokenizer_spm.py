@@ -58,7 +58,27 @@ def find_model(key: str) -> str:
 
 
 class TokenizerSPM(BaseTokenizer):
-    """sacreBLEU's sentencepiece tokenizer: the pieces joined by spaces. No cache."""
+    """sacreBLEU's sentencepiece tokenizers: the pieces joined by spaces. No cache.
+
+    The model is looked up, in order: `model_file`; `$CYBLEU_SPM_MODELS/<file>`; sacreBLEU's
+    cache `$SACREBLEU/models/<file>` (default `~/.sacrebleu/models`), under sacreBLEU's file
+    names, so a model sacreBLEU fetched once is reused.
+
+    :param key: `'spm'` (the same as `'flores101'`, with sacreBLEU's deprecation warning),
+        `'flores101'`, `'flores200'` or `'spBLEU-1K'`.
+    :param model_file: The model's path (default: looked up as above).
+    :raises ValueError: An unknown key.
+    :raises ImportError: sentencepiece is not installed (`pip install cybleu[spm]`).
+    :raises FileNotFoundError: The model is not on disk; the message names the file, the URL
+        to fetch it from and where to put it.
+
+    >>> import sentencepiece
+    >>> from cybleu.tokenizers.tokenizer_spm import TokenizerSPM
+    >>> TokenizerSPM("flores101")                 # no model on this machine: cybleu never downloads
+    Traceback (most recent call last):
+        ...
+    FileNotFoundError: The sentencepiece model of the 'flores101' tokenizer (sacrebleu_tokenizer_spm.model) is not in ...
+    """
 
     def signature(self) -> str:
         return self.name
@@ -86,15 +106,51 @@ class TokenizerSPM(BaseTokenizer):
 
 
 class Flores101Tokenizer(TokenizerSPM):
+    """sacreBLEU's `flores101` (FLORES-101's sentencepiece model).
+
+    :param model_file: The model's path (default: looked up as :class:`TokenizerSPM` says).
+
+    >>> import sentencepiece
+    >>> from cybleu.tokenizers.tokenizer_spm import Flores101Tokenizer
+    >>> Flores101Tokenizer()                 # no model on this machine: cybleu never downloads
+    Traceback (most recent call last):
+        ...
+    FileNotFoundError: The sentencepiece model of the 'flores101' tokenizer (sacrebleu_tokenizer_spm.model) is not in ...
+    """
+
     def __init__(self, model_file: Optional[str] = None) -> None:
         super().__init__("flores101", model_file)
 
 
 class Flores200Tokenizer(TokenizerSPM):
+    """sacreBLEU's `flores200` (FLORES-200's sentencepiece model).
+
+    :param model_file: The model's path (default: looked up as :class:`TokenizerSPM` says).
+
+    >>> import sentencepiece
+    >>> from cybleu.tokenizers.tokenizer_spm import Flores200Tokenizer
+    >>> Flores200Tokenizer()                 # no model on this machine: cybleu never downloads
+    Traceback (most recent call last):
+        ...
+    FileNotFoundError: The sentencepiece model of the 'flores200' tokenizer (flores200sacrebleuspm) is not in ...
+    """
+
     def __init__(self, model_file: Optional[str] = None) -> None:
         super().__init__("flores200", model_file)
 
 
 class spBLEU1KTokenizer(TokenizerSPM):  # noqa: N801 (sacreBLEU's name)
+    """sacreBLEU's `spBLEU-1K` (the spBLEU-1K sentencepiece model).
+
+    :param model_file: The model's path (default: looked up as :class:`TokenizerSPM` says).
+
+    >>> import sentencepiece
+    >>> from cybleu.tokenizers.tokenizer_spm import spBLEU1KTokenizer
+    >>> spBLEU1KTokenizer()                 # no model on this machine: cybleu never downloads
+    Traceback (most recent call last):
+        ...
+    FileNotFoundError: The sentencepiece model of the 'spBLEU-1K' tokenizer (spbleu-1k_tokenizer_spm.model) is not in ...
+    """
+
     def __init__(self, model_file: Optional[str] = None) -> None:
         super().__init__("spBLEU-1K", model_file)

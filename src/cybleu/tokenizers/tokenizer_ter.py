@@ -23,6 +23,12 @@ class TercomTokenizer(BaseTokenizer):
         punctuation too).
     :param asian_support: The CJK parts of `normalized` and `no_punct`.
     :param case_sensitive: Do not lowercase.
+
+    >>> from cybleu.tokenizers.tokenizer_ter import TercomTokenizer
+    >>> TercomTokenizer()("Hello, World!"), TercomTokenizer(normalized=True)("Hello, World!")
+    ('hello, world!', 'hello , world !')
+    >>> TercomTokenizer(no_punct=True, case_sensitive=True)("Hello, World!")
+    'Hello World'
     """
 
     # sacreBLEU's class attributes (regular expressions), for code that reads them
@@ -37,7 +43,11 @@ class TercomTokenizer(BaseTokenizer):
         self._case_sensitive = case_sensitive
 
     def __call__(self, sent: str) -> str:
-        """The line's words joined by single spaces."""
+        """Tokenize one line as tercom (and sacreBLEU's TER) does.
+
+        :param sent: The line.
+        :returns: Its words joined by single spaces.
+        """
         words: str = _ter_kernel.tokenize(sent, self._normalized, self._no_punct,
                                            self._asian_support, self._case_sensitive)
         return words

@@ -33,14 +33,24 @@ _UCODE_RANGES = [
 
 class TokenizerZh(BaseTokenizer):
     """sacreBLEU's `zh`: strip, a space either side of every 'Chinese' character (sacreBLEU's
-    ranges as they behave), then 13a's regular expressions. No cache."""
+    ranges as they behave, so general punctuation such as '—' counts too), then 13a's regular
+    expressions. No cache.
+
+    >>> from cybleu.tokenizers.tokenizer_zh import TokenizerZh
+    >>> TokenizerZh()("我爱北京天安门。Hello, world!")
+    '我 爱 北 京 天 安 门 。 Hello , world !'
+    """
 
     def signature(self) -> str:
         return "zh"
 
     @staticmethod
     def _is_chinese_char(uchar: str) -> bool:
-        """Whether sacreBLEU's range table counts `uchar` as Chinese."""
+        """Whether sacreBLEU's range table counts `uchar` as Chinese.
+
+        :param uchar: One character.
+        :returns: True or False.
+        """
         return any(start <= uchar <= end for start, end in _UCODE_RANGES)
 
     def __call__(self, line: str) -> str:
