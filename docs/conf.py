@@ -19,7 +19,7 @@ myst_heading_anchors = 3
 
 # autodoc imports the real modules: the lazy public names, the compiled functions' embedded
 # signatures. The torch integration is documented without torch.
-autodoc_mock_imports = ["torch", "torchmetrics"]
+autodoc_mock_imports = ["torch", "torchmetrics", "dask", "distributed", "ray", "pyspark"]
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_default_options = {"members": True}

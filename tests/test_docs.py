@@ -166,9 +166,18 @@ def _mismatch(page, line, expected, actual):
 
 # -- running a page --------------------------------------------------------------------------
 
+def _missing_module(err):
+    """The ModuleNotFoundError behind `err` (itself, or the cause of cybleu's ImportError that
+    names the extra to install), or None."""
+    while err is not None and not isinstance(err, ModuleNotFoundError):
+        err = err.__cause__
+    return err
+
+
 def _optional_module_missing(err):
-    name = (getattr(err, "name", None) or "").split(".")[0]
-    return name and name != "cybleu"
+    found = _missing_module(err)
+    name = (getattr(found, "name", None) or "").split(".")[0]
+    return bool(name) and name != "cybleu"
 
 
 def _sample_dir(tmp_path):
@@ -205,10 +214,10 @@ def run_page(page, tmp_path, monkeypatch):
                 with contextlib.redirect_stdout(out), warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     exec(compile(body, f"{rel}:{line}", "exec"), namespace)
-            except ModuleNotFoundError as err:
+            except ImportError as err:
                 if _optional_module_missing(err):
-                    pytest.skip(f"{rel}:{line} needs {err.name}, which is not installed "
-                                f"(the rest of the page is skipped): {err}")
+                    pytest.skip(f"{rel}:{line} needs {_missing_module(err).name}, which is not "
+                                f"installed (the rest of the page is skipped): {err}")
                 raise
             actual = out.getvalue()
             want = expected if expected is not None else ""
@@ -353,7 +362,7 @@ def _run_python_blocks(rel, tmp_path, monkeypatch):
             with contextlib.redirect_stdout(out), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 exec(compile(body, f"{rel}:{line}", "exec"), namespace)
-        except ModuleNotFoundError as err:
+        except ImportError as err:
             if not _optional_module_missing(err):
                 raise
             break
@@ -486,8 +495,10 @@ API_MODULES = ["cybleu", "cybleu.metrics", "cybleu.metrics.base", "cybleu.metric
                "cybleu.tokenizers.tokenizer_zh", "cybleu.tokenizers.tokenizer_char",
                "cybleu.tokenizers.tokenizer_none", "cybleu.tokenizers.tokenizer_re",
                "cybleu.tokenizers.tokenizer_ja_mecab", "cybleu.tokenizers.tokenizer_ko_mecab",
-               "cybleu.tokenizers.tokenizer_spm", "cybleu.tokenizers.tokenizer_ter"]
-FRAMEWORKS = {"cybleu.torchmetrics": "torch"}
+               "cybleu.tokenizers.tokenizer_spm", "cybleu.tokenizers.tokenizer_ter",
+               "cybleu.dask", "cybleu.ray", "cybleu.spark"]
+FRAMEWORKS = {"cybleu.torchmetrics": "torch", "cybleu.dask": "distributed", "cybleu.ray": "ray",
+              "cybleu.spark": "pyspark"}
 
 
 def _module(name):

@@ -1,4 +1,5 @@
 """Exact corpus BLEU, chrF and TER, sentence scores and best-of-n on Dask bags and dataframes.
+For example::
 
     import cybleu.dask
     bag = cybleu.dask.read_text("hyp.txt", "ref.A.txt", "ref.B.txt")   # rows (hyp, ref_a, ref_b)

@@ -1,5 +1,5 @@
 """Exact corpus BLEU, chrF and TER as Ray Data aggregations; sentence scores and best-of-n as
-`map_batches` callables.
+`map_batches` callables. For example::
 
     import ray, cybleu.ray
     ds = ray.data.from_items([{"hyp": h, "ref": r} for h, r in zip(hyps, refs)])
@@ -19,7 +19,7 @@ try:
 except ImportError as _err:  # pragma: no cover - the message is the point
     raise ImportError('cybleu.ray needs Ray Data: pip install "cybleu[ray]"') from _err
 
-from ._scale import partition as _partition, _select
+from ._scale import partition as _partition, select as _select
 
 __all__ = ["CorpusBLEU", "CorpusCHRF", "CorpusTER", "CorpusScore", "SentenceScores", "BestOf"]
 

@@ -569,14 +569,30 @@ def bootstrap_all_pairs(metric, systems, n_samples=1000, seed=12345, groups=None
     which may differ from numpy's in the last bit). With seed=None one fresh stream is drawn for
     all systems.
 
-    :param systems: maps names to hypotheses (or Statistics).
-    :param groups: resample blocks or documents, as in `paired_bootstrap`.
-    :param progress: optional callable(resamples done).
-    :returns: (names, results, raw): a Result (score, mean, ci; p_value None) per system and the
-        matrix of unadjusted p-values (None on the diagonal).
-    :raises ValueError: fewer than two systems, an empty corpus, a bad count or seed.
+    :param metric: A metric object (e.g. `BLEU(references=[refs])`).
+    :param systems: A dict of system name -> hypotheses (or :class:`Statistics`).
+    :param n_samples: Bootstrap resamples (default 1000).
+    :param seed: The seed (default 12345; None: fresh entropy).
+    :param groups: Resample blocks or documents, as in :func:`paired_bootstrap`.
+    :param references: Reference streams, when `metric` has none cached.
+    :param progress: Optional callable(resamples done).
+    :returns: (names, results, raw): a :class:`Result` (score, mean, ci; p_value None) per
+        system, and the matrix of unadjusted p-values (None on the diagonal).
+    :raises ValueError: Fewer than two systems, an empty corpus, systems of different lengths,
+        a bad count or seed.
 
-    >>> names, results, raw = bootstrap_all_pairs(BLEU(references=[refs]), {"a": a, "b": b})
+    >>> from cybleu.metrics import BLEU
+    >>> from cybleu.significance import bootstrap_all_pairs
+    >>> refs = ["the cat sat on the mat", "a dog barked at night", "it is raining today",
+    ...         "we went home early", "she reads a book"]
+    >>> base = ["the cat sat on a mat", "a dog barks at night", "it rains today", "we went home",
+    ...         "she reads books"]
+    >>> better = ["the cat sat on the mat", "a dog barked at night", "it is raining today",
+    ...           "we went home", "she reads a book"]
+    >>> names, results, raw = bootstrap_all_pairs(BLEU(references=[refs]),
+    ...                                           {"base": base, "better": better}, n_samples=200)
+    >>> names, round(raw[0][1], 4), round(results[1].score, 2)
+    (['base', 'better'], 0.005, 95.56)
     """
     _check_samples(n_samples, "n_samples")
     if n_samples < 1:

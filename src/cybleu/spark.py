@@ -1,4 +1,5 @@
 """Exact corpus BLEU, chrF and TER on Spark DataFrames; sentence scores as pandas UDFs.
+For example::
 
     import cybleu.spark
     cybleu.spark.corpus_bleu(df, hyp="hyp", refs=["ref_a", "ref_b"]).score
@@ -18,7 +19,7 @@ try:
 except ImportError as _err:  # pragma: no cover - the message is the point
     raise ImportError('cybleu.spark needs PySpark: pip install "cybleu[spark]"') from _err
 
-from ._scale import partition as _partition, _select
+from ._scale import partition as _partition, select as _select
 
 __all__ = ["corpus_bleu", "corpus_chrf", "corpus_ter", "corpus_score", "statistics_frame",
            "sentence_bleu", "sentence_chrf", "sentence_ter", "sentence_udf", "best_of_udf"]

@@ -16,7 +16,15 @@ __all__ = ["report", "Report", "TestSet", "ReportInputError"]
 
 
 class ReportInputError(ValueError):
-    """Inputs a report cannot be built from (lengths, names, types), with what and where."""
+    """Inputs a report cannot be built from (lengths, names, types), with what and where.
+
+    >>> import cybleu
+    >>> try:
+    ...     cybleu.report(["the cat sat", "a dog"], {"x": ["the cat sat"]})
+    ... except cybleu.ReportInputError as err:
+    ...     print(err)
+    test set: system 'x' has 1 lines, the references 2
+    """
 
 
 class TestSet:
@@ -28,6 +36,14 @@ class TestSet:
         reference set; None where a stream has no reference for a segment).
     :param systems: {name: lines}, or a sequence of (name, lines) pairs.
     :param sources: the source lines, or None.
+    :raises ReportInputError: lines that are not str, streams or systems of different lengths,
+        a segment without any reference, two systems of the same name.
+
+    >>> import cybleu
+    >>> news = cybleu.TestSet("news", ["the cat sat"], {"a": ["the cat sat"]})
+    >>> news
+    TestSet('news': 1 segments, 1 reference(s), 1 systems)
+    >>> rep = cybleu.report(testsets=[news])
     """
 
     __test__ = False  # not a pytest test class
@@ -121,7 +137,23 @@ class Report:
     it displays inline. `data` holds every number the page shows (a dict: per test set, per
     metric the corpus scores, intervals, p-values, signatures, ...).
 
-    Made by `cybleu.report(...)`."""
+    Made by `cybleu.report(...)`, not by hand: its parameters are the report's parts.
+
+    :param meta: what the page's first view needs (titles, systems, corpus scores).
+    :param header: every number of the page (`data`).
+    :param arrays: the typed arrays of the page's data (`arrays`).
+
+    >>> import cybleu
+    >>> rep = cybleu.report(["the cat sat on the mat"],
+    ...                     {"a": ["the cat sat on the mat"], "b": ["a cat sat on a mat"]},
+    ...                     metrics=["chrf"])
+    >>> print(rep.summary())
+    test set: systems compared
+    test set: 1 segments, 2 systems
+              chrF2
+      a      100.00
+      b       45.65
+    """
 
     def __init__(self, meta, header, arrays):
         self._meta = meta
@@ -131,6 +163,7 @@ class Report:
 
     @property
     def title(self):
+        """The page's title."""
         return self._meta["title"]
 
     @property
@@ -164,8 +197,12 @@ class Report:
         return self._container
 
     def html(self, compress=True, light=False):
-        """The page as one str. compress=False embeds the data base64 without gzip; light=True
-        leaves out the segments (text, sentence scores, n-grams): the views of the corpus only.
+        """The page as one str.
+
+        :param compress: gzip the embedded data (False: base64 only, for very old browsers).
+        :param light: leave out the segments (text, sentence scores, n-grams): the views of the
+            corpus only, as the notebook display embeds them.
+        :returns: the HTML text of the self-contained page.
         """
         from .page import build_html
         container, texts = self._container_bytes(light)
@@ -173,15 +210,20 @@ class Report:
 
     def save(self, path, compress=True):
         """Write the page to `path` (a temporary file in the same directory, renamed when
-        complete: a failed write leaves no partial report). Returns the path written.
+        complete: a failed write leaves no partial report).
 
+        :param path: the file to write (str or path-like).
+        :param compress: as for :meth:`html`.
+        :returns: the path written.
         :raises OSError: the directory is missing or not writable (the message names the
             path)."""
         text = self.html(compress).encode("utf-8")
         return write_atomically(os.fspath(path), text)
 
     def summary(self):
-        """A text table of the corpus scores (what `repr` shows)."""
+        """A text table of the corpus scores (what `repr` shows).
+
+        :returns: the table, one line per system and test set."""
         lines = [self.title]
         for ts in self._meta["sets"]:
             lines.append(f"{ts['name']}: {ts['n_segments']} segments, {len(ts['systems'])} "
@@ -247,9 +289,12 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
     :raises ReportInputError: (a ValueError) inputs of different lengths, unknown baseline,
         lines that are not str, a metric name that is not known.
 
-    >>> rep = report(["the cat sat"], {"a": ["the cat sat"], "b": ["a cat sat"]})
-    >>> rep.data["sets"][0]["metrics"][0]["corpus"][0]["score"]
-    100.00000000000004
+    >>> import cybleu
+    >>> rep = cybleu.report(["the cat sat on the mat"], {"a": ["the cat sat on the mat"],
+    ...                                                   "b": ["a cat sat on a mat"]})
+    >>> [m["corpus"][1]["score"] for m in rep.data["sets"][0]["metrics"]]
+    [32.46679154750991, 45.65449828800047, 33.33333333333333]
+    
     """
     from .. import significance as sig
     from . import compute

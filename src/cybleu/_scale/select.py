@@ -109,7 +109,7 @@ def best_of(candidates, references, k, metric="bleu", n_threads=1, **metric_kwar
     >>> import cybleu
     >>> best = cybleu.best_of(["a cat", "the cat sat", "the dog"], [["the cat sat"]], k=3)
     >>> int(best.index[0]), float(best.score[0])
-    (1, 100.0)
+    (1, 100.00000000000004)
     """
     import numpy as np
     _check_k(k)
