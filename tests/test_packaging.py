@@ -4,6 +4,7 @@ Everything here derives its lists from the files (one compiled module per .pyx, 
 .pyi), so adding a module needs no edit here. The checks that need the source tree or a tool skip
 with the reason when it is absent.
 """
+import ast
 import importlib.machinery
 import importlib.metadata
 import importlib.util
@@ -276,15 +277,37 @@ def stub_modules():
                   for p in PACKAGE.rglob("*.pyi"))
 
 
+def imported_modules():
+    """Every cybleu module the package's Python code imports, relative imports resolved against
+    the importing file (a report's `from . import ngrams` is not the kernels' ngrams), plus the
+    kernels named to `_backend.module("...")`."""
+    names = set()
+    for path in PACKAGE.rglob("*.py"):
+        parts = ("cybleu",) + path.relative_to(PACKAGE).with_suffix("").parts
+        package = parts[:-1]          # a module's and an __init__'s: the package they sit in
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = (".".join(package[:len(package) - node.level + 1]) if node.level
+                        else node.module or "")
+                if node.level and node.module:
+                    base = f"{base}.{node.module}"
+                names.add(base)
+                names.update(f"{base}.{a.name}" for a in node.names)
+            elif (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(
+                    node.func, "id", None)) == "module" and node.args
+                  and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                names.add(f"cybleu._kernels.{node.args[0].value}")
+    return names
+
+
 def test_compiled_modules_that_python_code_imports_have_stubs():
     compiled = compiled_modules()
     if not compiled:
         pytest.skip("this install has no compiled modules (pure-Python install)")
     stubs = set(stub_modules())
-    code = "\n".join(p.read_text(encoding="utf-8") for p in PACKAGE.rglob("*.py"))
-    imported = {m for m in compiled
-                if re.search(rf"\bimport\b[^\n]*\b{m.rsplit('.', 1)[1]}\b|"
-                             rf"\bfrom\s+\.+{m.rsplit('.', 1)[1]}\b", code)}
+    imported = compiled & imported_modules()
     assert imported, compiled
     assert not imported - stubs, f"compiled modules without a .pyi stub: {sorted(imported - stubs)}"
 
