@@ -12,6 +12,7 @@ statistics come from the compiled core (or its twin); the float arithmetic below
 operation by operation (its builtin `sum`, so Python 3.12's summation applies as it would there).
 """
 import math
+import numbers
 from collections.abc import Sequence
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
@@ -32,11 +33,16 @@ def tokenizer_13a(line):
 
 
 def _check_max_order(max_order):
-    """An int up to MAX_ORDER_LIMIT; 0 and below go on to nmt's own error (min() of nothing)."""
-    if isinstance(max_order, bool) or not isinstance(max_order, int):
+    """max_order as an int from 1 to MAX_ORDER_LIMIT: any integer type (numpy's too, as nmt takes
+    them); 0 or less is a ValueError naming it (nmt fails on min() of an empty list)."""
+    if isinstance(max_order, bool) or not isinstance(max_order, numbers.Integral):
         raise ValueError(f"hf: max_order must be an int, got {max_order!r}")
     if max_order > MAX_ORDER_LIMIT:
         raise ValueError(f"hf: max_order must be at most {MAX_ORDER_LIMIT}, got {max_order}")
+    if max_order < 1:
+        raise ValueError(f"hf: max_order must be at least 1 (the n-gram orders 1..max_order "
+                         f"are scored), got {max_order}")
+    return int(max_order)
 
 
 def _check_lines(predictions, references):
@@ -71,7 +77,7 @@ def compute_bleu(reference_corpus, translation_corpus, max_order=4, smooth=False
     """nmt's compute_bleu on token lists: (bleu, precisions, bp, ratio, translation_length,
     reference_length). Segments are paired with zip (extra segments on either side are ignored,
     as in nmt)."""
-    _check_max_order(max_order)
+    max_order = _check_max_order(max_order)
     translation_length, reference_length, matches_by_order, possible_matches_by_order = \
         _counts.hf_counts(reference_corpus, translation_corpus, max_order)
 
@@ -106,7 +112,7 @@ def bleu(predictions, references, tokenizer=tokenizer_13a, max_order=4, smooth=F
     """evaluate.load("bleu").compute(predictions=..., references=..., tokenizer=..., max_order=...,
     smooth=...): references is one list of references per prediction, or one string per
     prediction; tokenizer is any callable from a string to a list of tokens."""
-    _check_max_order(max_order)
+    max_order = _check_max_order(max_order)
     references = _check_lines(predictions, references)
     references = [[tokenizer(r) for r in ref] for ref in references]
     predictions = [tokenizer(p) for p in predictions]
