@@ -52,8 +52,15 @@ def _check_lines(predictions, references):
         if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
             raise TypeError(f"hf.bleu: {name} must be a list, got {type(value).__name__}")
     if len(predictions) != len(references):
+        hint = ""
+        if references and all(isinstance(r, Sequence) and not isinstance(r, str)
+                              and len(r) == len(predictions) for r in references):
+            hint = (f"; `references` looks like sacreBLEU's reference streams ({len(references)} "
+                    f"lists of {len(predictions)} references, one per reference set): pass "
+                    "references=list(zip(*references))")
         raise ValueError(f"hf.bleu: {len(predictions)} predictions but {len(references)} "
-                         "references; pass one reference (or list of references) per prediction")
+                         "references; pass one reference (or list of references) per "
+                         f"prediction{hint}")
     if not predictions:
         raise ValueError("hf.bleu: no predictions: the corpus is empty")
     for i, prediction in enumerate(predictions):
