@@ -55,8 +55,8 @@ def _check_lines(predictions, references):
         hint = ""
         if references and all(isinstance(r, Sequence) and not isinstance(r, str)
                               and len(r) == len(predictions) for r in references):
-            hint = (f"; `references` looks like sacreBLEU's reference streams ({len(references)} "
-                    f"lists of {len(predictions)} references, one per reference set): pass "
+            hint = ("; `references` looks like sacreBLEU's reference streams (one list per "
+                    "reference set, each with one reference per prediction): pass "
                     "references=list(zip(*references))")
         raise ValueError(f"hf.bleu: {len(predictions)} predictions but {len(references)} "
                          "references; pass one reference (or list of references) per "

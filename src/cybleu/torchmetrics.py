@@ -73,10 +73,10 @@ def _looks_like_streams(target: Any, n_preds: int) -> bool:
 def _count_error(name: str, n_preds: int, target: Any) -> ValueError:
     message = f"{name}: {n_preds} predictions but references for {len(target)}"
     if _looks_like_streams(target, n_preds):
-        message += (f"; `target` looks like sacreBLEU's reference streams ({len(target)} lists "
-                    f"of {n_preds} references, one per reference set), but torchmetrics takes "
-                    "one list of references per prediction: wrap the `target` argument as "
-                    "target=list(zip(*target))")
+        message += ("; `target` looks like sacreBLEU's reference streams (one list per "
+                    "reference set, each with one reference per prediction), but torchmetrics "
+                    "takes one list of references per prediction: wrap the `target` argument "
+                    "as target=list(zip(*target))")
     return ValueError(message)
 
 
