@@ -20,6 +20,9 @@ if TYPE_CHECKING:  # mypy sees the eager imports
     from .metrics.helpers import extract_char_ngrams, extract_word_ngrams
     from .patch import (is_patched, patch_nltk, patch_sacrebleu, patched, unpatch_nltk,
                         unpatch_sacrebleu)
+    from .dataset import (DATASETS, SACREBLEU_DIR, download_test_set, get_available_testsets,
+                          get_langpairs_for_testset, get_reference_files, get_source_file,
+                          smart_open)
 
 # public name -> the module that defines it
 _LAZY = {
@@ -31,14 +34,22 @@ _LAZY = {
     **dict.fromkeys(("extract_char_ngrams", "extract_word_ngrams"), "metrics.helpers"),
     **dict.fromkeys(("is_patched", "patch_nltk", "patch_sacrebleu", "patched", "unpatch_nltk",
                      "unpatch_sacrebleu"), "patch"),
+    # sacreBLEU's test-set surface (read from its local cache; cybleu never downloads)
+    **dict.fromkeys(("DATASETS", "SACREBLEU_DIR", "download_test_set", "get_available_testsets",
+                     "get_langpairs_for_testset", "get_reference_files", "get_source_file",
+                     "smart_open"), "dataset"),
 }
+# read again at each access ($SACREBLEU may be set after import), not cached in the module
+_DYNAMIC = frozenset({"SACREBLEU_DIR"})
 
 __all__ = ["BLEU", "BLEUScore", "CHRF", "CHRFScore", "corpus_bleu", "raw_corpus_bleu",
            "sentence_bleu", "batch_sentence_bleu", "corpus_chrf", "sentence_chrf",
            "batch_sentence_chrf", "pairwise_chrf", "TER", "TERScore", "corpus_ter", "sentence_ter",
            "batch_sentence_ter", "extract_char_ngrams", "extract_word_ngrams",
            "BACKEND", "__version__", "patch_sacrebleu", "unpatch_sacrebleu", "patch_nltk",
-           "unpatch_nltk", "patched", "is_patched"]
+           "unpatch_nltk", "patched", "is_patched", "DATASETS", "SACREBLEU_DIR",
+           "download_test_set", "get_available_testsets", "get_langpairs_for_testset",
+           "get_reference_files", "get_source_file", "smart_open"]
 
 
 def __getattr__(name):
@@ -47,7 +58,8 @@ def __getattr__(name):
         raise AttributeError(f"module 'cybleu' has no attribute {name!r}")
     from importlib import import_module
     value = getattr(import_module(f".{where}", __name__), name)
-    globals()[name] = value  # later lookups skip this function
+    if name not in _DYNAMIC:
+        globals()[name] = value  # later lookups skip this function
     return value
 
 

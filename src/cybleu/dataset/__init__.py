@@ -4,213 +4,53 @@ sacreBLEU keeps every test set it has fetched under `$SACREBLEU` (default `~/.sa
 `<name>/raw/` holds the downloaded archive and its unpacked files, and `<name>/<name>.<pair>.<field>`
 the plain-text fields it extracted (`src`, `ref`, `ref-A`, `docid`, `origlang`, ...). cybleu reads
 those same files with sacreBLEU 2.6.0's registry (`_testsets.py`, generated from it), so
-`cybleu -t wmt17 -l en-de` scores against exactly the lines sacreBLEU would use. When a file is not
-there, the error names it and says how to fetch it once with sacreBLEU.
+`cybleu -t wmt17 -l en-de` scores against exactly the lines sacreBLEU would use. A text field that
+is missing is extracted from the raw files as sacreBLEU extracts it; when those are missing too,
+the error names the file and says how to fetch it once with sacreBLEU.
+
+The same names as `sacrebleu.dataset` (`DATASETS`, the format classes `FakeSGMLDataset`,
+`WMTAdditionDataset`, `IWSLTXMLDataset`, `PlainTextDataset`, `TSVDataset`, `WMTXMLDataset` and
+their submodules, `_SUBSETS`) and the test-set functions of `sacrebleu.utils`
+(`get_source_file`, `get_reference_files`, `get_files`, `download_test_set`,
+`get_langpairs_for_testset`, `get_available_testsets`, ..., `SACREBLEU_DIR`, `smart_open`).
+Test-set and language-pair names are checked as the command line checks them.
+
+    >>> from cybleu.dataset import DATASETS, get_langpairs_for_testset
+    >>> "en-de" in get_langpairs_for_testset("wmt17")
+    True
 """
 import itertools
 import os
 import re
 
-__all__ = ["TestSetError", "TestSet", "DATASETS", "SUBSETS", "cache_dir", "smart_open",
+from .base import Dataset, TestSetError, cache_dir, smart_open, _missing, _inside  # noqa: F401
+from .fake_sgml import FakeSGMLDataset, WMTAdditionDataset
+from .iwslt_xml import IWSLTXMLDataset
+from .plain_text import PlainTextDataset
+from .tsv import TSVDataset
+from .wmt_xml import WMTXMLDataset, _unwrap_xml
+
+__all__ = ["TestSetError", "Dataset", "TestSet", "DATASETS", "SUBSETS", "SACREBLEU_DIR",
+           "cache_dir", "smart_open", "FakeSGMLDataset", "WMTAdditionDataset",
+           "IWSLTXMLDataset", "PlainTextDataset", "TSVDataset", "WMTXMLDataset",
            "get_available_testsets", "get_available_testsets_for_langpair",
            "get_langpairs_for_testset", "get_reference_files", "get_source_file", "get_files",
            "filter_subset", "subset_mask", "get_available_origlangs", "get_available_subsets",
            "test_set_lines", "download_test_set"]
 
+#: cybleu's earlier name for `Dataset`
+TestSet = Dataset
 
-class TestSetError(Exception):
-    """A test set, language pair, field or cached file that cannot be used."""
-
-
-def cache_dir():
-    """sacreBLEU's data directory: $SACREBLEU, default ~/.sacrebleu (read at each call)."""
-    return os.environ.get("SACREBLEU", os.path.join(os.path.expanduser("~"), ".sacrebleu"))
+_FORMATS = {cls.__name__: cls for cls in (FakeSGMLDataset, WMTAdditionDataset, IWSLTXMLDataset,
+                                          PlainTextDataset, TSVDataset, WMTXMLDataset)}
 
 
-def smart_open(file, mode="rt", encoding="utf-8"):
-    """Open a text file, gzip-compressed when its name ends in .gz; lines end at '\\n' only
-    (sacreBLEU's `utils.smart_open`)."""
-    if file.endswith(".gz"):
-        import gzip
-        return gzip.open(file, mode=mode, encoding=encoding, newline="\n")
-    return open(file, mode=mode, encoding=encoding, newline="\n")
-
-
-def _fetch_hint(name, langpair):
-    pair = f" -l {langpair}" if langpair else ""
-    return (f"cybleu reads test sets from sacreBLEU's cache ({cache_dir()}) and never downloads. "
-            f"Fetch this one once with sacreBLEU: `sacrebleu -t {name}{pair} --echo src "
-            "> /dev/null`, or point $SACREBLEU at a cache that has it.")
-
-
-def _missing(path, name, langpair):
-    return TestSetError(f"{path} is missing. {_fetch_hint(name, langpair)}")
-
-
-class TestSet:
-    """One entry of sacreBLEU's registry: where its files live in the cache and their fields."""
-
-    def __init__(self, name, meta):
-        self.name = name
-        self.format = meta["format"]
-        self.data = meta.get("data", [])
-        self.description = meta.get("description")
-        self.citation = meta.get("citation")
-        self.md5 = meta.get("md5")
-        self.langpairs = meta["langpairs"]
-        self.refs = meta.get("refs")
-
-    def __contains__(self, key):  # sacreBLEU's CLI asks `'citation' in DATASETS[name]`
-        return getattr(self, key, None) is not None
-
-    @property
-    def outdir(self):
-        return os.path.join(cache_dir(), self.name)
-
-    @property
-    def rawdir(self):
-        return os.path.join(self.outdir, "raw")
-
-    def _meta(self, langpair):
-        if langpair not in self.langpairs:
-            raise TestSetError(f"No such language pair {self.name}/{langpair}")
-        return self.langpairs[langpair]
-
-    def raw_file(self, langpair):
-        """The raw file of the pair's source side (SGML or XML) under raw/."""
-        meta = self._meta(langpair)
-        rel = meta["path"] if isinstance(meta, dict) else meta[0]
-        return os.path.join(self.rawdir, rel)
-
-    def text_path(self, langpair, field):
-        """~/.sacrebleu/NAME/NAME.PAIR.FIELD, with '/' and ':' made file-name safe as sacreBLEU."""
-        name = self.name.replace("/", "_")
-        return os.path.join(self.outdir, f"{name}.{langpair}.{field.replace(':', '-')}")
-
-    def fieldnames(self, langpair):
-        """The fields sacreBLEU extracts for the pair, in its order."""
-        meta = self._meta(langpair)
-        if self.format == "WMTXMLDataset":
-            return list(_unwrap_xml(self._existing_raw(langpair), fields_only=True))
-        if self.format in ("PlainTextDataset", "TSVDataset"):
-            return ["src", "ref"]
-        if len(meta) < 2:
-            raise TestSetError(f"Each language pair in {self.name} must have at least 2 fields.")
-        fields = ["src"] + (["ref"] if len(meta) == 2 else
-                            [f"ref:{i}" for i in range(len(meta) - 1)])
-        if not self.name.startswith("wmt08"):
-            fields += ["docid", "genre", "origlang"]
-        return fields
-
-    def _existing_raw(self, langpair):
-        path = self.raw_file(langpair)
-        if not os.path.exists(path):
-            raise _missing(path, self.name, langpair)
-        return path
-
-    def get_files(self, langpair):
-        """Paths of every field's text file, in fieldnames() order; each must exist."""
-        files = [self.text_path(langpair, field) for field in self.fieldnames(langpair)]
-        for path in files:
-            if not os.path.exists(path):
-                raise _missing(path, self.name, langpair)
-        return files
-
-    def allowed_refs(self, langpair):
-        """The reference fields sacreBLEU scores against (WMT21+ choose among translators)."""
-        defaults = self.refs or []
-        meta = self._meta(langpair)
-        allowed = meta.get("refs", defaults) if isinstance(meta, dict) else defaults
-        return ["ref" if not ref else f"ref:{ref}" for ref in allowed]
-
-    def get_reference_files(self, langpair):
-        if self.format == "WMTXMLDataset":
-            self._meta(langpair)
-            allowed = self.allowed_refs(langpair)
-            # the text files are enough (no XML parse) when sacreBLEU extracted them already
-            files = [self.text_path(langpair, field) for field in allowed]
-            if all(os.path.exists(path) for path in files):
-                return files
-            fields = self.fieldnames(langpair)
-            files = [self.text_path(langpair, f) for f in fields if f in allowed]
-            for path in files:
-                if not os.path.exists(path):
-                    raise _missing(path, self.name, langpair)
-            return files
-        fields = self.fieldnames(langpair)
-        files = [self.text_path(langpair, f) for f in fields if f.startswith("ref")]
-        for path in files:
-            if not os.path.exists(path):
-                raise _missing(path, self.name, langpair)
-        return files
-
-    def get_source_file(self, langpair):
-        path = self.text_path(langpair, "src")
-        if not os.path.exists(path):
-            raise _missing(path, self.name, langpair)
-        return path
-
-
-def _unwrap_xml(raw_file, fields_only=False):
-    """The fields of a WMT21+ XML file, as sacreBLEU's `_unwrap_wmt21_or_later` lists them:
-    src, one `ref:<translator>` per translator (`ref` when unnamed), docid, origlang, one field
-    per system, then domain when present. With `fields_only`, only the names (values empty).
-
-    Translators come in the order of iterating a Python set, as in sacreBLEU."""
-    from xml.etree import ElementTree
-    try:
-        root = ElementTree.parse(raw_file).getroot()
-    except (ElementTree.ParseError, OSError) as err:
-        raise TestSetError(f"cannot read {raw_file}: {err}") from None
-    src_langs = {doc.get("lang") for doc in root.iter("src")}
-    ref_langs = set()
-    # sacreBLEU iterates a Python set of translators: the same order here for the same
-    # PYTHONHASHSEED (it varies between runs otherwise, for two or more translators)
-    translators = set()
-    for ref_doc in root.iter("ref"):
-        ref_langs.add(ref_doc.get("lang"))
-        translators.add(ref_doc.get("translator"))
-    if len(src_langs) != 1:
-        raise TestSetError(f"Multiple source languages found in the file: {raw_file}")
-    if len(ref_langs) != 1:
-        raise TestSetError(f"Found {len(ref_langs)} reference languages found in the file: "
-                           f"{raw_file}")
-
-    def field(translator):
-        return "ref" if not translator else f"ref:{translator}"
-
-    src, docids, origlangs, domains = [], [], [], []
-    refs = {field(t): [] for t in translators}
-    systems = {}
-    seen_domain = False
-    for doc in root.iter("doc"):
-        if "testsuite" in doc.attrib:
-            continue
-        src_sents = {int(seg.get("id")): seg.text for seg in doc.findall(".//src//seg")}
-
-        def sents(node):
-            return {int(seg.get("id")): seg.text if seg.text else "" for seg in node.iter("seg")}
-
-        trans_to_ref = {r.get("translator"): sents(r) for r in doc.findall(".//ref")}
-        hyps = {h.get("system"): sents(h) for h in doc.findall(".//hyp")}
-        for name in hyps:
-            systems.setdefault(name, [])
-        for seg_id in sorted(src_sents):
-            if not any(value.get(seg_id, "") for value in trans_to_ref.values()):
-                continue
-            for t in translators:
-                refs[field(t)].append(trans_to_ref.get(t, {}).get(seg_id, ""))
-            src.append(src_sents[seg_id])
-            for name in hyps:
-                systems[name].append(hyps[name][seg_id])
-            docids.append(doc.attrib["id"])
-            origlangs.append(doc.attrib["origlang"])
-            domains.append(doc.get("domain"))
-            seen_domain = doc.get("domain") is not None
-    fields = {"src": src, **refs, "docid": docids, "origlang": origlangs, **systems}
-    if seen_domain:
-        fields["domain"] = domains
-    return fields
+def __getattr__(name):
+    # sacreBLEU's SACREBLEU_DIR is fixed when sacrebleu.utils is imported; cybleu reads
+    # $SACREBLEU when asked (as its functions do), so setting it later takes effect
+    if name == "SACREBLEU_DIR":
+        return cache_dir()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class _Registry(dict):
@@ -220,7 +60,9 @@ class _Registry(dict):
         if not dict.__len__(self):
             from ._testsets import DATASETS as META
             for name, meta in META.items():
-                dict.__setitem__(self, name, TestSet(name, meta))
+                kwargs = dict(meta)
+                cls = _FORMATS[kwargs.pop("format")]
+                dict.__setitem__(self, name, cls(name, **kwargs))
 
     def __getitem__(self, key):
         self._load()
@@ -281,14 +123,60 @@ class _Subsets(dict):
 SUBSETS = _Subsets()
 
 
+class _RawSubsets(dict):
+    """sacreBLEU's `_SUBSETS`: test set -> its annotation string, loaded on first use."""
+
+    def _load(self):
+        if not dict.__len__(self):
+            from ._testsets import SUBSETS_RAW
+            dict.update(self, SUBSETS_RAW)
+
+    def __getitem__(self, key):
+        self._load()
+        return dict.__getitem__(self, key)
+
+    def __contains__(self, key):
+        self._load()
+        return dict.__contains__(self, key)
+
+    def __iter__(self):
+        self._load()
+        return dict.__iter__(self)
+
+    def __len__(self):
+        self._load()
+        return dict.__len__(self)
+
+    def keys(self):
+        self._load()
+        return dict.keys(self)
+
+    def items(self):
+        self._load()
+        return dict.items(self)
+
+    def get(self, key, default=None):
+        self._load()
+        return dict.get(self, key, default)
+
+
+_SUBSETS = _RawSubsets()
+
+
 def _dataset(test_set):
-    if test_set not in DATASETS:
-        raise TestSetError(f"No such test set {test_set}")
+    """The registry entry, or TestSetError (as the command line's "Unknown test set")."""
+    if not isinstance(test_set, str) or test_set not in DATASETS:
+        raise TestSetError(f"No such test set {test_set!r}; get_available_testsets() lists "
+                           "them")
     return DATASETS[test_set]
 
 
 def get_available_testsets():
-    """Every test set sacreBLEU 2.6.0 knows, newest name first (its order)."""
+    """Every test set sacreBLEU 2.6.0 knows, newest name first (its order).
+
+    >>> get_available_testsets()[:2]
+    ['wmt24', 'wmt23']
+    """
     return sorted(DATASETS.keys(), reverse=True)
 
 
@@ -303,28 +191,41 @@ def get_available_testsets_for_langpair(langpair):
 
 
 def get_langpairs_for_testset(testset):
-    if testset not in DATASETS:
+    """The language pairs of a test set ([] for an unknown name, as in sacreBLEU)."""
+    if not isinstance(testset, str) or testset not in DATASETS:
         return []
     return list(DATASETS[testset].langpairs.keys())
 
 
 def get_reference_files(test_set, langpair):
-    """Paths of the reference files in sacreBLEU's cache (never downloads)."""
+    """Paths of the pair's reference files in sacreBLEU's cache (extracted from its raw files
+    when needed; never downloads).
+
+    :raises TestSetError: For an unknown test set or pair, or a file missing from the cache.
+    """
     return _dataset(test_set).get_reference_files(langpair)
 
 
 def get_source_file(test_set, langpair):
+    """The path of the pair's source file in sacreBLEU's cache (as get_reference_files).
+
+    :raises TestSetError: For an unknown test set or pair, or a file missing from the cache.
+    """
     return _dataset(test_set).get_source_file(langpair)
 
 
 def get_files(test_set, langpair):
+    """The paths of every field's file of the pair (source, references, metadata)."""
     return _dataset(test_set).get_files(langpair)
 
 
 def download_test_set(test_set, langpair=None):
-    """cybleu does not download: returns the cached files, or raises TestSetError naming the
-    first one missing."""
-    return _dataset(test_set).get_files(langpair)
+    """sacreBLEU's download; cybleu does not download: returns the cached files of the pair
+    (of every pair when langpair is None), or raises TestSetError naming the first missing."""
+    dataset = _dataset(test_set)
+    if langpair is None:
+        return [path for pair in dataset.langpairs for path in dataset.get_files(pair)]
+    return dataset.get_files(langpair)
 
 
 def _raw_for_filter(dataset, langpair):
@@ -351,7 +252,7 @@ def subset_mask(test_sets, langpair, origlang, subset=None):
     for test_set in test_sets.split(","):
         dataset = _dataset(test_set)
         rawfile = _raw_for_filter(dataset, langpair)
-        if dataset.format == "WMTXMLDataset":
+        if isinstance(dataset, WMTXMLDataset):
             fields = _unwrap_xml(rawfile)
             domains = fields["domain"] if "domain" in fields else itertools.repeat(None)
             for doc_origlang, doc_domain in zip(fields["origlang"], domains):
@@ -412,7 +313,7 @@ def get_available_origlangs(test_sets, langpair):
     for test_set in test_sets.split(","):
         dataset = _dataset(test_set)
         rawfile = _raw_for_filter(dataset, langpair)
-        if dataset.format == "WMTXMLDataset":
+        if isinstance(dataset, WMTXMLDataset):
             origlangs.update(_unwrap_xml(rawfile)["origlang"])
         if rawfile.endswith(".sgm"):
             with smart_open(rawfile) as fin:
@@ -430,7 +331,7 @@ def get_available_subsets(test_sets, langpair):
     subsets = set()
     for test_set in test_sets.split(","):
         dataset = _dataset(test_set)
-        if dataset.format == "WMTXMLDataset":
+        if isinstance(dataset, WMTXMLDataset):
             fields = _unwrap_xml(_raw_for_filter(dataset, langpair))
             if "domain" in fields:
                 subsets |= set(fields["domain"])
