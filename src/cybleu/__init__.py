@@ -9,10 +9,10 @@
 # public names load on first use, so `python -m cybleu` and `import cybleu` do not pay for
 # metrics, numpy or sacreBLEU's patching until they are asked for (tests/test_imports.py).
 from ._backend import BACKEND
-from .version import __version__
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # mypy sees the eager imports
+    from .version import __version__
     from .compat import (batch_sentence_bleu, batch_sentence_chrf, batch_sentence_ter,
                          corpus_bleu, corpus_chrf, corpus_ter, pairwise_chrf, raw_corpus_bleu,
                          sentence_bleu, sentence_chrf, sentence_ter)
@@ -53,6 +53,8 @@ __all__ = ["BLEU", "BLEUScore", "CHRF", "CHRFScore", "corpus_bleu", "raw_corpus_
 
 
 def __getattr__(name):
+    if name == "__version__":
+        return _version()
     where = _LAZY.get(name)
     if where is None:
         raise AttributeError(f"module 'cybleu' has no attribute {name!r}")
@@ -67,3 +69,23 @@ def __dir__():
     # the public API only: help(cybleu) and tab completion list what users may rely on, not the
     # lazy-loading machinery or the private modules
     return sorted(__all__)
+
+
+def _version():
+    """cybleu's own version. Read as `sacrebleu.__version__` after `sys.modules["sacrebleu"] =
+    cybleu` (an alias), it is an ImportError that names the supported way: version checks such
+    as Hugging Face evaluate's (sacreBLEU >= 1.4.12) would compare cybleu's version with
+    sacreBLEU's, and sacreBLEU's submodule paths would load cybleu's files a second time."""
+    import sys
+    from .version import SACREBLEU_VERSION, __version__
+    if sys.modules.get("sacrebleu") is sys.modules[__name__]:
+        raise ImportError(
+            f"`sacrebleu` is cybleu here (sys.modules['sacrebleu'] = cybleu), and something read "
+            f"sacrebleu.__version__ (Hugging Face evaluate's sacrebleu, chrf and ter scripts "
+            f"check it is >= 1.4.12). Aliasing the module is not supported: cybleu's version is "
+            f"{__version__}, not sacreBLEU's, and sacreBLEU's submodules would load cybleu's "
+            f"files a second time. Remove the alias and call cybleu.patch_sacrebleu() once "
+            f"before the scoring code runs: sacreBLEU {SACREBLEU_VERSION} stays the module you "
+            f"import, and its metrics are computed by cybleu, bit for bit (evaluate's scripts "
+            f"included).")
+    return __version__
