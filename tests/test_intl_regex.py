@@ -142,8 +142,9 @@ PROBE = textwrap.dedent('''
 ''')
 
 
-def _run(code, backend, tmp_path, pythonpath=None):
-    env = dict(os.environ, CYBLEU_IMPLEMENTATION=backend)
+def _run(code, backend, tmp_path, pythonpath=None, cache=None):
+    env = dict(os.environ, CYBLEU_IMPLEMENTATION=backend,
+               CYBLEU_CACHE_DIR=str(cache or tmp_path / "cache"))
     if pythonpath:
         env["PYTHONPATH"] = os.pathsep.join([pythonpath, env.get("PYTHONPATH", "")])
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -189,12 +190,81 @@ def test_without_regex_intl_uses_the_frozen_tables(backend, tmp_path):
     assert out["ours"] == out["twin"] == "a \u20c2 b , 1.5 ( x ) \u00a7 2024."
 
 
-def test_first_use_reads_the_tables_once(monkeypatch):
+def test_first_use_reads_the_tables_once(monkeypatch, tmp_path):
     calls = []
     real = unicode_classes.classes_of
+    monkeypatch.setenv("CYBLEU_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(unicode_classes, "_RUNS", None)
     monkeypatch.setattr(unicode_classes, "classes_of", lambda m: calls.append(1) or real(m))
     monkeypatch.setattr(unicode_tables, "REGEX_VERSION", "0.not-installed")
     monkeypatch.setattr(unicode_classes, "REGEX_VERSION", "0.not-installed")
     first = unicode_classes.intl_runs()
     assert unicode_classes.intl_runs() is first and calls == [1]
+
+
+# -- the cache file: a later process reads the classes without importing regex ------------------
+
+CACHED = textwrap.dedent('''
+    import json, sys
+    from cybleu._backend import BACKEND, core
+    from cybleu._kernels import unicode_classes
+    line = "a\u20c2b, 1.5 (x) \u00a7 2024. \u2e5d!"
+    ours = core.tokenize(line, "intl")
+    imported = "regex" in sys.modules
+    from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+    print(json.dumps({"backend": BACKEND, "regex_imported": imported,
+                      "same": ours == TokenizerV14International()(line),
+                      "exact": unicode_classes.intl_runs() == unicode_classes.classes_of(
+                          __import__("regex")),
+                      "source": unicode_classes.intl_source(),
+                      "file": unicode_classes.cache_file()}))
+''')
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_later_process_reads_the_cache_file(backend, tmp_path):
+    cache = tmp_path / "cache"
+    first = _run(CACHED, backend, tmp_path, cache=cache)
+    assert first["regex_imported"] and first["same"] and first["exact"]
+    assert os.path.exists(first["file"]) and os.path.dirname(first["file"]) == str(cache)
+    second = _run(CACHED, backend, tmp_path, cache=cache)
+    assert not second["regex_imported"]          # the classes came from the file
+    assert second["same"] and second["exact"] and second["source"] == first["source"]
+    assert second["source"] == f"regex {regex.__version__}"
+
+
+@pytest.mark.parametrize("damage", ["flip-a-class", "bad-checksum", "other-key", "truncated",
+                                    "garbage"])
+def test_a_damaged_or_foreign_cache_file_is_not_used(damage, tmp_path):
+    cache = tmp_path / "cache"
+    first = _run(CACHED, "python", tmp_path, cache=cache)
+    path = first["file"]
+    with open(path, encoding="ascii") as f:
+        lines = f.read().split("\n")
+    runs = lines[3].split(",")
+    if damage == "flip-a-class":          # still well formed: only the checksum catches it
+        k = next(k for k in range(3, len(runs) - 2, 2)
+                 if len({runs[k - 2], runs[k], runs[k + 2]}) == 3)
+        runs[k] = ({"0", "1", "2", "3"} - {runs[k - 2], runs[k], runs[k + 2]}).pop()
+        lines[3] = ",".join(runs)
+    elif damage == "bad-checksum":
+        lines[4] = "0"
+    elif damage == "other-key":
+        lines[1] = "another regex"
+    elif damage == "truncated":
+        lines = lines[:3]
+    else:
+        lines = ["\x00garbage"]
+    with open(path, "w", encoding="latin-1") as f:
+        f.write("\n".join(lines))
+    second = _run(CACHED, "python", tmp_path, cache=cache)
+    assert second["regex_imported"]      # read again from regex, not from the file
+    assert second["same"] and second["exact"]
+
+
+def test_an_unwritable_cache_folder_costs_only_time(tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder would be")
+    for _ in range(2):
+        out = _run(CACHED, "python", tmp_path, cache=blocker / "cybleu")
+        assert out["regex_imported"] and out["same"] and out["exact"]
