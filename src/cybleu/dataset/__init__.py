@@ -23,7 +23,7 @@ import itertools
 import os
 import re
 
-from .base import Dataset, TestSetError, cache_dir, smart_open, _missing, _inside  # noqa: F401
+from .base import Dataset, TestSetError, _missing, cache_dir, smart_open
 from .fake_sgml import FakeSGMLDataset, WMTAdditionDataset
 from .iwslt_xml import IWSLTXMLDataset
 from .plain_text import PlainTextDataset

@@ -12,7 +12,6 @@ field names are checked, and no path leaves the cache directory.
 """
 import os
 import re
-import tempfile
 from abc import ABCMeta, abstractmethod
 
 __all__ = ["Dataset", "TestSetError", "cache_dir", "smart_open"]
@@ -76,6 +75,7 @@ def _inside(root, *parts):
 def _write_text(path, lines):
     """Write one line per item (print's newline) to path through a temporary file renamed into
     place: an interrupted extraction never leaves a short file to be scored later."""
+    import tempfile
     directory = os.path.dirname(path)
     os.makedirs(directory, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".cybleu-", dir=directory)
