@@ -156,7 +156,7 @@ def test_bad_sentence_input(api):
 @pytest.mark.parametrize("kwargs,message", [
     ({"tokenize": "13b"}, "Unknown tokenizer '13b'"),
     ({"smooth_method": "expo"}, "Unknown smooth_method 'expo'"),
-    ({"max_ngram_order": 0}, "max_ngram_order must be a positive int"),
+    ({"max_ngram_order": 0}, "max_ngram_order must be an integer from 1 to 256, got 0"),
 ])
 def test_bad_options(api, kwargs, message):
     with pytest.raises(ValueError, match=message):

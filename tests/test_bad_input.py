@@ -515,3 +515,104 @@ def test_cli_names_a_missing_file(backend, tmp_path, capsys):
     assert "missing-ref.txt" in err and "Traceback" not in err
 
 
+# -- drop-in misuse: the error names the problem (and the fix) -----------------------------------
+
+def _tm(name):
+    """cybleu.torchmetrics' `name`, or a skip when torch/torchmetrics are absent."""
+    pytest.importorskip("torchmetrics", reason="torchmetrics is not installed (pip install "
+                        "'cybleu[torchmetrics]')")
+    import cybleu.torchmetrics as ctm
+    return getattr(ctm, name)
+
+
+from cybleu.dataset import TestSetError  # noqa: E402
+
+_H3 = ["a b c", "d e f", "g h"]
+_PER_HYP = [["a b c", "a b d"], ["d e f", "d"], ["g h", "g i"]]   # per hypothesis, not streams
+
+BAD_DROPIN = [
+    # 12. chrF orders past a C int: an OverflowError naming no argument before
+    Bad("CHRF-char-order-2**31", lambda: cybleu.CHRF(char_order=2**31), ValueError,
+        "CHRF: char_order must be an int >= 0 (at most 256), not 2147483648"),
+    Bad("CHRF-word-order-2**31", lambda: cybleu.corpus_chrf(["a"], [["a"]], word_order=2**31),
+        ValueError, "CHRF: word_order must be an int >= 0 (at most 256)"),
+    Bad("hf-max-order-0", lambda: hf.bleu(["a b"], ["a b"], max_order=0), ValueError,
+        "hf: max_order must be at least 1"),
+    Bad("ids-self-bleu-one-sentence", lambda: ids.self_bleu([[1, 2, 3]]), ValueError,
+        "self-BLEU needs at least two sentences"),
+    # 6. a float32 smoothing value the compiled pairwise path cannot compute as sacreBLEU does
+    Bad("ids-pairwise-float32-smoothing", lambda: ids.pairwise_bleu(
+        [[1, 2]], smooth_method="floor", smooth_value=np.float32(0.1)), TypeError,
+        "pairwise_bleu takes smooth_value as a Python int or float"),
+    # one list of references per hypothesis where sacreBLEU takes streams: the fix named
+    Bad("corpus-bleu-per-hypothesis-refs", lambda: cybleu.corpus_bleu(_H3, _PER_HYP), ValueError,
+        "`refs` looks like one list of references per hypothesis: pass `list(zip(*refs))`"),
+    Bad("corpus-chrf-per-hypothesis-refs", lambda: cybleu.corpus_chrf(_H3, _PER_HYP), ValueError,
+        "pass `list(zip(*refs))`"),
+    Bad("corpus-ter-per-hypothesis-refs", lambda: cybleu.corpus_ter(_H3, _PER_HYP), ValueError,
+        "pass `list(zip(*refs))`"),
+    Bad("batch-bleu-per-hypothesis-refs", lambda: cybleu.batch_sentence_bleu(_H3, _PER_HYP),
+        ValueError, "pass `list(zip(*refs))`"),
+    Bad("batch-chrf-ragged-per-hypothesis-refs", lambda: cybleu.batch_sentence_chrf(
+        _H3, [["a"], ["b", "c"], ["d"]]), ValueError,
+        "pass `list(itertools.zip_longest(*refs))`"),
+    Bad("hf-streams-as-references", lambda: hf.bleu(_H3, [_H3, _H3]), ValueError,
+        "pass references=list(zip(*references))"),
+    Bad("torchmetrics-streams-as-target", lambda: _tm("SacreBLEUScore")().update(
+        ["a", "b"], [["a", "b"], ["a", "c"], ["x", "y"]]), ValueError,
+        "wrap the `target` argument as target=list(zip(*target))"),
+    Bad("torchmetrics-chrf-streams-as-target", lambda: _tm("chrf_score")(
+        ["a", "b"], [["a", "b"], ["a", "c"], ["x", "y"]]), ValueError,
+        "target=list(zip(*target))"),
+    # 2. torchmetrics' weights: not normalized, so validated
+    Bad("torchmetrics-negative-weights", lambda: _tm("BLEUScore")(weights=[-1] * 4), ValueError,
+        "weights must be finite and >= 0"),
+    Bad("torchmetrics-nan-weights", lambda: _tm("bleu_score")(["a"], [["a"]],
+                                                              weights=[float("nan")] * 4),
+        ValueError, "weights must be finite and >= 0"),
+    Bad("torchmetrics-zero-weights", lambda: _tm("BLEUScore")(weights=[0] * 4), ValueError,
+        "not all 0"),
+    Bad("torchmetrics-chrf-order", lambda: _tm("CHRFScore")(n_char_order=2**31), ValueError,
+        "`n_char_order` to be an integer greater than or equal to 1 (at most 256)"),
+    # 15. test-set and language-pair names checked before they become paths
+    Bad("dataset-langpair-climbs-out", lambda: cybleu.get_source_file("wmt17", "../../x#"),
+        TestSetError, "No such language pair wmt17/../../x#"),
+    Bad("dataset-unknown-test-set", lambda: cybleu.get_reference_files("../wmt17", "en-de"),
+        TestSetError, "No such test set '../wmt17'"),
+]
+
+
+@pytest.mark.parametrize("case", BAD_DROPIN, ids=[case.name for case in BAD_DROPIN])
+def test_dropin_bad_input_raises_a_clear_error(backend, case):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(case.error) as info:
+            case.call()
+    assert case.fragment in str(info.value)
+
+
+def test_dropin_catalogue_names_are_unique():
+    names = [case.name for case in BAD + BAD_DROPIN]
+    assert len(set(names)) == len(names)
+
+
+GOOD_DROPIN = [
+    # 11. any Sequence of hypotheses
+    Good("deque-of-hypotheses", lambda: _scores(cybleu.corpus_bleu(
+        __import__("collections").deque(_H3), [["a b c", "d e", "g h i"]])),
+         lambda: _scores(sacrebleu.corpus_bleu(_H3, [["a b c", "d e", "g h i"]]))),
+    # 13. numpy integer orders
+    Good("numpy-int64-bleu-order", lambda: _scores(BLEU(max_ngram_order=np.int64(3)).corpus_score(
+        _H3, [["a b c", "d e", "g h i"]])),
+         lambda: _scores(sacrebleu.BLEU(max_ngram_order=np.int64(3)).corpus_score(
+             _H3, [["a b c", "d e", "g h i"]]))),
+    Good("numpy-int64-chrf-order", lambda: cybleu.CHRF(char_order=np.int64(6)).corpus_score(
+        _H3, [["a b c", "d e", "g h i"]]).score,
+         lambda: sacrebleu.CHRF(char_order=np.int64(6)).corpus_score(
+             _H3, [["a b c", "d e", "g h i"]]).score),
+]
+
+
+@pytest.mark.parametrize("case", GOOD_DROPIN, ids=[case.name for case in GOOD_DROPIN])
+def test_dropin_odd_but_valid_input_is_scored_as_the_oracle_scores_it(backend, case):
+    assert case.call() == case.want()

@@ -349,7 +349,7 @@ def test_helpers_match_sacrebleu():
     (lambda: cybleu.corpus_chrf(["a"], [[None]]), ValueError, "segment 0 has no reference"),
     (lambda: cybleu.sentence_chrf("a", [None]), ValueError, "segment 0 has no reference"),
     (lambda: cybleu.corpus_chrf(["a", None], [["a", "b"]]), TypeError, "Undefined line"),
-    (lambda: CHRF(char_order=-1), ValueError, "char_order must be an int >= 0"),
+    (lambda: CHRF(char_order=-1), ValueError, r"char_order must be an int >= 0 \(at most 256\)"),
     (lambda: CHRF(char_order=0, word_order=0), ValueError, "nothing to count"),
     (lambda: CHRF(beta=True), TypeError, "beta must be a real number"),
     (lambda: CHRF(beta="2"), TypeError, "beta must be a real number"),

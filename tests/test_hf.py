@@ -144,8 +144,12 @@ def test_single_reference_strings_custom_tokenizer_and_object():
 def test_no_references_and_zero_order_raise_as_nmt():
     with pytest.raises(ValueError, match="empty"):
         hf.compute_bleu([[]], [["a"]])
-    with pytest.raises(ValueError, match="empty"):
+    # nmt's own ValueError is "min() arg is an empty sequence": the same type, a message that
+    # names the argument
+    with pytest.raises(ValueError, match="max_order must be at least 1"):
         hf.compute_bleu([[["a"]]], [["a"]], max_order=0)
+    with pytest.raises(ValueError, match="max_order must be at least 1"):
+        hf.bleu(["a"], ["a"], max_order=-3)
 
 
 @SETTINGS

@@ -1,5 +1,6 @@
 """Every code point, alone and in context, through intl, zh, char and 13a: cybleu's tokenizer (the
-backend under test) against sacreBLEU 2.6.0's, and the Unicode tables against `regex` itself.
+backend under test) against sacreBLEU 2.6.0's beside the installed `regex` (whatever its release:
+intl's classes are read off it, see test_intl_regex.py), and zh's table against sacreBLEU's.
 
 sacreBLEU is called on long lines that each hold thousands of code points (one context unit per
 code point, units separated by a space), so the sweep fits the time budget; when a line differs
@@ -8,11 +9,11 @@ one (sacreBLEU's per-character loop is its slowest path)."""
 import functools
 
 import pytest
-import regex
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
+from cybleu._kernels import unicode_classes
 from cybleu._kernels import unicode_tables as _unicode_tables
 from cybleu._backend import BACKEND, core
 
@@ -60,23 +61,6 @@ def _runs_to_classes(runs):
     return bytes(classes)
 
 
-def test_intl_tables_equal_the_installed_regex_for_every_code_point():
-    text = "".join(map(chr, range(N_CODE_POINTS)))
-    installed = bytearray(N_CODE_POINTS)
-    for cls, prop in ((1, "N"), (2, "P"), (3, "S")):
-        for m in regex.finditer(r"\p{%s}" % prop, text):
-            installed[m.start()] = cls
-    ours = _runs_to_classes(_unicode_tables.INTL_RUNS)
-    if bytes(installed) != ours:
-        diff = [c for c in range(N_CODE_POINTS) if installed[c] != ours[c]]
-        pytest.fail(
-            f"The installed regex {regex.__version__} classifies {len(diff)} code points "
-            f"differently from cybleu's intl tables (generated from regex "
-            f"{_unicode_tables.REGEX_VERSION}), e.g. U+{diff[0]:04X}: its Unicode data differs, so "
-            "sacreBLEU's intl scores would too. Regenerate with tools/gen_unicode_tables.py "
-            "(or install the regex release the tables name).")
-
-
 def test_zh_table_equals_sacrebleu_range_comparisons_for_every_code_point():
     is_chinese = TokenizerZh._is_chinese_char.__wrapped__
     zh = _runs_to_classes(_unicode_tables.ZH_RUNS)
@@ -103,7 +87,7 @@ def _first_difference(tokenize, oracle, units):
 
 @functools.lru_cache(maxsize=None)
 def _sampled_code_points():
-    intl = _runs_to_classes(_unicode_tables.INTL_RUNS)
+    intl = _runs_to_classes(unicode_classes.intl_runs())
     zh = _runs_to_classes(_unicode_tables.ZH_RUNS)
     return [c for c in range(N_CODE_POINTS)
             if c < 0x3400 or intl[c] or zh[c] or chr(c).isspace() or c % 31 == 0]
@@ -148,7 +132,7 @@ def test_dense_runs_of_consecutive_code_points(name):
 def test_interesting_code_points_alone():
     """Alone on a line (no neighbour at all): ASCII, whitespace, every N, P, S code point, every
     7th zh character, every 97th other code point."""
-    intl = _runs_to_classes(_unicode_tables.INTL_RUNS)
+    intl = _runs_to_classes(unicode_classes.intl_runs())
     zh = _runs_to_classes(_unicode_tables.ZH_RUNS)
     points = [c for c in range(N_CODE_POINTS) if c < 0x80 or intl[c] or chr(c).isspace()
               or (zh[c] and c % 7 == 0) or c % 97 == 0]

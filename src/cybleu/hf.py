@@ -12,6 +12,7 @@ statistics come from the compiled core (or its twin); the float arithmetic below
 operation by operation (its builtin `sum`, so Python 3.12's summation applies as it would there).
 """
 import math
+import numbers
 from collections.abc import Sequence
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
@@ -42,11 +43,16 @@ def tokenizer_13a(line):
 
 
 def _check_max_order(max_order):
-    """An int up to MAX_ORDER_LIMIT; 0 and below go on to nmt's own error (min() of nothing)."""
-    if isinstance(max_order, bool) or not isinstance(max_order, int):
+    """max_order as an int from 1 to MAX_ORDER_LIMIT: any integer type (numpy's too, as nmt takes
+    them); 0 or less is a ValueError naming it (nmt fails on min() of an empty list)."""
+    if isinstance(max_order, bool) or not isinstance(max_order, numbers.Integral):
         raise ValueError(f"hf: max_order must be an int, got {max_order!r}")
     if max_order > MAX_ORDER_LIMIT:
         raise ValueError(f"hf: max_order must be at most {MAX_ORDER_LIMIT}, got {max_order}")
+    if max_order < 1:
+        raise ValueError(f"hf: max_order must be at least 1 (the n-gram orders 1..max_order "
+                         f"are scored), got {max_order}")
+    return int(max_order)
 
 
 def _check_lines(predictions, references):
@@ -56,8 +62,15 @@ def _check_lines(predictions, references):
         if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
             raise TypeError(f"hf.bleu: {name} must be a list, got {type(value).__name__}")
     if len(predictions) != len(references):
+        hint = ""
+        if references and all(isinstance(r, Sequence) and not isinstance(r, str)
+                              and len(r) == len(predictions) for r in references):
+            hint = ("; `references` looks like sacreBLEU's reference streams (one list per "
+                    "reference set, each with one reference per prediction): pass "
+                    "references=list(zip(*references))")
         raise ValueError(f"hf.bleu: {len(predictions)} predictions but {len(references)} "
-                         "references; pass one reference (or list of references) per prediction")
+                         "references; pass one reference (or list of references) per "
+                         f"prediction{hint}")
     if not predictions:
         raise ValueError("hf.bleu: no predictions: the corpus is empty")
     for i, prediction in enumerate(predictions):
@@ -93,7 +106,7 @@ def compute_bleu(reference_corpus, translation_corpus, max_order=4, smooth=False
     >>> hf.compute_bleu([[["a", "b", "c"]]], [["a", "b", "c"]], max_order=2)
     (1.0, [1.0, 1.0], 1.0, 1.0, 3, 3)
     """
-    _check_max_order(max_order)
+    max_order = _check_max_order(max_order)
     translation_length, reference_length, matches_by_order, possible_matches_by_order = \
         _counts.hf_counts(reference_corpus, translation_corpus, max_order)
 
@@ -146,7 +159,7 @@ def bleu(predictions, references, tokenizer=tokenizer_13a, max_order=4, smooth=F
     >>> result["bleu"], result["precisions"]
     (0.7071067811865475, [1.0, 1.0, 0.75, 0.3333333333333333])
     """
-    _check_max_order(max_order)
+    max_order = _check_max_order(max_order)
     references = _check_lines(predictions, references)
     references = [[tokenizer(r) for r in ref] for ref in references]
     predictions = [tokenizer(p) for p in predictions]

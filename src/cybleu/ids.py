@@ -521,6 +521,12 @@ def pairwise_bleu(hyps, refs=None, *, max_order=4, smooth_method="exp", smooth_v
                                                        pad_id, eos_id, n_threads)
     bleu = _bleu(max_order, smooth_method, smooth_value, effective_order)
     if not _batch_scorable(bleu):
+        if not (type(smooth_value) is int or isinstance(smooth_value, float)):
+            # sacreBLEU would compute in the value's own precision (numpy's float32 stays float32)
+            raise TypeError(f"pairwise_bleu takes smooth_value as a Python int or float (its "
+                            f"compiled path computes in float64), got "
+                            f"{type(smooth_value).__name__} {smooth_value!r}: pass "
+                            "float(smooth_value), or score pairs with sentence_bleu")
         raise ValueError(f"pairwise_bleu needs a smooth_value in (0, 1e300] for "
                          f"{smooth_method!r}, got {smooth_value!r}")
     hyp_flat, hyp_offsets, _ = _batch(hyps, "hyps", pad_id, eos_id)
@@ -554,6 +560,9 @@ def self_bleu_stats(sentences, *, max_order=4, pad_id=None, eos_id=None):
     """
     max_order, pad_id, eos_id, _ = _check_args(max_order, "exp", None, pad_id, eos_id, 1)
     flat, offsets, _ = _batch(sentences, "sentences", pad_id, eos_id)
+    if offsets.size == 2:
+        raise ValueError("self-BLEU needs at least two sentences (each is scored against the "
+                         "others), got 1")
     return core.ids_self_stats(flat, offsets, max_order)
 
 

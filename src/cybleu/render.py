@@ -77,9 +77,12 @@ def _format_score_lines(scores, width, multiline):
         for result in vals:
             if not isinstance(result, str):
                 cell = f"{result.score:.{width}f}"
-                if result.mean is not None:
+                # the stored values: Result.mean and .ci convert to numpy scalars when read,
+                # and the command line does not import numpy
+                mean, ci = vars(result)["mean"], vars(result)["ci"]
+                if mean is not None:
                     is_bootstrap = True
-                    cell += f" ({result.mean:.{width}f} ± {result.ci:.{width}f})"
+                    cell += f" ({mean:.{width}f} ± {ci:.{width}f})"
                 if result.p_value is not None:
                     cell += p_break + color_p(result.p_value)
             else:

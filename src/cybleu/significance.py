@@ -30,6 +30,7 @@ or documents (`groups=` in `paired_bootstrap`, `paired_randomization` and `all_p
 """
 import logging
 import math
+import numbers
 import os
 
 # the resampling engine, shared with Metric.corpus_score's bootstrap; _bootstrap_resample is
@@ -70,23 +71,54 @@ class Result:
         self.mean = mean
         self.ci = ci
 
+    def _numpy_scalar(name):  # noqa: N805 - a helper that builds the two properties below
+        def get(self):
+            value = self.__dict__[name]
+            if type(value) is float:
+                # sacreBLEU's values are numpy's (.item() works); numpy is imported here, when
+                # read, so the command line (which formats the plain floats) does not load it
+                import numpy as np
+                return np.float64(value)
+            return value
+
+        def set(self, value):
+            self.__dict__[name] = value
+
+        return property(get, set, doc=f"The {name} as numpy.float64 (numpy.float32 for chrF and "
+                                      "TER, as sacreBLEU gives them), or None.")
+
+    mean = _numpy_scalar("mean")
+    ci = _numpy_scalar("ci")
+    del _numpy_scalar
+
     def __repr__(self):
         return ",".join([f"{k}={str(v)}" for k, v in self.__dict__.items()])
 
 
 def estimate_ci(scores):
-    """Mean and half-width of the 95% interval of resampled scores (sacreBLEU's `estimate_ci`:
-    numpy's mean of the sorted scores, half the distance from `sorted[n//40]` to
-    `sorted[n - n//40 - 1]`).
+    """Mean and half-width of the 95% interval of resampled scores (sacreBLEU's estimate_ci:
+    numpy's mean of the sorted scores, half the distance from sorted[n//40] to
+    sorted[n - n//40 - 1]), as numpy scalars as in sacreBLEU (float64; float32 for float32
+    scores).
 
-    :param scores: The scores of the resamples (numbers).
-    :returns: (mean, half-width of the interval).
-    :raises ValueError: No scores.
+    :param scores: The resampled scores (a sequence or array of numbers).
+    :return: (mean, ci).
+    :raises ValueError: Without any score.
 
-    >>> from cybleu.significance import estimate_ci
-    >>> estimate_ci([30.0, 35.0, 40.0, 45.0, 50.0])
-    (40.0, 10.0)
+    >>> estimate_ci([1.0, 2.0, 3.0])
+    (np.float64(2.0), np.float64(1.0))
     """
+    if not _plain_floats(scores):
+        if len(scores) == 0:
+            raise ValueError("estimate_ci needs at least one score")
+        return _numpy_estimate_ci(scores)
+    import numpy as np
+    mean, ci = _estimate_ci(scores)
+    return np.float64(mean), np.float64(ci)
+
+
+def _estimate_ci(scores):
+    """estimate_ci on Python floats, as Python floats (no numpy: the command line's path)."""
     data = sorted(float(x) for x in scores)
     n = len(data)
     if n == 0:
@@ -117,7 +149,7 @@ def _bs_statistic(bl_score, sys_score, bl_scores, sys_scores):
     from the scores of their resamples (drawn with the same indices) and their corpus scores."""
     diff = abs(bl_score - sys_score)
     if _plain_floats(sys_scores) and _plain_floats(bl_scores):
-        sys_mean, sys_ci = estimate_ci(sys_scores)
+        sys_mean, sys_ci = _estimate_ci(sys_scores)
         sample_diffs = [abs(s - b) for s, b in zip(sys_scores, bl_scores)]
         mean_diff = _resample().pairwise_mean(sample_diffs)
         return sys_mean, sys_ci, _p_value([d - mean_diff for d in sample_diffs], diff)
@@ -150,8 +182,10 @@ def _p_value(stats, real_difference):
 # -- seeds ---------------------------------------------------------------------------------------
 
 def _check_samples(n, what):
-    if isinstance(n, bool) or not isinstance(n, int):
+    """n as an int: any integer type, as sacreBLEU takes (numpy's from a config)."""
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
         raise TypeError(f"{what} must be an int, not {type(n).__name__}")
+    return int(n)
 
 
 class PairedTest:
@@ -205,9 +239,9 @@ class PairedTest:
                  n_ar_confidence=-1, n_jobs=1, progress=None):
         if test_type not in ("ar", "bs"):
             raise ValueError(f"Unknown test type {test_type!r}: use 'ar' or 'bs'")
-        _check_samples(n_samples, "n_samples")
-        _check_samples(n_ar_confidence, "n_ar_confidence")
-        _check_samples(n_jobs, "n_jobs")
+        n_samples = _check_samples(n_samples, "n_samples")
+        n_ar_confidence = _check_samples(n_ar_confidence, "n_ar_confidence")
+        n_jobs = _check_samples(n_jobs, "n_jobs")
         if len(named_systems) < 2:
             raise ValueError("A paired test needs a baseline and at least one other system.")
         self.test_type = test_type
@@ -246,7 +280,7 @@ class PairedTest:
             elif confidence_n > 0:
                 _, bl_scores = _bootstrap_resample(bl_stats, metric, confidence_n)
                 bl_scores = [x.score for x in bl_scores]
-                bl_mean, bl_ci = estimate_ci(bl_scores) if _plain_floats(bl_scores) \
+                bl_mean, bl_ci = _estimate_ci(bl_scores) if _plain_floats(bl_scores) \
                     else _numpy_estimate_ci(bl_scores)
             result = Result(bl_score.score, mean=bl_mean, ci=bl_ci)
             self._baseline_info[bl_score.name] = (bl_stats, result)
@@ -337,7 +371,7 @@ class PairedTest:
                                            _draws(seed, n, n_seg), report(run))
             bl_scores = all_scores[0]
             if shared_ci and run == 0:
-                bl_result.mean, bl_result.ci = estimate_ci(bl_scores) \
+                bl_result.mean, bl_result.ci = _estimate_ci(bl_scores) \
                     if _plain_floats(bl_scores) else _numpy_estimate_ci(bl_scores)
             for (stats, score), sys_scores in zip(group, all_scores[1:]):
                 sys_mean, sys_ci, p = _bs_statistic(bl_result.score, score.score, bl_scores,
@@ -370,7 +404,7 @@ class PairedTest:
                     p = _numpy_p_value(np.abs(np.array(first) - np.array(second)), diff)
                 res = Result(score.score, p)
                 if conf is not None:
-                    res.mean, res.ci = estimate_ci(conf) if _plain_floats(conf) \
+                    res.mean, res.ci = _estimate_ci(conf) if _plain_floats(conf) \
                         else _numpy_estimate_ci(conf)
                 results.append(res)
         return results
@@ -437,7 +471,7 @@ def _seed_value(seed):
 def _paired_inputs(metric, baseline, systems, n, name, seed, groups, references, progress):
     """What paired_bootstrap and paired_randomization share: checked counts and seed, every
     system's statistics and score (grouped into blocks when asked), and a PairedTest to run."""
-    _check_samples(n, name)
+    n = _check_samples(n, name)
     if n < 1:
         raise ValueError(f"{name} must be >= 1")
     seed = _seed_value(seed)
@@ -612,7 +646,7 @@ def bootstrap_all_pairs(metric, systems, n_samples=1000, seed=12345, groups=None
                                   progress)
     results = []
     for score, sys_scores in zip(scores, resampled):
-        mean, ci = estimate_ci(sys_scores) if _plain_floats(sys_scores) \
+        mean, ci = _estimate_ci(sys_scores) if _plain_floats(sys_scores) \
             else _numpy_estimate_ci(sys_scores)
         results.append(Result(score, None, mean, ci))
     raw = [[None] * len(names) for _ in names]

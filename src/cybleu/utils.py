@@ -1,8 +1,9 @@
 """The names code imports from `sacrebleu.utils`, with the same behaviour.
 
 Test sets are read from sacreBLEU's local cache only (`cybleu.dataset`): `download_test_set` and
-the `get_*_file(s)` functions return the cached paths, or raise `TestSetError` naming the missing
-file, and never download.
+the `get_*_file(s)` functions return the cached paths (extracting a missing text field from the
+cached raw files, as sacreBLEU does), or raise `TestSetError` naming the missing file, and never
+download.
 """
 import logging
 import os

@@ -25,7 +25,8 @@ Floors (a module cimports only from the floors below it):
        resample        bootstrap / randomization sums of statistics    (twin: resample_py)
 
 `core` gathers the BLEU steps into the one face `_backend.core` (its twin: `core_py`). `ragged`
-(argument checks both sides share, so they raise the same errors), `threads` and
-`unicode_tables` (the `regex` module's classes for intl and zh) are plain Python used by both.
+(argument checks both sides share, so they raise the same errors), `threads`, `unicode_classes`
+(intl's classes, read off the installed `regex`) and `unicode_tables` (zh's table, and intl's
+frozen fallback) are plain Python used by both.
 Turning statistics into scores is `cybleu._scoring`'s job.
 """

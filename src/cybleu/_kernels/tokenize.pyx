@@ -293,8 +293,8 @@ cdef inline int active_pending(const Chain* st) noexcept nogil:
 
 # ---------------------------------------------------------------------------------------------
 # Unicode classes of intl and zh: a two-level table (256 code points per block, identical blocks
-# shared) built at import from the generated runs in _unicode_tables.py, the same data the
-# pure-Python twin reads. Bits 0-1: intl class (regex's \p{N}, \p{P}, \p{S}); bit 2: zh pads it.
+# shared) built on first use from the runs the pure-Python twin reads too: intl's from the
+# installed `regex` module (unicode_classes.py), zh's from unicode_tables.py. Bits 0-1: intl class (regex's \p{N}, \p{P}, \p{S}); bit 2: zh pads it.
 
 cdef enum:
     U_N = 1
@@ -341,8 +341,9 @@ cdef int ensure_class_tables() except -1:
         return 0
     with _CLASS_TABLES_LOCK:
         if UBLOCKS == NULL:
-            from .unicode_tables import INTL_RUNS, ZH_RUNS
-            _CLASS_TABLES = _class_blocks(INTL_RUNS, ZH_RUNS)
+            from .unicode_classes import intl_runs
+            from .unicode_tables import ZH_RUNS
+            _CLASS_TABLES = _class_blocks(intl_runs(), ZH_RUNS)
             UINDEX = (<array>_CLASS_TABLES[0]).data.as_ushorts
             # published last: a thread that sees UBLOCKS set finds UINDEX set too
             UBLOCKS = <bytes>_CLASS_TABLES[1]

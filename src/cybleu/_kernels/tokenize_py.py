@@ -5,7 +5,8 @@ specification of what the compiled transducers compute. Same public names as `to
 import functools
 import re
 
-from .unicode_tables import INTL_N, INTL_P, INTL_S, INTL_RUNS, ZH_RUNS
+from .unicode_classes import intl_runs
+from .unicode_tables import INTL_N, INTL_P, INTL_S, ZH_RUNS
 
 __all__ = ["TOKENIZER_MODES", "tokenize", "tokenize_13a"]
 
@@ -44,9 +45,10 @@ def _class_pattern(runs, cls):
 
 @functools.lru_cache(maxsize=None)
 def _intl_rules():
-    """sacrebleu's intl regexes, with the `regex` module's \\p{N}, \\p{P}, \\p{S} spelled out as
-    `re` classes (compiled on first use)."""
-    n, p, s = (_class_pattern(INTL_RUNS, c) for c in (INTL_N, INTL_P, INTL_S))
+    """sacrebleu's intl regexes, with the installed `regex` module's \\p{N}, \\p{P}, \\p{S}
+    spelled out as `re` classes (compiled on first use)."""
+    runs = intl_runs()
+    n, p, s = (_class_pattern(runs, c) for c in (INTL_N, INTL_P, INTL_S))
     return [
         (re.compile(f"([^{n}])([{p}])"), r"\1 \2 "),
         (re.compile(f"([{p}])([^{n}])"), r" \1 \2"),

@@ -287,11 +287,27 @@ def _check_streams(streams: Any, n_hyps: Optional[int] = None, prefix: str = "BL
     lengths = {len(stream) for stream in streams}
     if len(lengths) > 1:
         raise ValueError(f"{prefix}: reference streams have different lengths "
-                         f"{sorted(lengths)}; every stream needs one line per hypothesis.")
+                         f"{sorted(lengths)}; every stream needs one line per hypothesis."
+                         f"{_transposed_hint(streams, n_hyps)}")
     n_segments = lengths.pop()
     if n_hyps is not None and n_segments != n_hyps:
         raise ValueError(f"{prefix}: {n_hyps} hypotheses but {n_segments} references per stream; "
-                         "the streams must have the same length.")
+                         f"the streams must have the same length.{_transposed_hint(streams, n_hyps)}")
+
+
+def _transposed_hint(streams: Any, n_hyps: Optional[int]) -> str:
+    """The fix, when `refs` has one entry per hypothesis (the layout of torchmetrics, Hugging Face
+    and nltk: a list of references for each hypothesis) instead of sacreBLEU's streams."""
+    if n_hyps is None or len(streams) != n_hyps:
+        return ""
+    if len({len(stream) for stream in streams}) == 1:
+        return (" `refs` looks like one list of references per hypothesis: pass "
+                "`list(zip(*refs))` (sacreBLEU's layout is one stream per reference set, each "
+                "with one line per hypothesis).")
+    return (" `refs` looks like one list of references per hypothesis (with different numbers "
+            "of references): pass `list(itertools.zip_longest(*refs))`, whose None entries mark "
+            "a missing reference (sacreBLEU's layout is one stream per reference set, each with "
+            "one line per hypothesis).")
 
 
 def _segments_from_streams(streams: Any, n_hyps: Optional[int] = None,

@@ -290,10 +290,8 @@ class BLEU(Metric):
         super().__init__()
         # an unknown method, or a floor/add-k value that would fail obscurely or score nan/inf
         bleu_math.check_smoothing(smooth_method, smooth_value)
-        if isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, int) \
-                or max_ngram_order < 1:
-            raise ValueError(f"max_ngram_order must be a positive int, not {max_ngram_order!r}.")
-        bleu_math.check_max_order(max_ngram_order, "max_ngram_order")   # the shared upper bound
+        # any integer type, as sacreBLEU takes (numpy's from a config), kept as an int; 1..256
+        max_ngram_order = bleu_math.check_max_order(max_ngram_order, "max_ngram_order")
         self._force = force
         self.trg_lang = trg_lang
         self.lowercase = lowercase
@@ -430,6 +428,10 @@ class BLEU(Metric):
         then runs the hooks, as sacreBLEU does)."""
         mode, segmenter = _plan(self.tokenizer)
         lower = self.lowercase
+        if not isinstance(hypotheses, (list, tuple)):
+            # the core reads hypotheses a chunk (a slice) at a time; any other Sequence (a deque,
+            # a user's class) is scored as sacreBLEU scores it, from a list of its items
+            hypotheses = list(hypotheses)
         try:
             if not _no_references(references):
                 segments, num_refs = _segments_from_streams(references, len(hypotheses))
@@ -604,7 +606,11 @@ class BLEU(Metric):
 
 
 def _plain(value: Any) -> bool:
-    """A smoothing value the compiled batch path reproduces exactly."""
+    """A smoothing value the compiled batch path reproduces exactly: a Python int, or a float
+    (numpy's float64 is one). With numpy's float32 or float16, sacreBLEU's arithmetic stays in
+    that precision (NEP 50), so such values (and any other type) take the Python path."""
+    if not (type(value) is int or isinstance(value, float)):
+        return False
     try:
         return 0.0 < float(value) <= 1e300
     except (TypeError, ValueError, OverflowError):

@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional, Sequence as SequenceT, Union, over
 
 from .. import _backend
 from .._scoring.chrf import f_score
-from .._scoring.bleu import sum_of_lists
+from .._scoring.bleu import MAX_ORDER_LIMIT, sum_of_lists
 from .base import (Metric, Score, Signature, Streams, _check_hypotheses, _explain_type_error,
                    _no_references, _segments_from_streams)
 from .helpers import extract_all_char_ngrams, extract_word_ngrams
@@ -106,9 +106,13 @@ def _reference_info(refs: SequenceT[str], char_order: int, word_order: int, whit
 
 
 def _check_options(char_order: Any, word_order: Any, beta: Any) -> None:
+    # any integer type sacreBLEU takes (numpy's from a config too), bounded as BLEU's order is:
+    # an order past a C int overflowed with a message naming no argument
     for name, value in (("char_order", char_order), ("word_order", word_order)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"CHRF: {name} must be an int >= 0, not {value!r}.")
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
+                or not 0 <= value <= MAX_ORDER_LIMIT:
+            raise ValueError(f"CHRF: {name} must be an int >= 0 (at most {MAX_ORDER_LIMIT}), "
+                             f"not {value!r}.")
     if char_order + word_order == 0:
         raise ValueError("CHRF: char_order and word_order are both 0: there is nothing to count.")
     if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
@@ -329,8 +333,10 @@ class CHRF(Metric):
         another type (numpy's float32 makes sacreBLEU's arithmetic float32) runs the hooks."""
         c, w, b = self.char_order, self.word_order, self.beta
         return (self._own_hooks(CHRF, hooks)
-                and isinstance(c, int) and isinstance(w, int) and not isinstance(c, bool)
-                and not isinstance(w, bool) and c >= 0 and w >= 0 and self.order == c + w >= 1
+                and isinstance(c, numbers.Integral) and isinstance(w, numbers.Integral)
+                and not isinstance(c, bool) and not isinstance(w, bool)
+                and 0 <= c <= MAX_ORDER_LIMIT and 0 <= w <= MAX_ORDER_LIMIT
+                and self.order == c + w >= 1
                 and isinstance(b, (int, float)) and not isinstance(b, bool)
                 and self._PUNCTS == CHRF._PUNCTS)
 
@@ -352,8 +358,8 @@ class CHRF(Metric):
             segments, num_refs = cache.segments, None
         try:
             result = getattr(_kernel, method)(
-                hypotheses, segments, self.char_order, self.word_order, bool(self.whitespace),
-                bool(self.lowercase), self.beta, bool(self.eps_smoothing))
+                hypotheses, segments, int(self.char_order), int(self.word_order),
+                bool(self.whitespace), bool(self.lowercase), self.beta, bool(self.eps_smoothing))
         except TypeError:
             _explain_type_error(hypotheses, None if num_refs is None else references, "CHRF")
             raise
@@ -415,7 +421,7 @@ class CHRF(Metric):
         segment = [r for r in references if r is not None]
         try:
             stats = _kernel.corpus_stats(
-                [hypothesis], [segment], self.char_order, self.word_order,
+                [hypothesis], [segment], int(self.char_order), int(self.word_order),
                 bool(self.whitespace), bool(self.lowercase), self.beta, bool(self.eps_smoothing))
         except ValueError as err:
             raise ValueError(f"CHRF: {err}") from None
@@ -470,7 +476,7 @@ class CHRF(Metric):
                              for h in hypotheses], dtype=np.float64).reshape(len(hypotheses),
                                                                              len(refs))
         flat = _kernel.pairwise_scores(
-            hypotheses, refs, self.char_order, self.word_order, bool(self.whitespace),
+            hypotheses, refs, int(self.char_order), int(self.word_order), bool(self.whitespace),
             bool(self.lowercase), self.beta, bool(self.eps_smoothing))
         return np.frombuffer(flat, dtype=np.float64).reshape(len(hypotheses), len(refs))
 

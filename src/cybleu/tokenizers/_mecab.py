@@ -22,6 +22,10 @@ class MecabTokenizer(BaseTokenizer):
     _dic_size = 0
 
     def __init__(self) -> None:
+        self._attach()
+
+    def _attach(self) -> None:
+        """Take this thread's tagger for the dictionary (made on first use) and check it."""
         taggers = _LOCAL.__dict__.setdefault("taggers", {})
         if self._extra not in taggers:
             taggers[self._extra] = self._make_tagger()
@@ -34,6 +38,20 @@ class MecabTokenizer(BaseTokenizer):
         if info.next is not None:
             raise RuntimeError("A MeCab user dictionary is loaded; the scores would not be "
                                "comparable with sacreBLEU's.")
+
+    # A MeCab Tagger is a C object that cannot be pickled or copied: the tokenizer pickles
+    # without it and takes a tagger again when loaded (also in another process, as DDP's spawn
+    # and checkpoints do), so every holder (BLEU, its reference cache, the torchmetrics adapter)
+    # pickles, deep-copies and clones.
+    def __getstate__(self) -> Any:
+        state = dict(self.__dict__)
+        state.pop("tagger", None)
+        state.pop("_parse", None)
+        return state
+
+    def __setstate__(self, state: Any) -> None:
+        self.__dict__.update(state)
+        self._attach()
 
     def _make_tagger(self) -> Any:  # a MeCab.Tagger (the MeCab packages have no type hints)
         raise NotImplementedError()

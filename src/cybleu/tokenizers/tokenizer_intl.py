@@ -4,8 +4,9 @@ from .tokenizer_base import BaseTokenizer
 
 class TokenizerV14International(BaseTokenizer):
     """mteval-v14's international tokenization, as sacreBLEU's `intl`: punctuation split off unless
-    a digit is on both sides, symbols split off, by the `regex` module's Unicode categories (the
-    tables are generated from the `regex` release sacreBLEU 2.6.0 installs). No cache.
+    a digit is on both sides, symbols split off, by the `regex` module's Unicode categories (read
+    off the installed `regex` at first use, as sacreBLEU's tokens follow it; frozen tables
+    without it). No cache.
 
     >>> from cybleu.tokenizers.tokenizer_intl import TokenizerV14International
     >>> TokenizerV14International()("Hello, world! 3.5 km, « quoted » €5")
