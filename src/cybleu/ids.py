@@ -10,9 +10,17 @@ Every score equals sacreBLEU 2.6.0's on the IDs written as whitespace-joined str
 
 Batches: a list of ID sequences; a 2-D integer array (numpy, or anything exposing `__dlpack__`,
 `__array__` or the buffer protocol, e.g. a CPU torch tensor), read without a copy when its dtype is
-uint32 or non-negative int32 and nothing is trimmed; or `Ragged(flat, offsets)`. References: one per
-hypothesis in any of those forms, a 3-D array (batch, n_refs, length), a list holding a list of
-references per hypothesis, or `Ragged(flat, offsets, groups)`.
+uint32 or non-negative int32 in the machine's byte order and nothing is trimmed; or
+`Ragged(flat, offsets)`. References: one per hypothesis in any of those forms, a 3-D array
+(batch, n_refs, length), a list holding a list of references per hypothesis, or
+`Ragged(flat, offsets, groups)`.
+
+Arrays of either byte order are read by value (a big-endian array is converted, not
+reinterpreted). Numpy masked arrays are refused with a TypeError: a mask has no one meaning for
+n-grams (masked entries inside a row would join their neighbours into n-grams that never
+occurred, and a mask at the edges is padding), so say what it means with `x.filled(pad)` and
+`pad_id=pad`, or pass `[row.compressed() for row in x]`. Large arrays are converted and trimmed
+a block at a time, so Ctrl-C lands promptly.
 """
 import math
 
@@ -20,7 +28,8 @@ import numpy as np
 
 from ._scoring import bleu as bleu_math
 from ._backend import core
-from ._kernels.ragged import Ragged, check_threads, check_token_arg, threads_for
+from ._kernels.ragged import (Ragged, check_not_masked, check_threads, check_token_arg,
+                              threads_for)
 from ._kernels.ragged import describe as _describe
 from .metrics.bleu import BLEU, _plain
 
@@ -97,6 +106,7 @@ def _stats_vector(vector):
     Counts and lengths are whole, non-negative numbers and correct_n <= total_n. The reference
     length alone may be negative: sacreBLEU counts -1 for a segment with neither a reference nor
     a hypothesis token, and corpus statistics are sums of segment ones."""
+    check_not_masked(vector, "BLEU statistics")
     vec = np.asarray(vector)
     if vec.ndim == 0:
         raise TypeError("BLEU statistics are a 1-D vector of 2 + 2 * max_order integers, got "
@@ -242,9 +252,12 @@ def _scores(rows, bleu):
 
 
 def _check_weights(weights, max_order):
-    """None for uniform weights (sacreBLEU's formula), else the weights as floats."""
+    """None for uniform weights (sacreBLEU's formula), else the weights as floats scaled by a
+    power of two that brings the largest into [0.5, 1): exact, so the score's bits do not change,
+    and their sum neither overflows nor loses the digits of subnormal weights."""
     if weights is None:
         return None
+    check_not_masked(weights, "weights")
     if isinstance(weights, (str, bytes)):
         raise TypeError(f"weights must be a sequence of {max_order} numbers, got "
                         f"{_describe(weights)}")
@@ -257,7 +270,10 @@ def _check_weights(weights, max_order):
         raise ValueError(f"weights must have max_order ({max_order}) entries, got {len(weights)}")
     if not all(math.isfinite(w) and w > 0 for w in weights):
         raise ValueError(f"weights must be finite and positive, got {weights}")
-    return None if len(set(weights)) == 1 else weights
+    if len(set(weights)) == 1:
+        return None
+    exponent = math.frexp(max(weights))[1]
+    return [math.ldexp(w, -exponent) for w in weights]
 
 
 def _weighted_score(row, bleu, weights):
@@ -283,8 +299,21 @@ def sentence_bleu(hyps, refs, *, max_order=4, smooth_method="exp", smooth_value=
     sacreBLEU's `BLEU(tokenize='none', ...).sentence_score(hyp, refs).score` per row (defaults:
     exp smoothing and effective order, as `sacrebleu.sentence_bleu`).
 
-    weights: one positive weight per order (an extension: sacreBLEU has uniform weights only);
-    equal weights give sacreBLEU's numbers, bit for bit."""
+    weights: None (uniform, sacreBLEU's BLEU) or one finite, positive weight per order (an
+    extension: sacreBLEU has uniform weights only). They are relative: the score is
+    `bp * exp(sum(w_n * log p_n) / sum(w_n))` over the orders sacreBLEU uses (with effective
+    order, the orders up to the first without n-grams), so `[1, 2, 3, 4]` and `[0.1, 0.2, 0.3,
+    0.4]` give the same score, and equal weights give sacreBLEU's numbers bit for bit. Any
+    finite positive weights work (they are scaled exactly by a power of two first, so huge ones
+    do not overflow and subnormal ones keep their ratios). Zero, negative or non-finite weights
+    raise ValueError. (`cybleu.torchmetrics.BLEUScore` follows torchmetrics instead: its weights
+    are used as given, without normalization, as torchmetrics' own class does; `cybleu.nltk`
+    follows NLTK.)
+
+    Example: `ids.sentence_bleu([[1, 2, 3, 4]], [[1, 2, 3, 5]], weights=[4, 3, 2, 1])`.
+
+    Raises TypeError for an input that is no batch of integer IDs (or a masked array), ValueError
+    for an ID outside uint32 after trimming, a bad argument or a segment without references."""
     max_order, pad_id, eos_id, n_threads = _check_args(max_order, smooth_method, smooth_value,
                                                        pad_id, eos_id, n_threads)
     bleu = _bleu(max_order, smooth_method, smooth_value, effective_order)
