@@ -534,8 +534,7 @@ class Reader:
                     self.progress(total)
             return feeder.finish()
         except MemoryError:     # reading errors are InputErrors already: this is scoring
-            raise InputError(memory_message(path, f"scoring it (line {total + 1} or after)")) \
-                from None
+            raise InputError(memory_message(path, "scoring it")) from None
 
     def files(self, paths, names):
         """Every file, in order; two at a time on machines with two cores or more when only BLEU
