@@ -127,6 +127,8 @@ CHILD = textwrap.dedent("""
         "ter-sentences": lambda: TER().sentence_scores(hyps, [refs]),
         # int64 -> uint32, a block at a time
         "ids-int64": lambda: ids.corpus_stats(rows, rows),
+        # strided: copied to rows back to back first
+        "ids-int64-strided": lambda: ids.corpus_stats(rows[:, ::2], rows[:, 1::2]),
         # trimmed as well
         "ids-int64-pad": lambda: ids.corpus_stats(rows, rows, pad_id=0),
     }
@@ -176,7 +178,7 @@ def test_ctrl_c_lands_in_ter(case):
 @pytest.mark.slow     # a 1 GiB int64 batch in the child
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
 @pytest.mark.parametrize("implementation", ["cython", "python"])
-@pytest.mark.parametrize("case", ["ids-int64", "ids-int64-pad"])
+@pytest.mark.parametrize("case", ["ids-int64", "ids-int64-strided", "ids-int64-pad"])
 def test_ctrl_c_lands_while_a_big_batch_is_converted(case, implementation):
     if implementation == "cython" and cybleu.BACKEND != "cython":
         pytest.skip("the compiled core is not built in this install")

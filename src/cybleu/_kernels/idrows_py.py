@@ -301,9 +301,21 @@ def batch(x, what, pad_id, eos_id, finish, allow_3d=False):
         if arr.size:
             check_int_dtype(arr, what)
         rows, length = arr.shape
-        flat = arr.reshape(-1)
+        flat = flatten(arr)
         offsets = np.arange(rows + 1, dtype=np.int64) * length
     return finish(flat, offsets, what, pad_id, eos_id, per_item)
+
+
+def flatten(arr):
+    """A 2-D array's rows back to back: a view when they already are, else copied a block of
+    rows (about BLOCK IDs) at a time, so that Ctrl-C lands between blocks."""
+    if arr.flags.c_contiguous:
+        return arr.reshape(-1)
+    out = np.empty(arr.shape, dtype=arr.dtype)
+    step = max(1, BLOCK // max(1, arr.shape[1]))
+    for start in range(0, arr.shape[0], step):
+        out[start:start + step] = arr[start:start + step]
+    return out.reshape(-1)
 
 
 def finish(flat, offsets, what, pad_id, eos_id, per_item):
