@@ -158,8 +158,10 @@ class TextSource:
                     yield out[:max_lines]
                     del out[:max_lines]
             if pending:
-                out.append("".join(pending).rstrip())
-                del pending
+                line = "".join(pending)
+                pending = None          # the pieces go before rstrip copies the line
+                out.append(line.rstrip())
+                del line
             while out:
                 yield out[:max_lines]
                 del out[:max_lines]
