@@ -84,6 +84,8 @@ def _generator(items):
 
 
 PAD_BATCH = np.zeros((2, 3), dtype=np.int64)
+MASKED = np.ma.masked_equal(np.array([[1, 2, 0]]), 0)
+BE_HYPS = np.array([[1, 2, 3, 4, 5], [7, 8, 9, 10, 11]], dtype=">i4")
 FLOOR = {"smooth_method": "floor"}
 ADDK = {"smooth_method": "add-k"}
 
@@ -380,6 +382,64 @@ BAD = [
     Bad("hf-str", lambda: hf.bleu("a b", "a b"), TypeError, "predictions must be a list"),
     # nltk's own exception for an empty corpus, as nltk raises it
     Bad("nltk-empty", lambda: cy_nltk.corpus_bleu([], []), ZeroDivisionError, "Fraction(0, 0)"),
+
+    # issue 19: masked arrays, whose masks numpy.asarray dropped (scored as if unmasked)
+    Bad("masked-hyps", lambda: ids.sentence_bleu(MASKED, [[1, 2]]), TypeError,
+        "hyps is a numpy masked array, and its mask has no one meaning for token IDs; fill the "
+        "masked entries with a pad ID and trim it (`x.filled(pad)` with pad_id=pad)"),
+    Bad("masked-refs", lambda: ids.sentence_bleu([[1, 2]], MASKED), TypeError,
+        "refs is a numpy masked array"),
+    Bad("masked-3-D-refs", lambda: ids.corpus_bleu([[1, 2]], MASKED[None]), TypeError,
+        "refs is a numpy masked array"),
+    Bad("masked-row", lambda: ids.sentence_bleu([[1], MASKED[0]], [[1], [2]]), TypeError,
+        "hyps[1] is a numpy masked array"),
+    Bad("masked-row-threads", lambda: ids.segment_stats([[1], MASKED[0]], [[1], [2]],
+                                                        n_threads=2), TypeError,
+        "hyps[1] is a numpy masked array"),
+    Bad("masked-reference-row", lambda: ids.sentence_bleu([[1]], [[[1], MASKED[0]]]), TypeError,
+        "refs[0][1] is a numpy masked array"),
+    Bad("masked-nested-references", lambda: ids.sentence_bleu([[1]], [MASKED]), TypeError,
+        "refs[0] is a numpy masked array"),
+    Bad("masked-Ragged-flat", lambda: ids.sentence_bleu(ids.Ragged(MASKED[0], [0, 3]), [[1]]),
+        TypeError, "hyps.flat is a numpy masked array"),
+    Bad("masked-Ragged-offsets", lambda: ids.sentence_bleu(
+        ids.Ragged([1, 2, 3], np.ma.array([0, 3], mask=[0, 1])), [[1]]), TypeError,
+        "hyps.offsets is a numpy masked array"),
+    Bad("masked-Ragged-groups", lambda: ids.sentence_bleu([[1]], ids.Ragged(
+        [1, 2], [0, 1, 2], np.ma.array([0, 2], mask=[0, 1]))), TypeError,
+        "refs.groups is a numpy masked array"),
+    Bad("masked-pairwise", lambda: ids.pairwise_bleu(MASKED), TypeError,
+        "hyps is a numpy masked array"),
+    Bad("masked-self-bleu", lambda: ids.self_bleu(MASKED), TypeError,
+        "sentences is a numpy masked array"),
+    Bad("masked-core-flat", lambda: ids.core.ids_segment_stats(MASKED[0], [0, 3], [1], [0, 1],
+                                                               [0, 1]),
+        TypeError, "hyp_flat is a numpy masked array"),
+    Bad("masked-core-offsets", lambda: ids.core.ids_segment_stats(
+        [1], np.ma.array([0, 1], mask=[0, 1]), [1], [0, 1], [0, 1]), TypeError,
+        "hyp_offsets is a numpy masked array"),
+    Bad("masked-statistics", lambda: ids.BLEUStats(np.ma.array([1, 1, 1, 1], mask=[0, 0, 0, 1])),
+        TypeError, "BLEU statistics is a numpy masked array"),
+    Bad("masked-weights", lambda: ids.sentence_bleu([[1]], [[1]], weights=np.ma.array(
+        [1.0, 2.0, 3.0, 4.0], mask=[0, 0, 0, 1])), TypeError, "weights is a numpy masked array"),
+    # issue 19: ints numpy reads as float64 (both signs beyond int64): the real problem named
+    Bad("row-ints-beyond-int64-of-both-signs", lambda: ids.sentence_bleu([[-1, 2**63]], [[1]]),
+        ValueError, "hyps[0] holds a token ID outside 0..2**32-1 (9223372036854775808)"),
+    Bad("reference-ints-beyond-int64-of-both-signs", lambda: ids.sentence_bleu(
+        [[1]], [[[1], [2**64 - 1, -5]]]), ValueError,
+        "refs[0][1] holds a token ID outside 0..2**32-1 (18446744073709551615)"),
+    Bad("row-float-among-ints", lambda: ids.sentence_bleu([[1, 2, 2.5]], [[1]]), TypeError,
+        "hyps[0] must hold integer token IDs, got dtype float64 (element 2 is float 2.5)"),
+    # big-endian arrays: range errors name the values, not their swapped bytes
+    Bad("big-endian-negative-ID", lambda: ids.sentence_bleu(np.array([[1, -2]], dtype=">i4"),
+                                                            [[1]]),
+        ValueError, "hyps holds a negative token ID (-2) that is not a trimmed pad_id/eos_id"),
+    Bad("big-endian-ID-above-uint32", lambda: ids.sentence_bleu(
+        np.array([[1, 2**32]], dtype=">i8"), [[1]]), ValueError,
+        "hyps holds a token ID above 2**32-1 (4294967296)"),
+    Bad("big-endian-kept-pad-negative", lambda: ids.sentence_bleu(
+        np.array([[1, -100, 2]], dtype=">i2"), [[1]], pad_id=-100), ValueError,
+        "hyps holds a negative token ID (-100) that is not a trimmed pad_id/eos_id"),
 ]
 
 
@@ -472,6 +532,54 @@ GOOD = [
     Good("no-reference-and-empty-hypothesis", lambda: ids.corpus_stats(
         [[], [1, 2]], [[], [[1, 2]]]).vector.tolist()[:2],
          lambda: [2, 1]),
+    # issue 19: big-endian arrays read by value at every array entry point (they were viewed as
+    # uint32: byte-swapped IDs, silently wrong scores)
+    Good("big-endian-int32-hyps", lambda: ids.sentence_bleu(BE_HYPS, [[1, 2, 3, 5, 4],
+                                                                      [9, 8, 7]]).tolist(),
+         lambda: _sacre_sentence(["1 2 3 4 5", "7 8 9 10 11"], [["1 2 3 5 4"], ["9 8 7"]])),
+    Good("big-endian-uint32-refs", lambda: ids.sentence_bleu(
+        [[1, 2, 3, 5, 4], [9, 8, 7]], BE_HYPS.astype(">u4")).tolist(),
+         lambda: _sacre_sentence(["1 2 3 5 4", "9 8 7"], [["1 2 3 4 5"], ["7 8 9 10 11"]])),
+    Good("big-endian-3-D-refs", lambda: _scores(ids.corpus_bleu(
+        [[1, 2, 3, 5, 4], [9, 8, 7]], BE_HYPS[:, None, :])),
+         lambda: _scores(_sacre_corpus(["1 2 3 5 4", "9 8 7"],
+                                       [["1 2 3 4 5", "7 8 9 10 11"]]))),
+    Good("big-endian-rows-in-a-list", lambda: ids.sentence_bleu(list(BE_HYPS),
+                                                                [[1, 2, 3], [7, 8]]).tolist(),
+         lambda: _sacre_sentence(["1 2 3 4 5", "7 8 9 10 11"], [["1 2 3"], ["7 8"]])),
+    Good("big-endian-Ragged-flat", lambda: ids.sentence_bleu(
+        ids.Ragged(np.array([1, 2, 3, 4, 7, 8], dtype=">u4"), [0, 4, 6]),
+        [[1, 2, 3], [7, 8]]).tolist(),
+         lambda: _sacre_sentence(["1 2 3 4", "7 8"], [["1 2 3"], ["7 8"]])),
+    Good("big-endian-Ragged-references", lambda: ids.sentence_bleu(
+        [[1, 2, 3, 4], [7, 8]], ids.Ragged(np.array([1, 2, 3, 7, 8, 9], dtype=">i8"),
+                                           np.array([0, 3, 4, 6], dtype=">i4"),
+                                           np.array([0, 1, 3], dtype=">i2"))).tolist(),
+         lambda: _sacre_sentence(["1 2 3 4", "7 8"], [["1 2 3"], ["7", "8 9"]])),
+    Good("big-endian-pad-and-eos", lambda: ids.sentence_bleu(
+        np.array([[0, 1, 2, 3, 4, 2, 6], [7, 8, 0, 0, 0, 0, 0]], dtype=">i4"),
+        [[1, 2, 3], [7, 8]], pad_id=0, eos_id=2).tolist(),
+         lambda: _sacre_sentence(["1", "7 8"], [["1"], ["7 8"]])),   # refs trimmed too
+    Good("big-endian-pad-minus-100", lambda: ids.sentence_bleu(
+        np.array([[5, 6, 4, -100, -100]], dtype=">i4"), [[5, 6]], pad_id=-100).tolist(),
+         lambda: _sacre_sentence(["5 6 4"], [["5 6"]])),
+    Good("big-endian-pairwise", lambda: ids.pairwise_bleu(
+        BE_HYPS, [[1, 2, 3, 4, 5], [7, 8, 9, 10, 11]]).tolist(),
+         lambda: [_sacre_sentence(["1 2 3 4 5"] * 2, [["1 2 3 4 5"], ["7 8 9 10 11"]]),
+                  _sacre_sentence(["7 8 9 10 11"] * 2, [["1 2 3 4 5"], ["7 8 9 10 11"]])]),
+    Good("big-endian-core-layout", lambda: ids.core.ids_segment_stats(
+        np.array([1, 2, 3, 4], dtype=">u4"), [0, 4], np.array([1, 2, 3], dtype="<i4"),
+        np.array([0, 3], dtype=">i8"), [0, 1]).tolist(),
+         lambda: sacrebleu.BLEU(tokenize="none")._extract_corpus_statistics(["1 2 3 4"],
+                                                                            [["1 2 3"]])),
+    # issue 19: int64 and uint64 scalars in one row (numpy promotes them to float64)
+    Good("int64-and-uint64-scalars-in-a-row", lambda: ids.sentence_bleu(
+        [[np.int64(1), np.uint64(2), np.int64(3)]], [[1, 2, 3]]).tolist(),
+         lambda: _sacre_sentence(["1 2 3"], [["1 2 3"]])),
+    Good("uint64-scalar-and-negative-pad", lambda: ids.sentence_bleu(
+        [[np.int64(-100), np.uint64(2), np.int64(3), np.int64(-100)]], [[2, 3]],
+        pad_id=-100).tolist(),
+         lambda: _sacre_sentence(["2 3"], [["2 3"]])),
     # 2. a token whose __hash__ grows the list being interned: the tokens it had
     Good("nltk-token-growing-its-list", lambda: cy_nltk.sentence_bleu(
         [["a", "b"]], _growing_hypothesis(), weights=(0.5, 0.5)),

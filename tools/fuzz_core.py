@@ -9,13 +9,16 @@ give the same result in both backends, or the same exception type and message:
     text   cybleu._kernels.core vs core_py: tokenize, tokenize_13a, segment_stats, corpus_stats,
            sentence_scores (13a, intl, zh, char, none; lowercase; orders 1-6; every smoothing)
     ids    ids_segment_stats, ids_pairwise_scores, ids_self_stats, bleu_scores_from_stats
+    arrays read_batch, read_references, ids_batch_stats on arrays of every integer dtype in both
+           byte orders, strided, as Ragged flats and as list rows, with pad_id/eos_id, and masked
+           arrays (refused): a big-endian array must read as its native twin does
     nltk   cybleu._kernels.nltk_counts vs nltk_counts_py: corpus_counts, hf_counts, sentence_score
     chunk  a few corpora of 520-1,500 lines, so the compiled core's chunked loops turn over
 
 Usage: python tools/fuzz_core.py [--examples 20000] [--seed 0]   (run with src on sys.path or
 cybleu installed; the compiled modules must be built). Exit status 0 when every example agreed
-and at least --examples were run (text, ids and nltk share them 2:2:1; chunk comes on top), 1 on
-the first difference (Hypothesis prints the shrunk input), 2 when too few examples ran.
+and at least --examples were run (text, ids and nltk share them 2:2:1; chunk and arrays come on
+top), 1 on the first difference (Hypothesis prints the shrunk input), 2 when too few examples ran.
 """
 import argparse
 import math
@@ -30,6 +33,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from cybleu._kernels import core_py as _core_py, nltk_counts_py as _nltk_core_py
+from cybleu.ids import Ragged
 from cybleu.nltk import _c_parameter, _c_weights
 
 try:
@@ -184,6 +188,66 @@ def fuzz_ids(segments, max_order, n_threads, smoothing, effective, damage):
             flat, max_order, *smoothing, effective))
 
 
+# -- arrays: dtypes, byte orders, strides, masks ---------------------------------------------------
+
+DTYPES = ["u1", "i1", "u2", "i2", "u4", "i4", "u8", "i8"]
+ARRAY_IDS = [0, 1, 2, 3, 5, 7, 100, 127, 200, 255, 65535, 2**31 - 1, 2**32 - 1, 2**32, 2**40,
+             2**63 - 1, -1, -2, -100, -2**31]
+ROWS = st.lists(st.lists(st.sampled_from(ARRAY_IDS), min_size=4, max_size=4), min_size=1,
+                max_size=5)
+TRIM = st.sampled_from([None, 0, 1, 2, -100, 255, 2**32 - 1])
+
+
+def _typed(rows, dtype):
+    """rows as a 2-D array of `dtype` (values that do not fit wrap, as numpy casts them), or
+    None when numpy refuses the values outright."""
+    try:
+        return np.array(rows, dtype=object).astype(dtype)
+    except (OverflowError, ValueError):
+        return None
+
+
+@given(ROWS, st.sampled_from(DTYPES), st.sampled_from(["=", ">", "<"]), TRIM, TRIM,
+       st.sampled_from(["2d", "strided", "ragged", "list", "masked", "masked-row"]),
+       st.integers(1, 4))
+def fuzz_arrays(rows, dtype, order, pad_id, eos_id, form, max_order):
+    COUNTS["arrays"] = COUNTS.get("arrays", 0) + 1
+    native = _typed(rows, dtype)
+    if native is None:
+        return
+    swapped = native.astype(native.dtype.newbyteorder(order))
+    refs = [[1, 2, 3]] * len(rows)
+
+    def batch(arr):
+        if form == "strided":
+            wide = np.zeros((arr.shape[0], arr.shape[1] * 2), dtype=arr.dtype)
+            wide[:, ::2] = arr
+            return wide[:, ::2]
+        if form == "ragged":
+            return Ragged(arr.reshape(-1), np.arange(arr.shape[0] + 1) * arr.shape[1])
+        if form == "list":
+            return list(arr)
+        if form == "masked":
+            return np.ma.masked_equal(arr, arr.reshape(-1)[0])
+        if form == "masked-row":
+            return [np.ma.masked_equal(row, row[0]) for row in arr]
+        return arr
+
+    for arr in (native, swapped):
+        x = batch(arr)
+        same("read_batch", lambda k: CORES[k].read_batch(x, "hyps", pad_id, eos_id))
+        same("read_references", lambda k: CORES[k].read_references(x, len(rows), pad_id,
+                                                                     eos_id))
+        same("ids_batch_stats", lambda k: CORES[k].ids_batch_stats(x, refs, max_order, pad_id,
+                                                                   eos_id, 2))
+    # the bytes' order never changes what is read
+    a = _outcome(lambda: _core_c.read_batch(batch(native), "hyps", pad_id, eos_id))
+    b = _outcome(lambda: _core_c.read_batch(batch(swapped), "hyps", pad_id, eos_id))
+    assert a == b, ("byte order", order, a, b)
+    if form.startswith("masked"):
+        assert a[0] == "error" and a[1] == "TypeError" and "masked array" in a[2], a
+
+
 # -- nltk's counting ------------------------------------------------------------------------------
 
 TOKENS = ["a", "b", "c", "the", 1, 2, 1.0, True, ("t",), "A", float("nan"), None, b"a"]
@@ -227,7 +291,8 @@ def main(argv=None):
     plan = [("text", fuzz_text, math.ceil(args.examples * 2 / 5)),
             ("ids", fuzz_ids, math.ceil(args.examples * 2 / 5)),
             ("nltk", fuzz_nltk, math.ceil(args.examples / 5)),
-            ("chunk", fuzz_chunks, max(5, args.examples // 1000))]
+            ("chunk", fuzz_chunks, max(5, args.examples // 1000)),
+            ("arrays", fuzz_arrays, max(50, args.examples // 10))]
     start = time.perf_counter()
     for name, target, examples in plan:
         began = time.perf_counter()
@@ -241,7 +306,8 @@ def main(argv=None):
         print(f"fuzz_core: {name}: {COUNTS.get(name, 0)} examples agree "
               f"({time.perf_counter() - began:.1f} s)")
     total = sum(COUNTS.get(name, 0) for name in ("text", "ids", "nltk"))
-    print(f"fuzz_core: {total} examples (+{COUNTS.get('chunk', 0)} chunked corpora) in "
+    print(f"fuzz_core: {total} examples (+{COUNTS.get('chunk', 0)} chunked corpora, "
+          f"+{COUNTS.get('arrays', 0)} array layouts) in "
           f"{time.perf_counter() - start:.1f} s, seed {args.seed}")
     if total < args.examples:
         print(f"fuzz_core: only {total} of {args.examples} examples ran", file=sys.stderr)

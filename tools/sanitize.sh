@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The sanitizer job (issue 10): every .pyx under src/cybleu built with AddressSanitizer and
 # UndefinedBehaviorSanitizer in a temporary copy of the repository, then the test suite and a
-# differential Hypothesis fuzz of the compiled cores against their twins (tools/fuzz_core.py) run
-# on that build. Any ASan or UBSan report fails the job (ASan halts on the first error, UBSan is
+# differential Hypothesis fuzz of the compiled cores against their twins (tools/fuzz_core.py:
+# text, token IDs, nltk's counts, chunked corpora, and token-ID arrays of every integer dtype in
+# both byte orders, strided, masked, as Ragged flats and list rows, with pad_id/eos_id) run on
+# that build. Any ASan or UBSan report fails the job (ASan halts on the first error, UBSan is
 # built with -fno-sanitize-recover; their reports go to stderr, in the output, which is checked).
 #
 # The tests run ~15x slower under the sanitizers, so by default the suite runs without its three

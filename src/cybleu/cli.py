@@ -280,6 +280,29 @@ def _check_length(args, system, n_refs_lines, label):
                             f"{n_refs_lines}.")
 
 
+class _Counted:
+    """A system known by its number of lines only (for _check_length)."""
+
+    def __init__(self, n_lines):
+        self.n_lines = n_lines
+
+
+def _check_lengths_early(args, paths, n_ref_lines, keep):
+    """sacreBLEU reads every system before it scores any, so a file of the wrong length stops it
+    at once; cybleu streams the systems, so it counts the lines of plain files first (at C speed)
+    and stops as early, with the same message. sacreBLEU decodes every system before it
+    compares lengths: on a mismatch, every file is decoded first, so that a decoding error comes
+    first as it does there. Other inputs (stdin, .gz) are checked once read."""
+    counts = [streams.count_lines(path, args.encoding) for path in paths]
+    selected = [c if c is None or keep is None else sum(keep[:c]) for c in counts]
+    bad = [i for i, c in enumerate(selected) if c is not None and (c == 0 or c != n_ref_lines)]
+    if not bad:
+        return
+    for path in paths:
+        streams.check_decodes(path, args.encoding)
+    _check_length(args, _Counted(selected[bad[0]]), n_ref_lines, paths[bad[0]])
+
+
 def _length_error(args, detail):
     from .dataset import cache_dir
     messages = ["System and reference streams have different lengths.", detail]
@@ -602,7 +625,9 @@ def _check_test_sets(args):
                       *[f" > {lp}" for lp in langpairs])
 
 
-def _run(args):
+def _run(args, parking=None):
+    """The run `args` ask for; `parking` (a streams.CollectorParking, started here, stopped by
+    the caller) keeps the references out of the garbage collector's way."""
     from . import render
     if args.demo:
         if args.refs or args.input is not None or args.test_set:
@@ -683,6 +708,8 @@ def _run(args):
                 logger.warning(f"No references found for test set {test_set}/{args.langpair}.")
             ref_groups.append(ref_files)
 
+    if parking is not None:
+        parking.start()     # the collector off while the references are read and cached
     full_refs = streams.read_references(ref_groups, args.num_refs, args.encoding)
     args.num_refs = len(full_refs)
 
@@ -732,9 +759,14 @@ def _run(args):
     select_later = keep is not None and args.detail and not args.sentence_level
     stream_refs = full_refs if select_later else refs
     n_stream_lines = len(stream_refs[0]) if stream_refs else 0
+    if names is not None:
+        _check_lengths_early(args, paths, n_stream_lines, None if select_later else keep)
     metric_args = {name.upper(): _args_to_dict(args, name.lower()) for name in args.metrics}
+    label = ", ".join(args.refs) if args.test_set is None else "the references"
     metrics = streams.make_metrics(_metric_classes(metric_args), metric_args, stream_refs,
-                                   n_stream_lines)
+                                   n_stream_lines, label)
+    if parking is not None:
+        parking.freeze()
     keep_rows = bool(args.sentence_level or paired or args.confidence or args.detail)
     progress = _line_progress(args, "scoring")
     reader = streams.Reader(args.encoding, metrics, n_stream_lines,
@@ -851,9 +883,13 @@ def main(argv=None):
     if argv is None:
         _setup_process_streams()
 
+    parking = streams.CollectorParking()
     with _LogToStderr(args.quiet):
         try:
-            _run(args)
+            try:
+                _run(args, parking)
+            finally:
+                parking.stop()
         except _Exit as exc:
             return exc.code
         except streams.InputError as err:
@@ -863,6 +899,9 @@ def main(argv=None):
         except KeyboardInterrupt:
             logger.error("Interrupted.")
             return 130
+        except MemoryError:
+            logger.error("out of memory while preparing or computing the results")
+            return 1
         except Exception as err:  # noqa: BLE001 - a clean message instead of a traceback
             from .dataset import TestSetError
             if isinstance(err, TestSetError):

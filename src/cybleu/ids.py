@@ -13,9 +13,17 @@ Every score equals sacreBLEU 2.6.0's on the IDs written as whitespace-joined str
 
 Batches: a list of ID sequences; a 2-D integer array (numpy, or anything exposing `__dlpack__`,
 `__array__` or the buffer protocol, e.g. a CPU torch tensor), read without a copy when its dtype is
-uint32 or non-negative int32 and nothing is trimmed; or `Ragged(flat, offsets)`. References: one per
-hypothesis in any of those forms, a 3-D array (batch, n_refs, length), a list holding a list of
-references per hypothesis, or `Ragged(flat, offsets, groups)`.
+uint32 or non-negative int32 in the machine's byte order and nothing is trimmed; or
+`Ragged(flat, offsets)`. References: one per hypothesis in any of those forms, a 3-D array
+(batch, n_refs, length), a list holding a list of references per hypothesis, or
+`Ragged(flat, offsets, groups)`.
+
+Arrays of either byte order are read by value (a big-endian array is converted, not
+reinterpreted). Numpy masked arrays are refused with a TypeError: a mask has no one meaning for
+n-grams (masked entries inside a row would join their neighbours into n-grams that never
+occurred, and a mask at the edges is padding), so say what it means with `x.filled(pad)` and
+`pad_id=pad`, or pass `[row.compressed() for row in x]`. Large arrays are converted and trimmed
+a block at a time, so Ctrl-C lands promptly.
 """
 import math
 
@@ -23,7 +31,8 @@ import numpy as np
 
 from ._scoring import bleu as bleu_math
 from ._backend import core
-from ._kernels.ragged import Ragged, check_threads, check_token_arg, threads_for
+from ._kernels.ragged import (Ragged, check_not_masked, check_threads, check_token_arg,
+                              threads_for)
 from ._kernels.ragged import describe as _describe
 from .metrics.bleu import BLEU, _plain
 
@@ -93,7 +102,7 @@ def segment_stats(hyps, refs, *, max_order=4, pad_id=None, eos_id=None, n_thread
     :param n_threads: Count on this many threads (the result does not depend on it).
     :returns: An int64 array of shape `(batch, 2 + 2 * max_order)`.
     :raises TypeError: An input that is not a batch of integer IDs (a float array, None, a
-        `bool` among the IDs), a non-integer `pad_id` or `eos_id`.
+        `bool` among the IDs, a masked array), a non-integer `pad_id` or `eos_id`.
     :raises ValueError: Batches of different sizes, an ID outside 0..2**32-1 after trimming, a
         bad `max_order`, smoothing or `n_threads`.
 
@@ -123,7 +132,7 @@ def corpus_stats(hyps, refs, *, max_order=4, pad_id=None, eos_id=None, n_threads
     :param n_threads: Count on this many threads.
     :returns: A :class:`BLEUStats`.
     :raises TypeError: An input that is not a batch of integer IDs (a float array, None, a
-        `bool` among the IDs), a non-integer `pad_id` or `eos_id`.
+        `bool` among the IDs, a masked array), a non-integer `pad_id` or `eos_id`.
     :raises ValueError: Batches of different sizes, an ID outside 0..2**32-1 after trimming, a
         bad `max_order`, smoothing or `n_threads`.
 
@@ -149,6 +158,7 @@ def _stats_vector(vector):
     Counts and lengths are whole, non-negative numbers and correct_n <= total_n. The reference
     length alone may be negative: sacreBLEU counts -1 for a segment with neither a reference nor
     a hypothesis token, and corpus statistics are sums of segment ones."""
+    check_not_masked(vector, "BLEU statistics")
     vec = np.asarray(vector)
     if vec.ndim == 0:
         raise TypeError("BLEU statistics are a 1-D vector of 2 + 2 * max_order integers, got "
@@ -359,9 +369,12 @@ def _scores(rows, bleu):
 
 
 def _check_weights(weights, max_order):
-    """None for uniform weights (sacreBLEU's formula), else the weights as floats."""
+    """None for uniform weights (sacreBLEU's formula), else the weights as floats scaled by a
+    power of two that brings the largest into [0.5, 1): exact, so the score's bits do not change,
+    and their sum neither overflows nor loses the digits of subnormal weights."""
     if weights is None:
         return None
+    check_not_masked(weights, "weights")
     if isinstance(weights, (str, bytes)):
         raise TypeError(f"weights must be a sequence of {max_order} numbers, got "
                         f"{_describe(weights)}")
@@ -374,7 +387,10 @@ def _check_weights(weights, max_order):
         raise ValueError(f"weights must have max_order ({max_order}) entries, got {len(weights)}")
     if not all(math.isfinite(w) and w > 0 for w in weights):
         raise ValueError(f"weights must be finite and positive, got {weights}")
-    return None if len(set(weights)) == 1 else weights
+    if len(set(weights)) == 1:
+        return None
+    exponent = math.frexp(max(weights))[1]
+    return [math.ldexp(w, -exponent) for w in weights]
 
 
 def _weighted_score(row, bleu, weights):
@@ -411,10 +427,13 @@ def sentence_bleu(hyps, refs, *, max_order=4, smooth_method="exp", smooth_value=
     :param smooth_method: `'exp'` (default), `'floor'`, `'add-k'` or `'none'`.
     :param smooth_value: The value of `'floor'` (0.1) or `'add-k'` (1).
     :param effective_order: Leave out the orders a hypothesis has no n-grams of (default True).
-    :param weights: One positive weight per order, an extension (sacreBLEU weighs the orders
-        equally): the score is `bp * exp(sum(w_n * log p_n) / sum(w_n))` over the orders
-        sacreBLEU uses, so the weights are normalized by their sum; equal weights give
-        sacreBLEU's numbers bit for bit.
+    :param weights: None (uniform, sacreBLEU's BLEU) or one finite, positive weight per order,
+        an extension (sacreBLEU weighs the orders equally). They are relative: the score is
+        `bp * exp(sum(w_n * log p_n) / sum(w_n))` over the orders sacreBLEU uses, so
+        `[1, 2, 3, 4]` and `[0.1, 0.2, 0.3, 0.4]` give the same score, and equal weights give
+        sacreBLEU's numbers bit for bit. Huge and subnormal weights work (they are scaled exactly
+        by a power of two first). `cybleu.torchmetrics.BLEUScore` follows torchmetrics instead:
+        its weights are used as given, not normalized.
     :param pad_id: The padding ID, or None. It is removed at both edges of every row (left and
         right padding); a pad between other IDs is a token. Any integer, e.g. the labels' -100.
     :param eos_id: The end-of-sequence ID, or None. A row ends at its first `eos_id`: it and
@@ -423,7 +442,7 @@ def sentence_bleu(hyps, refs, *, max_order=4, smooth_method="exp", smooth_value=
         depend on it).
     :returns: A float64 numpy array of one score (0-100) per hypothesis.
     :raises TypeError: An input that is not a batch of integer IDs (a float array, None, a
-        `bool` among the IDs), a non-integer `pad_id` or `eos_id`.
+        `bool` among the IDs, a masked array), a non-integer `pad_id` or `eos_id`.
     :raises ValueError: Batches of different sizes, an ID outside 0..2**32-1 after trimming, a
         bad `max_order`, smoothing or `n_threads`.
 
@@ -473,7 +492,7 @@ def corpus_bleu(hyps, refs, *, max_order=4, smooth_method="exp", smooth_value=No
     :param n_threads: Count on this many threads.
     :returns: A :class:`~cybleu.metrics.BLEUScore`.
     :raises TypeError: An input that is not a batch of integer IDs (a float array, None, a
-        `bool` among the IDs), a non-integer `pad_id` or `eos_id`.
+        `bool` among the IDs, a masked array), a non-integer `pad_id` or `eos_id`.
     :raises ValueError: Batches of different sizes, an ID outside 0..2**32-1 after trimming, a
         bad `max_order`, smoothing or `n_threads`.
 
@@ -509,7 +528,7 @@ def pairwise_bleu(hyps, refs=None, *, max_order=4, smooth_method="exp", smooth_v
     :param n_threads: Share the references out among this many threads.
     :returns: A float64 numpy array of shape `(len(hyps), len(refs))`.
     :raises TypeError: An input that is not a batch of integer IDs (a float array, None, a
-        `bool` among the IDs), a non-integer `pad_id` or `eos_id`.
+        `bool` among the IDs, a masked array), a non-integer `pad_id` or `eos_id`.
     :raises ValueError: Batches of different sizes, an ID outside 0..2**32-1 after trimming, a
         bad `max_order`, smoothing or `n_threads`.
 
@@ -550,7 +569,7 @@ def self_bleu_stats(sentences, *, max_order=4, pad_id=None, eos_id=None):
         everything after it are dropped (the ID itself is not scored).
     :returns: An int64 array of shape `(n, 2 + 2 * max_order)`.
     :raises TypeError: An input that is not a batch of integer IDs (a float array, None, a
-        `bool` among the IDs), a non-integer `pad_id` or `eos_id`.
+        `bool` among the IDs, a masked array), a non-integer `pad_id` or `eos_id`.
     :raises ValueError: Batches of different sizes, an ID outside 0..2**32-1 after trimming, a
         bad `max_order`, smoothing or `n_threads`.
 
@@ -583,7 +602,7 @@ def self_bleu(sentences, *, max_order=4, smooth_method="exp", smooth_value=None,
         everything after it are dropped (the ID itself is not scored).
     :returns: A float64 numpy array of one score per sentence.
     :raises TypeError: An input that is not a batch of integer IDs (a float array, None, a
-        `bool` among the IDs), a non-integer `pad_id` or `eos_id`.
+        `bool` among the IDs, a masked array), a non-integer `pad_id` or `eos_id`.
     :raises ValueError: Batches of different sizes, an ID outside 0..2**32-1 after trimming, a
         bad `max_order`, smoothing or `n_threads`.
 

@@ -8,12 +8,15 @@
 - `Reader`, `Feeder`, `System`: the systems' lines go through the metrics a slice at a time, so
   memory holds the references and the statistics, never the hypothesis text.
 """
+import functools
 import io
+import itertools
+import operator
 import os
 import sys
 
 __all__ = ["CHUNK_LINES", "InputError", "TextSource", "read_references", "MetricSlices",
-           "make_metrics", "System", "Feeder", "Reader"]
+           "make_metrics", "System", "Feeder", "Reader", "CollectorParking", "count_lines"]
 
 # Hypotheses are scored this many lines at a time (one metric object per slice of the
 # references), so memory holds the references and statistics, not the hypothesis text.
@@ -129,22 +132,36 @@ class TextSource:
 
     def blocks(self, max_lines, size=1 << 20):
         """The lines, right-stripped, in lists of at most `max_lines`, read a megabyte at a
-        time (sacreBLEU's lines: a file splits at '\\n' only, stdin at any newline)."""
+        time (sacreBLEU's lines: a file splits at '\\n' only, stdin at any newline). Linear in
+        the length of a line: a line longer than a block is kept as its pieces and joined once
+        (a file with CR line ends, or none, is one line)."""
         with self._errors():
             read = self._stream.read
-            pending, out = "", []
+            pending, out = [], []      # pending: the pieces of the line not yet ended
             while True:
                 text = read(size)
                 if not text:
                     break
-                parts = (pending + text).split("\n")
-                pending = parts.pop()
+                if "\n" not in text:
+                    pending.append(text)
+                    continue
+                parts = text.split("\n")
+                if pending:
+                    pending.append(parts[0])
+                    parts[0] = "".join(pending)
+                    pending = []
+                tail = parts.pop()
+                if tail:
+                    pending.append(tail)
                 out.extend([part.rstrip() for part in parts])
                 while len(out) >= max_lines:
                     yield out[:max_lines]
                     del out[:max_lines]
             if pending:
-                out.append(pending.rstrip())
+                line = "".join(pending)
+                pending = None          # the pieces go before rstrip copies the line
+                out.append(line.rstrip())
+                del line
             while out:
                 yield out[:max_lines]
                 del out[:max_lines]
@@ -177,7 +194,89 @@ class _ReadErrors:
             raise InputError(os_error_message(source.label, err)) from None
         if type(err).__name__ == "error" and type(err).__module__ == "zlib":
             raise InputError(f"{source.label}: not a valid gzip file ({err})") from None
+        if isinstance(err, MemoryError):
+            raise InputError(memory_message(source.label, "reading it")) from None
+        if isinstance(err, UnicodeError):
+            # a codec's other complaints, e.g. utf-16 without a byte order mark
+            raise InputError(
+                f"{source.label}: cannot decode as {source.encoding}: "
+                f"{err or type(err).__name__}. Use -e/--encoding to name the file's "
+                "encoding.") from None
         return False
+
+
+def memory_message(label, doing):
+    return (f"{label}: out of memory while {doing} (a line, or the references, too large for "
+            "the memory available)")
+
+
+class CollectorParking:
+    """Keeps the references out of the garbage collector's way for one run.
+
+    A full collection traverses every tracked container and everything it holds: the reference
+    streams (one list entry per line), the metrics' caches and the slices of the references. A
+    run makes more full collections the longer it is, so each line was traversed again and again
+    and the time grew faster than the number of lines. Here the collector is off while the
+    references are read and cached (start() .. freeze(): that phase makes no reference cycles),
+    and once they are built everything alive is moved to the permanent generation (gc.freeze):
+    later collections never visit it. stop() leaves the collector as it was (gc.unfreeze; if
+    something else had frozen objects before the run, nothing is frozen here at all)."""
+
+    def __init__(self):
+        self.started = self.frozen = False
+
+    def start(self):
+        import gc
+        self.gc = gc
+        self.started = True
+        self.was_enabled = gc.isenabled()
+        self.may_freeze = gc.get_freeze_count() == 0
+        gc.disable()
+
+    def freeze(self):
+        """The references are cached: park them, and let the collector run again."""
+        if self.may_freeze and not self.frozen:
+            self.gc.freeze()
+            self.frozen = True
+        if self.was_enabled:
+            self.gc.enable()
+
+    def stop(self):
+        if self.frozen:
+            self.gc.unfreeze()
+            self.frozen = False
+        if self.started and self.was_enabled:
+            self.gc.enable()
+        self.started = False
+
+
+def count_lines(path, encoding):
+    """How many lines TextSource.blocks will give for a plain file, counted at C speed on its
+    bytes (a newline is the byte 0x0A in `encoding`, and never part of another character); None
+    when that cannot be known without decoding (stdin, .gz, encodings such as UTF-16)."""
+    import codecs
+    if path == "-" or path.endswith(".gz") or not os.path.isfile(path):
+        return None
+    try:
+        name = codecs.lookup(encoding).name
+        if "\n".encode(name) != b"\n" or "a\n\n".encode(name) != b"a\n\n" \
+                or name.startswith(("utf-16", "utf-32", "utf_16", "utf_32")):
+            return None
+        count, last = 0, b"\n"
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 22), b""):
+                count += block.count(b"\n")
+                last = block[-1:]
+    except (LookupError, OSError, UnicodeError):
+        return None     # reading it for real gives the error, naming the file
+    return count + (last != b"\n")
+
+
+def check_decodes(path, encoding):
+    """Read a file through, for its decoding errors only (InputError naming it and the line)."""
+    with TextSource(path, encoding) as source:
+        for _ in source.blocks(CHUNK_LINES):
+            pass
 
 
 def os_error_message(label, err):
@@ -235,9 +334,49 @@ class MetricSlices:
         if len(nrefs) > 1:  # slices disagree: the corpus has a variable number of references
             for m in self.slices:
                 m.num_refs = -1
+        # sacreBLEU looks for tokenized periods once per corpus (BLEU's check; 100 lines over
+        # the whole system): the System counts them across slices and warns once, so no slice
+        # warns on its own
+        self.checks_tokenized = not getattr(self.first, "_force", True)
+        for m in self.slices:
+            if self.checks_tokenized:
+                m._force = True
+
+    def warn_tokenized(self):
+        self.first._warn_tokenized()
 
     def statistics(self, k, lines):
         return self.slices[k]._extract_corpus_statistics(lines, None)
+
+    def column_sums(self, k, lines, start):
+        """The statistics of `lines` summed column by column onto `start` (the sums of the
+        slices before, or None), as sacreBLEU's sum_of_lists sums the whole corpus: one row
+        alone is returned as is; otherwise each column is added one value after the other (the
+        order matters for TER's float lengths; builtin sum() compensates floats on Python 3.12+,
+        sum_of_lists does not). Without a Python list per segment when the metric has flat
+        statistics (integers: their order does not matter). None for no lines."""
+        summed = getattr(self.slices[k], "_summed_statistics", None)
+        sums = summed(lines) if summed is not None and lines else None
+        if sums is not None:
+            return sums if start is None else [a + b for a, b in zip(start, sums)]
+        flat = self.flat_statistics(k, lines)
+        if flat is not None:
+            values, width = flat
+            if not len(values):
+                return start
+            sums = [sum(values[j::width]) for j in range(width)]
+            if start is None:
+                return sums
+            return [a + b for a, b in zip(start, sums)]
+        rows = self.statistics(k, lines)
+        if not rows:
+            return start
+        if start is None:
+            if len(rows) == 1:
+                return list(rows[0])
+            start = [type(rows[0][0])(0.0)] * len(rows[0])
+        return [functools.reduce(operator.add, column, first)
+                for column, first in zip(zip(*rows), start)]
 
     def flat_statistics(self, k, lines):
         """The same statistics as (one flat int64 array, values per segment), or None when the
@@ -246,18 +385,23 @@ class MetricSlices:
         return None if method is None else method(lines)
 
 
-def make_metrics(registry, metric_args, refs, n_segments):
+def make_metrics(registry, metric_args, refs, n_segments, label="the references"):
     """{key: MetricSlices} for {key: keyword arguments} (keys of `registry`, upper case); a
     metric that refuses its arguments raises InputError with its message."""
     metrics = {}
     for key, kwargs in metric_args.items():
         try:
             metrics[key] = MetricSlices(key, registry[key], kwargs, refs, n_segments)
+        except MemoryError:
+            raise InputError(memory_message(label, f"caching them for {key}")) from None
         except (ImportError, OSError, TypeError, ValueError, RuntimeError) as err:
             message = " ".join(str(err).split())
             prefix = f"{registry[key].__name__}: "
             raise InputError(message if message.startswith(prefix) else prefix + message)
     return metrics
+
+
+_PERIODS = itertools.repeat(" .")   # the argument of str.endswith for each line
 
 
 class System:
@@ -275,6 +419,7 @@ class System:
             self.stats = {key: Statistics() for key in metrics}
         self.totals = {key: None for key in metrics}
         self.scores = {}
+        self.tokenized = 0     # lines ending in " ." (BLEU's check for tokenized input)
 
     def corpus_score(self, metric):
         """The corpus score for one MetricSlices (the metric's _aggregate_and_compute)."""
@@ -290,6 +435,8 @@ class System:
         is one slice long and needs no segment statistics is scored as sacreBLEU scores it,
         with corpus_score."""
         k = self.n_lines // CHUNK_LINES
+        if any(metric.checks_tokenized for metric in metrics.values()):
+            self.tokenized += sum(map(str.endswith, lines, _PERIODS))
         for key, metric in metrics.items():
             if only_slice and not self.keep_rows:
                 self.scores[key] = metric.slices[0].corpus_score(lines, None)
@@ -301,16 +448,15 @@ class System:
                 else:
                     self.stats[key].extend(metric.statistics(k, lines))
                 continue
-            rows = metric.statistics(k, lines)
-            if rows:
-                # column sums in sacreBLEU's sum_of_lists order, carried across slices
-                prev = self.totals[key]
-                if len(rows) == 1 and prev is None:
-                    self.totals[key] = list(rows[0])
-                else:
-                    starts = prev if prev is not None else [0] * len(rows[0])
-                    self.totals[key] = [sum(col, start) for col, start in zip(zip(*rows), starts)]
+            self.totals[key] = metric.column_sums(k, lines, self.totals[key])
         self.n_lines += len(lines)
+
+    def finish(self, metrics):
+        """sacreBLEU's warning about tokenized input, once for the whole system."""
+        if self.tokenized >= 100:
+            for metric in metrics.values():
+                if metric.checks_tokenized:
+                    metric.warn_tokenized()
 
 
 class Feeder:
@@ -358,6 +504,8 @@ class Feeder:
     def finish(self):
         if self.buf or not self.fed:
             self._flush(len(self.buf))
+        if not self.overflow:
+            self.system.finish(self.metrics)
         return self.system
 
 
@@ -380,12 +528,15 @@ class Reader:
     def file(self, path, name):
         feeder = self._feeder(name)
         total = 0
-        with TextSource(path, self.encoding) as source:
-            for block in source.blocks(CHUNK_LINES):
-                feeder.push(block)
-                total += len(block)
-                self.progress(total)
-        return feeder.finish()
+        try:
+            with TextSource(path, self.encoding) as source:
+                for block in source.blocks(CHUNK_LINES):
+                    feeder.push(block)
+                    total += len(block)
+                    self.progress(total)
+            return feeder.finish()
+        except MemoryError:     # reading errors are InputErrors already: this is scoring
+            raise InputError(memory_message(path, "scoring it")) from None
 
     def files(self, paths, names):
         """Every file, in order; two at a time on machines with two cores or more when only BLEU
@@ -399,6 +550,12 @@ class Reader:
 
     def stdin(self):
         """Tab-separated columns, one system each; the first line says how many."""
+        try:
+            return self._stdin()
+        except MemoryError:
+            raise InputError(memory_message("standard input", "scoring it")) from None
+
+    def _stdin(self):
         with TextSource("-", self.encoding, stdin=True) as source:
             blocks = source.blocks(CHUNK_LINES)
             block = next(blocks, [""])

@@ -106,5 +106,6 @@ cdef struct NgramTable:
     NgramEntry* entries       # by ID
     Py_ssize_t n
     Py_ssize_t ecap
-    uint32_t* touched         # IDs whose ref_count the current reference raised
-    Py_ssize_t ntouched
+    uint32_t* touched         # IDs whose ref_count the current reference raised (several
+    Py_ssize_t ntouched       # references only; room for tcap of them)
+    Py_ssize_t tcap

@@ -11,6 +11,8 @@ compares them on the rest. _ids reads rows with `read_row` inside its threads' s
 taken for the reading only)."""
 from cpython.buffer cimport PyBUF_FORMAT, PyBUF_STRIDES, PyBuffer_Release, PyObject_CheckBuffer, \
     PyObject_GetBuffer
+import sys
+
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.mem cimport PyMem_RawFree
 from cpython.object cimport PyObject, PyTypeObject
@@ -69,6 +71,10 @@ cdef Py_ssize_t CHECK_EVERY = 1 << 18
 
 
 cdef object _spec_module = None
+# numpy.ma.MaskedArray once numpy.ma is imported (before that no masked array exists): its
+# buffer is the data without the mask, so a masked row is left to the Python reader, which
+# refuses it
+cdef object _masked_type = None
 
 
 cdef object spec():
@@ -351,13 +357,23 @@ cdef int read_buffer(object row, const Trim* t, U32Buf* out) except -1:
         PyBuffer_Release(&view)
 
 
+cdef bint is_masked(object x):
+    global _masked_type
+    if _masked_type is None:
+        ma = sys.modules.get("numpy.ma")
+        if ma is None:
+            return False
+        _masked_type = ma.MaskedArray
+    return isinstance(x, _masked_type)
+
+
 cdef int read_row(object row, const Trim* trim, U32Buf* out) except -1:
     """Append the trimmed IDs of one row to out: ROW_OK, or ROW_DEFER (out unchanged) for a row
     this reader leaves to the pure-Python one. Needs the GIL and ensure_scalar_types()."""
     if PyList_CheckExact(row) or PyTuple_CheckExact(row):
         return read_items(row, trim, out)
     # bytes export a buffer of bytes, but a bytes row is text to the Python reader (an error)
-    if PyObject_CheckBuffer(row) and not PyBytes_Check(row):
+    if PyObject_CheckBuffer(row) and not PyBytes_Check(row) and not is_masked(row):
         return read_buffer(row, trim, out)
     return ROW_DEFER
 
@@ -422,6 +438,130 @@ cdef object read_rows(rows, const Trim* trim):
         PyMem_RawFree(off.data)
 
 
+# ---------------------------------------------------------------------------------------------
+# whole arrays (a 2-D batch, a Ragged's flat IDs) with pad_id/eos_id: trimmed and converted here
+# in one pass, with Ctrl-C looked at every CHECK_EVERY IDs
+
+ctypedef fused id_t:
+    int8_t
+    int16_t
+    int32_t
+    int64_t
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+
+cdef int trim_rows(const id_t* flat, Py_ssize_t step, const int64_t* off, Py_ssize_t rows,
+                   const Trim* t, U32Buf* out, int64_t* new_off) except -1:
+    """Rows of flat (item k at flat[k * step]) trimmed into out (room for all of them), row r
+    ending at new_off[r + 1]: ROW_OK, or ROW_DEFER at an ID this reader leaves to the Python one.
+    Looks at Ctrl-C every CHECK_EVERY IDs."""
+    cdef Py_ssize_t r, k, since = 0
+    cdef const id_t* p
+    cdef int64_t v
+    cdef RowState st
+    new_off[0] = 0
+    for r in range(rows):
+        memset(&st, 0, sizeof(RowState))
+        st.start = out.size
+        p = flat + off[r] * step
+        for k in range(off[r + 1] - off[r]):
+            if id_t is uint64_t:
+                if p[0] > <uint64_t>INT64_MAX:
+                    return ROW_DEFER
+            v = <int64_t>p[0]
+            if push(v, t, &st, out) < 0:
+                return ROW_DEFER
+            p += step
+        new_off[r + 1] = out.size
+        since += off[r + 1] - off[r] + 1
+        if since >= CHECK_EVERY:
+            PyErr_CheckSignals()
+            since = 0
+    return ROW_OK
+
+
+cdef object finish_rows(flat, offsets, const Trim* t):
+    """(uint32 IDs, int64 offsets) of the rows of a 1-D native integer ndarray `flat` (row r is
+    flat[offsets[r]:offsets[r + 1]]) with pad_id/eos_id trimmed, or None to defer (another kind
+    of array, an ID that is no uint32 value)."""
+    import numpy as np
+    cdef Py_buffer view
+    cdef bint signed = False
+    cdef Py_ssize_t n, rows, step
+    cdef int rc = ROW_DEFER
+    cdef const int64_t[::1] off_view
+    cdef int64_t[::1] new_view
+    cdef uint32_t[::1] out_view
+    cdef U32Buf buf
+    if not isinstance(flat, np.ndarray) or is_masked(flat) or flat.ndim != 1 \
+            or not flat.dtype.isnative or flat.dtype.kind not in "iu":
+        return None
+    off_view = offsets
+    rows = off_view.shape[0] - 1
+    n = flat.shape[0]
+    PyObject_GetBuffer(flat, &view, PyBUF_FORMAT | PyBUF_STRIDES)
+    try:
+        if view.ndim != 1 or not buffer_format(view.format, view.itemsize, &signed) \
+                or view.strides[0] % view.itemsize:
+            return None
+        step = view.strides[0] // view.itemsize
+        out = np.empty(n, dtype=np.uint32)
+        new_offsets = np.empty(rows + 1, dtype=np.int64)
+        new_view = new_offsets
+        # rows are written straight into `out`: all n IDs fit, and push never grows its buffer
+        memset(&buf, 0, sizeof(U32Buf))
+        if n:
+            out_view = out
+            buf.data = &out_view[0]
+        buf.cap = n
+        if signed:
+            if view.itemsize == 1:
+                rc = trim_rows(<const int8_t*>view.buf, step, &off_view[0], rows, t, &buf,
+                               &new_view[0])
+            elif view.itemsize == 2:
+                rc = trim_rows(<const int16_t*>view.buf, step, &off_view[0], rows, t, &buf,
+                               &new_view[0])
+            elif view.itemsize == 4:
+                rc = trim_rows(<const int32_t*>view.buf, step, &off_view[0], rows, t, &buf,
+                               &new_view[0])
+            else:
+                rc = trim_rows(<const int64_t*>view.buf, step, &off_view[0], rows, t, &buf,
+                               &new_view[0])
+        elif view.itemsize == 1:
+            rc = trim_rows(<const uint8_t*>view.buf, step, &off_view[0], rows, t, &buf,
+                           &new_view[0])
+        elif view.itemsize == 2:
+            rc = trim_rows(<const uint16_t*>view.buf, step, &off_view[0], rows, t, &buf,
+                           &new_view[0])
+        elif view.itemsize == 4:
+            rc = trim_rows(<const uint32_t*>view.buf, step, &off_view[0], rows, t, &buf,
+                           &new_view[0])
+        else:
+            rc = trim_rows(<const uint64_t*>view.buf, step, &off_view[0], rows, t, &buf,
+                           &new_view[0])
+        if rc != ROW_OK:
+            return None
+        return (out if buf.size == n else out[:buf.size].copy()), new_offsets
+    finally:
+        PyBuffer_Release(&view)
+
+
+def _finish(flat, offsets, what, pad_id, eos_id, per_item):
+    """idrows_py.finish, with the common arrays trimmed by finish_rows (numpy converts
+    untrimmed ones, a block at a time, faster than a loop here)."""
+    cdef Trim trim
+    set_trim(&trim, pad_id, eos_id)
+    if not trim.has_pad and not trim.has_eos:
+        return spec().finish(flat, offsets, what, pad_id, eos_id, per_item)
+    got = finish_rows(flat, offsets, &trim)
+    if got is None:
+        return spec().finish(flat, offsets, what, pad_id, eos_id, per_item)
+    return got + (per_item,)
+
+
 def read_batch(x, what, pad_id=None, eos_id=None):
     """(flat, offsets) of the batch `x`, called `what` in errors: trimmed uint32 IDs back to back
     (without a copy when they are uint32 or non-negative int32 and nothing is trimmed) and int64
@@ -435,7 +575,8 @@ def read_batch(x, what, pad_id=None, eos_id=None):
         got = read_rows(x, &trim)
         if got is not None:
             return got
-    return spec().read_batch(x, what, pad_id, eos_id)
+    flat, offsets, _ = spec().batch(x, what, pad_id, eos_id, _finish)
+    return flat, offsets
 
 
 def read_references(refs, n_hyps, pad_id=None, eos_id=None):
@@ -468,4 +609,4 @@ def read_references(refs, n_hyps, pad_id=None, eos_id=None):
             got = read_rows(refs, &trim)
             if got is not None:
                 return got + (np.arange(n_hyps + 1, dtype=np.int64),)
-    return spec().read_references(refs, n_hyps, pad_id, eos_id)
+    return spec().references(refs, n_hyps, pad_id, eos_id, _finish)

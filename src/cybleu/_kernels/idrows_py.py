@@ -13,7 +13,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .ragged import UINT32_MAX, Ragged, as_ids, check_token_arg, describe
+from .ragged import (BLOCK, UINT32_MAX, Ragged, check_not_masked, check_token_arg, describe,
+                     to_uint32)
 
 __all__ = ["read_batch", "read_references"]
 
@@ -26,7 +27,7 @@ def read_batch(x, what, pad_id=None, eos_id=None):
     (without a copy when they are uint32 or non-negative int32 and nothing is trimmed) and int64
     offsets, row i being flat[offsets[i]:offsets[i + 1]]."""
     pad_id, eos_id = check_token_arg(pad_id, "pad_id"), check_token_arg(eos_id, "eos_id")
-    flat, offsets, _ = batch(x, what, pad_id, eos_id)
+    flat, offsets, _ = batch(x, what, pad_id, eos_id, finish)
     return flat, offsets
 
 
@@ -36,8 +37,15 @@ def read_references(refs, n_hyps, pad_id=None, eos_id=None):
     reference per hypothesis (any batch form), a 3-D (batch, n_refs, length) array, a list holding
     a list (or 2-D array) of references per hypothesis, or ids.Ragged(flat, offsets, groups)."""
     pad_id, eos_id = check_token_arg(pad_id, "pad_id"), check_token_arg(eos_id, "eos_id")
+    return references(refs, n_hyps, pad_id, eos_id, finish)
+
+
+def references(refs, n_hyps, pad_id, eos_id, finish):
+    """read_references with checked pad_id/eos_id, the rows finished by `finish` (this module's
+    own, or the compiled reader's, which defers to it on anything it does not reproduce)."""
     if isinstance(refs, Ragged) and refs.groups is not None:
-        flat, offsets, _ = batch(Ragged(refs.flat, refs.offsets), "refs", pad_id, eos_id)
+        flat, offsets, _ = batch(Ragged(refs.flat, refs.offsets), "refs", pad_id, eos_id, finish)
+        check_not_masked(refs.groups, "refs.groups")
         groups = np.asarray(refs.groups)
         if groups.ndim != 1 or groups.dtype.kind not in "iu" or groups.size != n_hyps + 1 \
                 or int(groups[0]) != 0 or int(groups[-1]) != offsets.size - 1 \
@@ -63,7 +71,7 @@ def read_references(refs, n_hyps, pad_id=None, eos_id=None):
         flat, offsets = rows_from_list(rows, "refs", labels)
         flat, offsets, _ = finish(flat, offsets, "refs", pad_id, eos_id, 0)
         return flat, offsets, np.asarray(groups, dtype=np.int64)
-    flat, offsets, per_item = batch(refs, "refs", pad_id, eos_id, allow_3d=True)
+    flat, offsets, per_item = batch(refs, "refs", pad_id, eos_id, finish, allow_3d=True)
     per_item = per_item or 1
     n_items = (offsets.size - 1) // per_item
     if n_items != n_hyps:
@@ -88,7 +96,9 @@ def not_a_batch(x, what):
 
 
 def as_array(x, what):
-    """An ndarray view of an array-like (DLPack first: CPU tensors, without a copy)."""
+    """An ndarray view of an array-like (DLPack first: CPU tensors, without a copy); a masked
+    array is refused (numpy.asarray would drop its mask)."""
+    check_not_masked(x, what)
     if isinstance(x, np.ndarray):
         return x
     if hasattr(x, "__dlpack__") and not isinstance(x, (list, tuple)):
@@ -104,6 +114,10 @@ def as_array(x, what):
                         f"{BATCH_FORMS}") from None
 
 
+def is_int(v):
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
 def check_int_dtype(arr, what):
     """A TypeError (ValueError for an integer too large for numpy) naming the first element that
     is not an integer token ID."""
@@ -111,12 +125,33 @@ def check_int_dtype(arr, what):
         return
     if arr.dtype.kind == "O":
         for k, v in enumerate(arr.reshape(-1).tolist()):
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            if not is_int(v):
                 raise TypeError(f"{what} must hold integer token IDs; element {k} is "
                                 f"{describe(v)}")
             if not 0 <= v <= UINT32_MAX:   # numpy keeps ints beyond 64 bits as objects
                 raise ValueError(f"{what} holds a token ID outside 0..2**32-1 ({v})")
     raise TypeError(f"{what} must hold integer token IDs, got dtype {arr.dtype}")
+
+
+def int_row(row, arr, what):
+    """A list row that numpy read as something other than integers (it makes float64 of ints of
+    both signs beyond int64, e.g. [-1, 2**63], and of int64 with uint64 scalars): an int64 (or
+    uint64) array of its IDs when every item is an integer, else the TypeError naming the first
+    item that is not."""
+    for k, v in enumerate(row):
+        if not is_int(v):
+            raise TypeError(f"{what} must hold integer token IDs, got dtype {arr.dtype} "
+                            f"(element {k} is {describe(v)})")
+    values = [int(v) for v in row]
+    low, high = min(values), max(values)
+    if low >= -2**63 and high < 2**63:
+        return np.array(values, dtype=np.int64)
+    if low >= 0 and high < 2**64:
+        return np.array(values, dtype=np.uint64)
+    # IDs of both signs that no 64-bit integer type holds together: not all of them are
+    # uint32 values, whatever is trimmed
+    bad = high if high > UINT32_MAX else low
+    raise ValueError(f"{what} holds a token ID outside 0..2**32-1 ({bad})")
 
 
 def row_array(row, what):
@@ -127,6 +162,7 @@ def row_array(row, what):
             not isinstance(row, (str, bytes)) else " (pass a list)" \
             if isinstance(row, Iterator) else ""
         raise TypeError(f"{what} must be a sequence of token IDs, got {describe(row)}{hint}")
+    check_not_masked(row, what)
     try:
         arr = as_array(row, what)
     except TypeError:    # sequences of different lengths inside the row
@@ -135,6 +171,8 @@ def row_array(row, what):
     if arr.ndim != 1:
         raise ValueError(f"{what} must be 1-D, got {arr.ndim} dimensions")
     if arr.size:
+        if isinstance(row, (list, tuple)) and arr.dtype.kind in "fc":
+            return int_row(row, arr, what)
         check_int_dtype(arr, what)
         if isinstance(row, (list, tuple)) and arr.dtype.kind != "b":
             check_no_bools(row, what)
@@ -200,17 +238,12 @@ def trim(flat, offsets, pad_id, eos_id):
 
 
 def check_range(flat, what):
-    """The trimmed IDs as uint32 (without a copy when they are uint32 or non-negative int32);
-    they must be uint32 values (a negative pad such as -100 is fine as long as it was trimmed
-    away)."""
-    if flat.size and flat.dtype != np.uint32:
-        low, high = int(flat.min()), int(flat.max())
-        if low < 0:
-            raise ValueError(f"{what} holds a negative token ID ({low}) that is not a trimmed "
-                             "pad_id/eos_id")
-        if high > UINT32_MAX:
-            raise ValueError(f"{what} holds a token ID above 2**32-1 ({high})")
-    return as_ids(flat, what)
+    """The trimmed IDs as uint32 (without a copy when they are uint32 or non-negative int32 in
+    the machine's byte order); they must be uint32 values (a negative pad such as -100 is fine as
+    long as it was trimmed away)."""
+    if not flat.size:
+        return np.zeros(0, dtype=np.uint32)
+    return to_uint32(flat, what, " that is not a trimmed pad_id/eos_id")
 
 
 def ragged_layout(x, what):
@@ -223,6 +256,7 @@ def ragged_layout(x, what):
         raise ValueError(f"{what}.flat must be 1-D, got {flat.ndim} dimensions")
     if flat.size:
         check_int_dtype(flat, f"{what}.flat")
+    check_not_masked(x.offsets, f"{what}.offsets")
     offsets = None if x.offsets is None else np.asarray(x.offsets)
     if offsets is None or offsets.ndim != 1 or offsets.size == 0:
         raise ValueError(f"{what}.offsets must be a 1-D integer sequence with at least "
@@ -238,9 +272,9 @@ def ragged_layout(x, what):
     return flat, offsets
 
 
-def batch(x, what, pad_id, eos_id, allow_3d=False):
-    """(flat, offsets, rows_per_item): IDs of a batch, trimmed, as uint32; rows_per_item > 0 for
-    a 3-D array (that many rows per batch item), else 0."""
+def batch(x, what, pad_id, eos_id, finish, allow_3d=False):
+    """(flat, offsets, rows_per_item): IDs of a batch, trimmed by `finish` (see references), as
+    uint32; rows_per_item > 0 for a 3-D array (that many rows per batch item), else 0."""
     per_item = 0
     if isinstance(x, Ragged):
         flat, offsets = ragged_layout(x, what)
@@ -267,14 +301,42 @@ def batch(x, what, pad_id, eos_id, allow_3d=False):
         if arr.size:
             check_int_dtype(arr, what)
         rows, length = arr.shape
-        flat = arr.reshape(-1)
+        flat = flatten(arr)
         offsets = np.arange(rows + 1, dtype=np.int64) * length
     return finish(flat, offsets, what, pad_id, eos_id, per_item)
 
 
+def flatten(arr):
+    """A 2-D array's rows back to back: a view when they already are, else copied a block of
+    rows (about BLOCK IDs) at a time, so that Ctrl-C lands between blocks."""
+    if arr.flags.c_contiguous:
+        return arr.reshape(-1)
+    out = np.empty(arr.shape, dtype=arr.dtype)
+    step = max(1, BLOCK // max(1, arr.shape[1]))
+    for start in range(0, arr.shape[0], step):
+        out[start:start + step] = arr[start:start + step]
+    return out.reshape(-1)
+
+
 def finish(flat, offsets, what, pad_id, eos_id, per_item):
-    flat, offsets = trim(flat, offsets, pad_id, eos_id)
-    return check_range(flat, what), offsets, per_item
+    """(uint32 IDs, offsets, per_item): the rows of (flat, offsets) trimmed and range-checked, a
+    block of rows (about BLOCK IDs) at a time, so that Ctrl-C lands between blocks."""
+    if (pad_id is None and eos_id is None) or flat.size <= BLOCK:
+        flat, offsets = trim(flat, offsets, pad_id, eos_id)
+        return check_range(flat, what), offsets, per_item
+    rows = offsets.size - 1
+    parts, new_offsets = [], np.zeros(offsets.size, dtype=np.int64)
+    r = 0
+    while r < rows:
+        # rows r..r1-1: about BLOCK IDs, at least one row
+        r1 = min(rows, max(r + 1, int(np.searchsorted(offsets, offsets[r] + BLOCK,
+                                                      side="right")) - 1))
+        a = offsets[r]
+        part, part_offsets = trim(flat[a:offsets[r1]], offsets[r:r1 + 1] - a, pad_id, eos_id)
+        parts.append(check_range(part, what))
+        new_offsets[r + 1:r1 + 1] = part_offsets[1:] + new_offsets[r]
+        r = r1
+    return np.concatenate(parts), new_offsets, per_item
 
 
 def is_nested_refs(refs):

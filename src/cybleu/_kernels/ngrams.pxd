@@ -8,6 +8,7 @@ from .defs cimport (hash_t, OOV_ID, NO_PREFIX, ERR_NOMEM, ERR_NO_REFS, NgramSlot
 
 
 cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil
+cdef int table_touched_reserve(NgramTable* t) noexcept nogil
 
 
 # Inline, so that each caller (_corpus, _ids, _nltk_core) compiles its own copy into its own loop,
@@ -105,6 +106,8 @@ cdef inline int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp
     # missing from the table means every longer one from the same start is missing too. With one
     # reference (the usual case) its saturated count is the clipped count, no maximum to keep.
     multi = r1 - r0 > 1
+    if multi and table_touched_reserve(t) < 0:
+        return ERR_NOMEM
     for i in range(r0, r1):
         ref = ref_ids + ref_off[i]
         rlen = ref_off[i + 1] - ref_off[i]

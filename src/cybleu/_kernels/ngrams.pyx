@@ -12,6 +12,10 @@ from .defs cimport hash_t, NO_PREFIX, ERR_NOMEM, NgramSlot, NgramEntry, NgramTab
 from .workspace cimport raise_for
 
 
+# n-gram tables this large (a segment of about 2**18 tokens or more) are sized tighter
+cdef Py_ssize_t LARGE_TABLE = 1 << 20
+
+
 cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil:
     """Empty the table and make room for max_entries n-grams."""
     cdef Py_ssize_t nslots
@@ -23,13 +27,12 @@ cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil:
         if p == NULL:
             return ERR_NOMEM
         t.entries = <NgramEntry*>p
-        p = PyMem_RawRealloc(t.touched, <size_t>max_entries * sizeof(uint32_t))
-        if p == NULL:
-            return ERR_NOMEM
-        t.touched = <uint32_t*>p
         t.ecap = max_entries
+    # at most half full when every n-gram is distinct; for a giant segment (a line of millions
+    # of tokens) two thirds, which its real distinct n-grams (far fewer) keep well below
     nslots = 16
-    while nslots < 2 * max_entries:
+    while nslots < (2 * max_entries if max_entries < LARGE_TABLE
+                    else max_entries + max_entries // 2):
         nslots *= 2
     t.gen += 1
     if nslots > t.mask + 1 or t.gen == 0:
@@ -46,6 +49,20 @@ cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil:
         t.gen = 1
     t.n = 0
     t.ntouched = 0
+    return 0
+
+
+cdef int table_touched_reserve(NgramTable* t) noexcept nogil:
+    """Room in `touched` for every n-gram the table holds: sized by the distinct n-grams counted,
+    and only with several references (4 bytes per possible n-gram of every segment otherwise)."""
+    cdef void* p
+    if t.n <= t.tcap:
+        return 0
+    p = PyMem_RawRealloc(t.touched, <size_t>t.n * sizeof(uint32_t))
+    if p == NULL:
+        return ERR_NOMEM
+    t.touched = <uint32_t*>p
+    t.tcap = t.n
     return 0
 
 

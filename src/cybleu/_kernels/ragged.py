@@ -7,6 +7,7 @@ every ID function shares (pad_id/eos_id, n_threads and its cap) live here too.
 import math
 import numbers
 import operator
+import sys
 
 import numpy as np
 
@@ -19,6 +20,9 @@ MAX_THREADS = 256
 #: less work than this per thread (n-grams + rows), and one more thread costs more to start than
 #: it saves
 MIN_THREAD_WORK = 1 << 15
+#: IDs checked, converted or trimmed this many at a time: numpy never looks at Ctrl-C inside one
+#: operation, and the interpreter does between two (a block takes about a millisecond)
+BLOCK = 1 << 20
 
 
 class Ragged:
@@ -84,8 +88,53 @@ def threads_for(work, n_threads):
     return max(1, min(n_threads, int(work) // MIN_THREAD_WORK))
 
 
+def masked_error(what):
+    """The TypeError for a numpy masked array: a mask has no one meaning for n-grams (masked
+    entries inside a row would join their neighbours into n-grams that never occurred), so the
+    caller says what it means."""
+    return TypeError(f"{what} is a numpy masked array, and its mask has no one meaning for "
+                     f"token IDs; fill the masked entries with a pad ID and trim it "
+                     f"(`x.filled(pad)` with pad_id=pad), or pass the kept IDs of each row "
+                     f"(`[row.compressed() for row in x]`)")
+
+
+def check_not_masked(x, what):
+    """A TypeError for a numpy masked array (numpy.asarray would silently drop its mask)."""
+    ma = sys.modules.get("numpy.ma")     # no masked array can exist before numpy.ma is imported
+    if ma is not None and isinstance(x, ma.MaskedArray):
+        raise masked_error(what)
+
+
+def to_uint32(arr, what, negative_note=""):
+    """A 1-D integer array as a contiguous uint32 array in the machine's byte order: `arr` itself
+    when it is one, a view when it is non-negative int32 of that byte order, else a converted
+    copy (byte-swapped when its byte order is not the machine's). Every ID must be a uint32 value
+    (a ValueError names the lowest negative one, else the highest too large). Works BLOCK IDs at
+    a time, so that Ctrl-C lands between blocks on an array of any size."""
+    native = arr.dtype.isnative
+    if arr.dtype == np.uint32 and native and arr.flags.c_contiguous:
+        return arr
+    n = arr.size
+    if arr.dtype.kind == "i" or arr.dtype.itemsize > 4:
+        low = high = 0
+        for start in range(0, n, BLOCK):
+            part = arr[start:start + BLOCK]
+            low, high = min(low, int(part.min())), max(high, int(part.max()))
+        if low < 0:
+            raise ValueError(f"{what} holds a negative token ID ({low}){negative_note}")
+        if high > UINT32_MAX:
+            raise ValueError(f"{what} holds a token ID above 2**32-1 ({high})")
+    if native and arr.dtype.itemsize == 4 and arr.flags.c_contiguous:
+        return arr.view(np.uint32)    # non-negative int32: the same bits, no copy
+    out = np.empty(n, dtype=np.uint32)
+    for start in range(0, n, BLOCK):
+        out[start:start + BLOCK] = arr[start:start + BLOCK]
+    return out
+
+
 def as_ids(flat, what):
     """`flat` as a contiguous 1-D uint32 array, without copying when it already is one."""
+    check_not_masked(flat, what)
     arr = np.asarray(flat)
     if arr.ndim != 1:
         raise ValueError(f"{what} must be 1-D, got {arr.ndim} dimensions")
@@ -93,18 +142,12 @@ def as_ids(flat, what):
         return np.zeros(0, dtype=np.uint32)
     if arr.dtype.kind not in "iu":
         raise TypeError(f"{what} must hold integer token IDs, got dtype {arr.dtype}")
-    if arr.dtype != np.uint32:
-        if arr.dtype.kind == "i" and int(arr.min()) < 0:
-            raise ValueError(f"{what} holds a negative token ID ({int(arr.min())})")
-        if arr.dtype.itemsize > 4 and int(arr.max()) > UINT32_MAX:
-            raise ValueError(f"{what} holds a token ID above 2**32-1 ({int(arr.max())})")
-        if arr.dtype.itemsize == 4 and arr.flags.c_contiguous:
-            return arr.view(np.uint32)    # non-negative int32: the same bits, no copy
-    return np.ascontiguousarray(arr, dtype=np.uint32)
+    return to_uint32(arr, what)
 
 
 def as_offsets(offsets, size, what):
     """`offsets` as a contiguous int64 array of at least one non-decreasing entry in 0..size."""
+    check_not_masked(offsets, what)
     arr = np.asarray(offsets)
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError(f"{what} must be a 1-D sequence with at least one entry")

@@ -11,6 +11,9 @@ from libc.string cimport memcpy, memset, memcmp
 from libc.math cimport floor, ceil
 from cpython.mem cimport PyMem_RawMalloc, PyMem_RawRealloc, PyMem_RawFree
 from cpython.array cimport array, clone
+from cpython.exc cimport PyErr_CheckSignals
+
+from .workspace cimport Job, run_jobs
 
 cdef extern from "Python.h":
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch) nogil
@@ -58,6 +61,10 @@ cdef enum:
 # stays bounded whatever the corpus size.
 cdef Py_ssize_t CHUNK_CHARS = 1 << 16
 cdef Py_ssize_t CHUNK_SEGMENTS = 256
+# A step of the shift search: segments until about this much work (hypothesis code points plus
+# reference words) between two looks at Ctrl-C, a millisecond or so on sentences; one segment is
+# never split.
+cdef Py_ssize_t STEP_WORK = 1 << 12
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1003,6 +1010,7 @@ cdef class RefSet:
             if lines.text.size >= CHUNK_CHARS:
                 self._add_lines(lines, sc, 2)
                 lines.clear()
+                PyErr_CheckSignals()
         self._add_lines(lines, sc, 2)
 
     cdef _set_flags(self, normalized, no_punct, asian_support, case_sensitive):
@@ -1047,37 +1055,22 @@ cdef class RefSet:
 
     cdef _compute(self, hyps, Py_ssize_t first, Py_ssize_t count, int64_t* edits,
                   double* lengths):
-        """Statistics of hyps[first:first+count] against this set's segments 0..count-1."""
-        cdef _Lines lines = _Lines()
-        cdef _Scratch sc = _Scratch()
-        cdef Py_ssize_t a = 0, b, s, k
-        cdef int rc = 0
-        cdef const int64_t* seg = self.seg_line.data
-        while a < count:
-            lines.clear()
-            b = a
-            while b < count and (b == a or (b - a < CHUNK_SEGMENTS
-                                            and lines.text.size < CHUNK_CHARS)):
-                lines.add(hyps[first + b], self.case_sensitive)
-                b += 1
-            with nogil:
-                for s in range(a, b):
-                    k = s - a
-                    sc.hyp.chars.size = 0
-                    sc.hyp.ends.size = 0
-                    sc.hyp.hashes.size = 0
-                    rc = <int>words_of(sc, lines.text.data + lines.off.data[k],
-                                       lines.off.data[k + 1] - lines.off.data[k], self.flags,
-                                       1, &sc.hyp)
-                    if rc < 0:
-                        break
-                    rc = segment_row(sc, &self.store, self.line_word.data, seg[s], seg[s + 1],
-                                     edits + first + s, lengths + first + s)
-                    if rc < 0:
-                        break
-            if rc < 0:
-                _raise(rc, first + s)
-            a = b
+        """Statistics of hyps[first:first+count] against this set's segments 0..count-1, in
+        steps with Ctrl-C looked at in between (workspace.run_jobs)."""
+        cdef _TerJob job = _TerJob()
+        if count <= 0:
+            return
+        job.refset = self
+        job.hyps = hyps
+        job.first = first
+        job.count = count
+        job.edits = edits
+        job.lengths = lengths
+        run_jobs([job])
+        if job.error is not None:
+            raise job.error
+        if job.rc < 0:
+            _raise(job.rc, first + job.s)
 
     cdef _check(self, hyps):
         cdef Py_ssize_t s, nseg = self.seg_line.size - 1
@@ -1117,6 +1110,75 @@ cdef class RefSet:
                  for s in range(self.seg_line.size - 1)]
         return _refset_from_words, (words, self.normalized, self.no_punct, self.asian_support,
                                     self.case_sensitive)
+
+
+cdef class _TerJob(Job):
+    """RefSet._compute as a workspace job: hypotheses first.. are loaded a chunk at a time (with
+    the GIL) and scored STEP_WORK at a time without it."""
+    cdef RefSet refset
+    cdef object hyps, error
+    cdef _Lines lines
+    cdef _Scratch sc
+    cdef Py_ssize_t first, count
+    cdef Py_ssize_t a, b, s      # the loaded chunk is segments a..b-1; s is the next to score
+    cdef int64_t* edits
+    cdef double* lengths
+
+    def __cinit__(self):
+        self.lines = _Lines()
+        self.sc = _Scratch()
+
+    cdef int load(self) except -1:
+        """The next chunk of hypotheses as code points (a bounded number of segments and
+        characters)."""
+        cdef Py_ssize_t b = self.b
+        self.lines.clear()
+        self.a = b
+        while b < self.count and (b == self.a or (b - self.a < CHUNK_SEGMENTS
+                                                  and self.lines.text.size < CHUNK_CHARS)):
+            self.lines.add(self.hyps[self.first + b], self.refset.case_sensitive)
+            b += 1
+        self.b = b
+        return 0
+
+    cdef int load_guarded(self) noexcept with gil:
+        try:
+            self.load()
+            return 0
+        except BaseException as err:     # a list changed while the GIL was released: raised
+            self.error = err             # once the step is back
+            self.rc = ERR_NOMEM
+            return -1
+
+    cdef bint step(self) noexcept nogil:
+        cdef Py_ssize_t k, work = 0, s
+        cdef int rc
+        cdef const int64_t* seg = self.refset.seg_line.data
+        cdef const int64_t* line_word = self.refset.line_word.data
+        cdef const int64_t* off
+        if self.s >= self.b:
+            if self.b >= self.count:
+                return True
+            if self.load_guarded() < 0:
+                return True
+        off = self.lines.off.data
+        while self.s < self.b and work < STEP_WORK:
+            s = self.s
+            k = s - self.a
+            self.sc.hyp.chars.size = 0
+            self.sc.hyp.ends.size = 0
+            self.sc.hyp.hashes.size = 0
+            rc = <int>words_of(self.sc, self.lines.text.data + off[k], off[k + 1] - off[k],
+                               self.refset.flags, 1, &self.sc.hyp)
+            if rc >= 0:
+                rc = segment_row(self.sc, &self.refset.store, line_word, seg[s], seg[s + 1],
+                                 self.edits + self.first + s, self.lengths + self.first + s)
+            if rc < 0:
+                self.rc = rc
+                return True
+            work += (off[k + 1] - off[k]) + (line_word[seg[s + 1]] - line_word[seg[s]]) + 1
+            self.s += 1
+        return self.s >= self.count
 
 
 def _refset_from_words(words, normalized, no_punct, asian_support, case_sensitive):

@@ -52,7 +52,7 @@ cdef class Workspace:
                        + self.tok_hash.cap + self.rends.cap + self.rhash.cap + self.rref.cap
                        + self.ref_off.cap + self.stats.cap)
                 + self.vocab.ecap * sizeof(VocabEntry) + (self.vocab.mask + 1) * sizeof(VocabSlot)
-                + self.table.ecap * (sizeof(NgramEntry) + sizeof(uint32_t))
+                + self.table.ecap * sizeof(NgramEntry) + self.table.tcap * sizeof(uint32_t)
                 + (self.table.mask + 1) * sizeof(NgramSlot))
 
     cdef Py_ssize_t chunk_end(self, seq, Py_ssize_t start) except -1:

@@ -479,6 +479,15 @@ class BLEU(Metric):
         flat = self._core_call("segment_stats_flat", hypotheses, None)
         return None if flat is None else (flat, 2 + 2 * self.max_ngram_order)
 
+    def _summed_statistics(self, hypotheses: SequenceT[str]) -> Any:
+        """`_extract_corpus_statistics(hypotheses, None)` summed column by column (integers, so
+        the order does not matter), on the core: no Python list per segment, for the command
+        line's streaming. None when the hooks are not BLEU's own or the cached references cannot
+        serve them."""
+        if not self._own_hooks(BLEU, _STAT_HOOKS):
+            return None
+        return self._core_call("corpus_stats", hypotheses, None)
+
     def corpus_score(self, hypotheses: SequenceT[str],
                      references: Optional[Streams],
                      n_bootstrap: int = 1) -> "BLEUScore":
