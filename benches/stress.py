@@ -6,6 +6,7 @@ pytest-benchmark suite.
     python benches/stress.py lines [--sizes 1000000 10000000]   # CLI time and peak RSS vs lines
     python benches/stress.py long-line [--mib 512]               # reading one huge line
     python benches/stress.py ter-interrupt [--segments 200000]   # Ctrl-C latency of TER
+    python benches/stress.py line-memory [--line-mib 16]             # memory per char of one line
     python benches/stress.py all [--json out.json]
 
 - lines: `cybleu REF -i HYP -b` on N-line files made of the bundled WMT17 en-de sample (500
@@ -20,6 +21,10 @@ pytest-benchmark suite.
 - ter-interrupt: SIGINT sent 0.5 s into `TER().corpus_score` of N segments (and into BLEU's and
   chrF's of 5N, for comparison); the time until KeyboardInterrupt is caught in the child, over
   --repeat runs.
+- line-memory: the peak memory a call adds on top of its input (peak RSS during the call minus
+  the RSS with the input built), per code point of one long line (a hypothesis of N MiB of
+  words against a reference of the same text: 13a and char sentence BLEU, chrF), and per token
+  ID of one long ID row (a Python list and an int32 array, `ids.sentence_bleu`).
 
 Every figure carries the load average of the machine at the time (`load`): on a shared machine
 the wall time is the CPU time stretched by the load; compare CPU times, and ratios within a run.
@@ -213,11 +218,57 @@ def bench_interrupt(segments, repeat):
     return results
 
 
+LINE_MEMORY_CHILD = """
+import resource, sys
+import numpy as np
+import cybleu
+from cybleu import ids
+what, mib = sys.argv[1], int(sys.argv[2])
+def rss():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+if what.startswith("ids"):
+    n = mib << 18                       # IDs: a quarter as many as the text's characters
+    row = list(range(n)) if what == "ids-list" else np.arange(n, dtype=np.int32)
+    ref = np.arange(n, dtype=np.int32)
+    cybleu.ids.sentence_bleu([[1, 2]], [[1, 2]])            # imports and first-call setup
+    before = rss()
+    ids.sentence_bleu([row], [ref])
+else:
+    words = ("the", "cat", "sat", "on", "a", "mat", "Hello,", "world!")
+    text = " ".join(words[i % 8] for i in range((mib << 20) // 5))
+    n = len(text)
+    ref = text[::-1]
+    score = {"13a": lambda: cybleu.sentence_bleu(text, [ref]),
+             "char": lambda: cybleu.sentence_bleu(text, [ref], tokenize="char"),
+             "chrf": lambda: cybleu.sentence_chrf(text, [ref])}[what]
+    cybleu.sentence_bleu("a", ["a"]); cybleu.sentence_chrf("a", ["a"])
+    before = rss()
+    score()
+print(n, before, rss())
+"""
+
+
+def bench_line_memory(mib):
+    results = []
+    for what in ("13a", "char", "chrf", "ids-list", "ids-array"):
+        run = measure([sys.executable, "-c", LINE_MEMORY_CHILD, what, str(mib)])
+        assert run["rc"] == 0, run["stderr"]
+        n, before, after = map(int, run["stdout"].split())
+        row = {"input": what, "units": n, "unit": "token ID" if what.startswith("ids") else "char",
+               "added_peak_mib": round((after - before) / 2**20, 1),
+               "bytes_per_unit": round((after - before) / n, 1),
+               **{k: run[k] for k in ("wall_s", "peak_rss_mib", "load_before", "load_after")}}
+        results.append(row)
+        print(json.dumps(row), flush=True)
+    return results
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["lines", "long-line", "ter-interrupt", "all"])
+    parser.add_argument("what", choices=["lines", "long-line", "ter-interrupt", "line-memory", "all"])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000_000, 10_000_000])
     parser.add_argument("--mib", type=int, default=512)
+    parser.add_argument("--line-mib", type=int, default=16, help="line-memory: the line's size")
     parser.add_argument("--segments", type=int, default=200_000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--tmp", default=None, help="where the input files are made (default: "
@@ -231,6 +282,8 @@ def main(argv=None):
             report["lines"] = bench_lines(args.sizes, tmp)
         if args.what in ("long-line", "all"):
             report["long_line"] = bench_long_line(args.mib, tmp)
+    if args.what in ("line-memory", "all"):
+        report["line_memory"] = bench_line_memory(args.line_mib)
     if args.what in ("ter-interrupt", "all"):
         report["interrupt"] = bench_interrupt(args.segments, args.repeat)
     if args.json:
