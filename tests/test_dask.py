@@ -154,6 +154,35 @@ def test_references_held_by_the_client_are_shipped_once(client):
         cd.corpus_bleu(bag, references=[refs[0][:-1]])
 
 
+def test_string_rows_and_stringified_list_columns_are_never_scored_silently(client):
+    """Two layouts that indexed into a string (its first character as the hypothesis, or each
+    character as a reference): plain string rows are hypotheses whose references come from
+    references=; a list column that Dask turned into strings is an error naming the setting."""
+    import dask
+    import dask.bag as db
+    import dask.dataframe as dd
+    import pandas as pd
+    cd = _cd()
+    hyps, refs = wmt22("Online-B", 200)
+    bag = db.from_sequence(hyps, npartitions=3)
+    assert bits(cd.corpus_bleu(bag, references=refs).score) == \
+        bits(cybleu.corpus_bleu(hyps, refs).score)
+    with pytest.raises(TypeError, match="is a string"):
+        cd.corpus_bleu(db.from_sequence(hyps, npartitions=2), hyp=0, references=refs)
+    per_row = pd.DataFrame({"hyp": hyps, "refs": [list(r) for r in zip(*refs)]})
+    with dask.config.set({"dataframe.convert-string": True}):
+        frame = dd.from_pandas(per_row, npartitions=2)
+        with pytest.raises(TypeError, match="convert-string"):
+            cd.corpus_bleu(frame, refs="refs")
+        cands = pd.DataFrame({"c": [[h, h.lower()] for h in hyps], "r": list(refs[0])})
+        with pytest.raises(ValueError, match="convert-string"):
+            cd.best_of(dd.from_pandas(cands, npartitions=2), 2, cands="c", refs=["r"]).compute()
+    with dask.config.set({"dataframe.convert-string": False}):
+        frame = dd.from_pandas(per_row, npartitions=2)
+        assert bits(cd.corpus_bleu(frame, refs="refs").score) == \
+            bits(cybleu.corpus_bleu(hyps, refs).score)
+
+
 @pytest.mark.parametrize("name, batch", [
     ("bleu", cybleu.batch_sentence_bleu), ("chrf", cybleu.batch_sentence_chrf),
     ("ter", cybleu.batch_sentence_ter)])

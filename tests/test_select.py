@@ -382,3 +382,19 @@ def test_sacrebleu_command_line_is_untouched_for_a_file_named_filter(tmp_path, m
     (tmp_path / "hyp").write_text("a b c d\n")
     assert cli.main(["filter", "-i", "hyp", "-b"]) == 0
     assert capsys.readouterr().out.strip() == "100.0"
+
+
+def test_partition_readers_never_index_into_a_string():
+    """Every engine reads rows and list columns through these: a string where a row or a list of
+    references belongs is an error, never characters taken as the hypothesis or references."""
+    from cybleu._scale import partition
+    assert partition.columns_of(["a b", "c d"], None, None) == (["a b", "c d"], [])
+    with pytest.raises(TypeError, match="row 1 is a string"):
+        partition.columns_of([("a", "b"), "c d"], None, None)
+    with pytest.raises(TypeError, match="is a string"):
+        partition.columns_of(["a b"], 0, None)
+    assert partition._list_column([["x", "y"], None, ["z"]]) == [["x", None, "z"],
+                                                                 ["y", None, None]]
+    with pytest.raises(TypeError,
+                       match=r"row 1: the references are a string \(\"\['a', 'b'\]\"\)"):
+        partition._list_column([["x"], "['a', 'b']"])

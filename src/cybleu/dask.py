@@ -5,16 +5,19 @@ For example::
     bag = cybleu.dask.read_text("hyp.txt", "ref.A.txt", "ref.B.txt")   # rows (hyp, ref_a, ref_b)
     cybleu.dask.corpus_bleu(bag).score          # == cybleu.corpus_bleu(hyps, [refs_a, refs_b])
 
-Each partition's rows go through the compiled kernel into one vector of integer statistics
-(cybleu._scale.partition); `Bag.reduction` adds the vectors as a tree (`split_every` at a time), and the
-score is computed once, on the client, from the sum: the same number as one process, bit for bit,
-whatever the partitioning. Averaging per-partition scores is not the corpus score.
+Each partition's rows go through cybleu's compiled kernel into one vector of integer statistics;
+`Bag.reduction` adds the vectors as a tree (`split_every` at a time), and the score is computed
+once, on the client, from the sum: the same number as one process (and sacreBLEU), bit for bit,
+whatever the partitioning. Averaging per-partition scores does not give the corpus score.
 
-Rows: a bag holds tuples `(hyp, ref_1, ..., ref_R)` (or `(hyp, [refs])`, or dicts with `hyp=` and
-`refs=` naming the keys); a dataframe has a hypothesis column and one column per reference stream
-(or one column of reference lists). Missing references are None (NaN in a dataframe). Hypotheses
-without references in the rows take `references=`: streams held by the client, shipped to each
-worker once (one graph key), each partition taking its rows' slice.
+Rows: a bag holds tuples `(hyp, ref_1, ..., ref_R)` (or `(hyp, [refs])`, or dicts, with `hyp=`
+and `refs=` naming the keys); a dataframe has a hypothesis column and one column per reference
+stream (or one column of reference lists). Missing references are None (NaN in a dataframe).
+Hypotheses without references in the rows take `references=`: streams held by the client, shipped
+to each worker once (one graph key), each partition taking its rows' slice.
+
+Any Dask scheduler runs the functions: a `distributed.Client`, or a local one; a bag's default
+is a pool of processes, so the examples below choose threads.
 
 Needs `pip install "cybleu[dask]"` (dask[dataframe,distributed]).
 """
@@ -80,8 +83,7 @@ def _frame_columns(frame, hyp, refs):
         refs = [c for c in cols if c != hyp]
     if isinstance(refs, (list, tuple)):
         return hyps, [_cells(frame[c]) for c in refs]
-    return hyps, _partition._list_column(
-        [None if cell is None else list(cell) for cell in _cells(frame[refs])])
+    return hyps, _partition._list_column(_cells(frame[refs]))
 
 
 def _columns(part, is_frame, hyp, refs):
@@ -153,10 +155,37 @@ def _shared_references(references, data, is_frame, metric_name):
 
 
 def statistics(data, metric, hyp=None, refs=None, references=None, split_every=None):
-    """The summed statistics of a collection, lazily: (plan, a dask Item of the Partial).
+    """The summed statistics of a collection, lazily, to compute several metrics in one pass: each
+    `(plan, item)` gives the score as `cybleu._scale.partition.finish(plan, item.compute())`, and
+    `dask.compute` computes several metrics' items together.
 
-    `cybleu._scale.partition.finish(plan, item.compute())` is the score; several metrics' items can be
-    computed together with `dask.compute`. Arguments as `corpus_score`."""
+    :param data: A Bag of rows or a DataFrame, laid out as the module describes.
+    :param metric: A `cybleu.metrics.BLEU`, `CHRF` or `TER` object (its settings).
+    :param hyp: As for `corpus_score`.
+    :param refs: As for `corpus_score`.
+    :param references: As for `corpus_score` (the rows are counted now, to slice the streams).
+    :param split_every: As for `corpus_score`.
+    :returns: `(plan, item)`: the plan (`plan.columns` names the statistics) and a dask Item whose
+        value is the statistics of all the rows, summed.
+    :raises TypeError: `data` is not a Dask Bag or DataFrame, or `metric` not a cybleu metric.
+    :raises ValueError: A collection without partitions, or `references` of another length than
+        the rows.
+
+    >>> import dask
+    >>> import dask.bag as db
+    >>> import cybleu.dask
+    >>> from cybleu._scale.partition import finish
+    >>> from cybleu.metrics import BLEU, CHRF
+    >>> rows = db.from_sequence([("The cat sat on the mat.", "The cat is on the mat."),
+    ...                          ("Hello, world!", "Hello world!")], npartitions=2)
+    >>> (bleu, bleu_item), (chrf, chrf_item) = [cybleu.dask.statistics(rows, metric)
+    ...                                         for metric in (BLEU(), CHRF())]
+    >>> bleu_sums, chrf_sums = dask.compute(bleu_item, chrf_item, scheduler="threads")
+    >>> print(finish(bleu, bleu_sums))
+    BLEU = 40.15 81.8/55.6/28.6/20.0 (BP = 1.000 ratio = 1.100 hyp_len = 11 ref_len = 10)
+    >>> print(finish(chrf, chrf_sums))
+    chrF2 = 66.05
+    """
     _check_collection(data)
     is_frame = _is_frame(data)
     n_refs = len(references) if references is not None else _n_streams(data, hyp, refs)
@@ -177,20 +206,48 @@ def statistics(data, metric, hyp=None, refs=None, references=None, split_every=N
 
 
 def corpus_score(data, metric, hyp=None, refs=None, references=None, split_every=None):
-    """The corpus score of a dask Bag or DataFrame with a cybleu metric object (BLEU, CHRF, TER
-    with any settings), bit for bit `metric.corpus_score(hyps, streams)`.
+    """The corpus score of a Dask Bag or DataFrame with a cybleu metric object (BLEU, CHRF or TER,
+    with any settings): bit for bit `metric.corpus_score(hyps, streams)` on the same rows, and so
+    sacreBLEU's score, however the rows are partitioned.
 
-    :param data: a Bag of rows or a DataFrame (see the module's docstring).
-    :param metric: a cybleu.metrics BLEU, CHRF or TER; its `num_refs` is set, so
-        `metric.get_signature()` works afterwards.
-    :param hyp: the hypothesis's key or column (default: the first).
-    :param refs: the reference keys or columns (a list), or one key holding a list per row
-        (default: the rest of the row).
-    :param references: reference streams held here instead, for rows of hypotheses only.
-    :param split_every: partitions added per step of the tree (Dask's default, 8).
-    :returns: the metric's Score.
-    :raises cybleu._scale.partition.PartitionError: for bad input, naming the partition and row (and
-        the file and line for bags made by read_text).
+    TER with three or more references of different lengths per segment stays exact too: its
+    reference lengths are then added in the collection's order, as sacreBLEU adds them.
+
+    :param data: A Bag of rows or a DataFrame, laid out as the module describes.
+    :param metric: A `cybleu.metrics.BLEU`, `CHRF` or `TER` object. Its `num_refs` is set from the
+        rows, so `metric.get_signature()` works afterwards.
+    :param hyp: The hypothesis's position or key in a Bag's rows, or its DataFrame column (default:
+        the first).
+    :param refs: The references' positions, keys or columns, one per reference stream (a list), or
+        the one key or column holding a list of references per row (default: the rest of a tuple,
+        or every other column of a DataFrame; dict rows need `hyp=` and `refs=`).
+    :param references: Reference streams held by the client, for rows of hypotheses only: `[refs]`
+        or `[refs_a, refs_b, ...]` as for `cybleu.corpus_bleu`, one line per row in the collection's
+        order. Each worker receives them once and each partition takes its rows' slice; the rows'
+        own references are not read. A Bag's rows are then still tuples `(hyp,)` or dicts, not bare
+        strings. The rows are counted first (a bag made by `read_text` knows its counts).
+    :param split_every: How many partitions' statistics are added at each step of the tree
+        (default: Dask's, 8).
+    :returns: The metric's score (`BLEUScore`, `CHRFScore` or `TERScore`), as
+        `metric.corpus_score` returns it.
+    :raises TypeError: `data` is not a Dask Bag or DataFrame, or `metric` not a cybleu metric.
+    :raises ValueError: An empty collection, or `references` of another length than the rows.
+    :raises cybleu._scale.partition.PartitionError: Bad input (a hypothesis that is not a string,
+        ...): a ValueError naming the partition and the row, and the file and line for a bag made
+        by `read_text`.
+
+    >>> import dask
+    >>> import dask.bag as db
+    >>> import cybleu, cybleu.dask
+    >>> from cybleu.metrics import TER
+    >>> rows = db.from_sequence([("The cat sat on the mat.", "The cat is on the mat."),
+    ...                          ("Hello, world!", "Hello world!")], npartitions=2)
+    >>> with dask.config.set(scheduler="threads"):
+    ...     print(cybleu.dask.corpus_score(rows, TER(case_sensitive=True)))
+    TER = 25.00
+    >>> print(TER(case_sensitive=True).corpus_score(["The cat sat on the mat.", "Hello, world!"],
+    ...                                             [["The cat is on the mat.", "Hello world!"]]))
+    TER = 25.00
     """
     plan, item = statistics(data, metric, hyp, refs, references, split_every)
     return _partition.finish(plan, item.compute())
@@ -198,14 +255,43 @@ def corpus_score(data, metric, hyp=None, refs=None, references=None, split_every
 
 def corpus_bleu(data, hyp=None, refs=None, *, references=None, split_every=None, metric=None,
                 **kwargs):
-    """Corpus BLEU of a dask Bag or DataFrame, bit for bit `cybleu.corpus_bleu` on its rows.
+    """Corpus BLEU of a Dask Bag or DataFrame: bit for bit `cybleu.corpus_bleu` (and sacreBLEU)
+    on the same rows, however they are partitioned.
 
-    `kwargs` are cybleu.metrics.BLEU's arguments (tokenize, lowercase, smooth_method, ...), or
-    pass `metric=` a BLEU object. Other arguments as `corpus_score`.
+    :param data: A Bag of rows or a DataFrame, laid out as the module describes.
+    :param hyp: The hypothesis's position or key in a Bag's rows, or its DataFrame column (default:
+        the first).
+    :param refs: The references' positions, keys or columns, one per reference stream (a list), or
+        the one key or column holding a list of references per row (default: the rest of a tuple,
+        or every other column of a DataFrame; dict rows need `hyp=` and `refs=`).
+    :param references: Reference streams held by the client, for rows of hypotheses only (see
+        `corpus_score`): `[refs]` or `[refs_a, refs_b, ...]`, one line per row.
+    :param split_every: How many partitions' statistics are added at each step of the tree
+        (default: Dask's, 8).
+    :param metric: A `cybleu.metrics.BLEU` object to score with, instead of `kwargs`.
+    :param kwargs: `cybleu.metrics.BLEU`'s arguments (`tokenize`, `lowercase`, `smooth_method`,
+        ...).
+    :returns: A `BLEUScore`, as `cybleu.corpus_bleu` returns it.
+    :raises TypeError: Both `metric` and `kwargs`, a `metric` that is not a BLEU object, or `data`
+        that is not a Dask Bag or DataFrame.
+    :raises ValueError: An empty collection, `references` of another length than the rows, or a
+        bad BLEU argument.
+    :raises cybleu._scale.partition.PartitionError: Bad input, naming the partition and the row
+        (see `corpus_score`).
 
-    >>> import dask.bag as db                                    # doctest: +SKIP
-    >>> rows = db.from_sequence([("the cat", "the cat"), ("a dog", "the dog")], npartitions=2)
-    >>> cybleu.dask.corpus_bleu(rows).score                      # doctest: +SKIP
+    >>> import dask
+    >>> import dask.bag as db
+    >>> import cybleu, cybleu.dask
+    >>> hyps = ["The cat sat on the mat.", "Hello, world!"]
+    >>> refs = ["The cat is on the mat.", "Hello world!"]
+    >>> rows = db.from_sequence(list(zip(hyps, refs)), npartitions=2)    # rows (hyp, ref)
+    >>> with dask.config.set(scheduler="threads"):                       # or a distributed.Client
+    ...     print(cybleu.dask.corpus_bleu(rows))
+    ...     print(cybleu.dask.corpus_bleu(rows, max_ngram_order=2).score)
+    BLEU = 40.15 81.8/55.6/28.6/20.0 (BP = 1.000 ratio = 1.100 hyp_len = 11 ref_len = 10)
+    67.41998624632421
+    >>> print(cybleu.corpus_bleu(hyps, [refs]))
+    BLEU = 40.15 81.8/55.6/28.6/20.0 (BP = 1.000 ratio = 1.100 hyp_len = 11 ref_len = 10)
     """
     metric = _partition.make_metric("bleu", metric, **kwargs)
     return corpus_score(data, metric, hyp, refs, references, split_every)
@@ -213,17 +299,69 @@ def corpus_bleu(data, hyp=None, refs=None, *, references=None, split_every=None,
 
 def corpus_chrf(data, hyp=None, refs=None, *, references=None, split_every=None, metric=None,
                 **kwargs):
-    """Corpus chrF (chrF++ with word_order=2) of a dask Bag or DataFrame, bit for bit
-    `cybleu.corpus_chrf`. `kwargs`: cybleu.metrics.CHRF's arguments; see `corpus_bleu`."""
+    """Corpus chrF (chrF++ with `word_order=2`) of a Dask Bag or DataFrame: bit for bit
+    `cybleu.corpus_chrf` (and sacreBLEU) on the same rows, however they are partitioned.
+
+    :param data: A Bag of rows or a DataFrame, laid out as the module describes.
+    :param hyp: As for `corpus_bleu`.
+    :param refs: As for `corpus_bleu`.
+    :param references: As for `corpus_bleu`.
+    :param split_every: As for `corpus_bleu`.
+    :param metric: A `cybleu.metrics.CHRF` object to score with, instead of `kwargs`.
+    :param kwargs: `cybleu.metrics.CHRF`'s arguments (`char_order`, `word_order`, `beta`,
+        `lowercase`, `whitespace`, ...).
+    :returns: A `CHRFScore`, as `cybleu.corpus_chrf` returns it.
+    :raises TypeError: As for `corpus_bleu` (a `metric` that is not a CHRF object).
+    :raises ValueError: As for `corpus_bleu`.
+
+    >>> import dask
+    >>> import dask.bag as db
+    >>> import cybleu, cybleu.dask
+    >>> hyps = ["The cat sat on the mat.", "Hello, world!"]
+    >>> refs = ["The cat is on the mat.", "Hello world!"]
+    >>> rows = db.from_sequence(list(zip(hyps, refs)), npartitions=2)
+    >>> with dask.config.set(scheduler="threads"):
+    ...     print(cybleu.dask.corpus_chrf(rows))
+    ...     print(cybleu.dask.corpus_chrf(rows, word_order=2))
+    chrF2 = 66.05
+    chrF2++ = 68.19
+    >>> print(cybleu.corpus_chrf(hyps, [refs]))
+    chrF2 = 66.05
+    """
     metric = _partition.make_metric("chrf", metric, **kwargs)
     return corpus_score(data, metric, hyp, refs, references, split_every)
 
 
 def corpus_ter(data, hyp=None, refs=None, *, references=None, split_every=None, metric=None,
                **kwargs):
-    """Corpus TER of a dask Bag or DataFrame, bit for bit `cybleu.corpus_ter`. `kwargs`:
-    cybleu.metrics.TER's arguments; see `corpus_bleu`. TER's reference lengths are reduced in
-    order when they need to be (see cybleu._scale.partition)."""
+    """Corpus TER of a Dask Bag or DataFrame: bit for bit `cybleu.corpus_ter` (and sacreBLEU) on the
+    same rows, however they are partitioned. With three or more references of different lengths
+    per segment, the reference lengths are added in the collection's order, as sacreBLEU adds them.
+
+    :param data: A Bag of rows or a DataFrame, laid out as the module describes.
+    :param hyp: As for `corpus_bleu`.
+    :param refs: As for `corpus_bleu`.
+    :param references: As for `corpus_bleu`.
+    :param split_every: As for `corpus_bleu`.
+    :param metric: A `cybleu.metrics.TER` object to score with, instead of `kwargs`.
+    :param kwargs: `cybleu.metrics.TER`'s arguments (`normalized`, `no_punct`, `asian_support`,
+        `case_sensitive`).
+    :returns: A `TERScore`, as `cybleu.corpus_ter` returns it.
+    :raises TypeError: As for `corpus_bleu` (a `metric` that is not a TER object).
+    :raises ValueError: As for `corpus_bleu`.
+
+    >>> import dask
+    >>> import dask.bag as db
+    >>> import cybleu, cybleu.dask
+    >>> hyps = ["The cat sat on the mat.", "Hello, world!"]
+    >>> refs = ["The cat is on the mat.", "Hello world!"]
+    >>> rows = db.from_sequence(list(zip(hyps, refs)), npartitions=2)
+    >>> with dask.config.set(scheduler="threads"):
+    ...     print(cybleu.dask.corpus_ter(rows))
+    TER = 25.00
+    >>> print(cybleu.corpus_ter(hyps, [refs]))
+    TER = 25.00
+    """
     metric = _partition.make_metric("ter", metric, **kwargs)
     return corpus_score(data, metric, hyp, refs, references, split_every)
 
@@ -258,13 +396,40 @@ def _scores(metric, hyps, streams, number):
 
 
 def sentence_scores(data, metric, hyp=None, refs=None, references=None, name=None):
-    """Per-row sentence scores: a dask Series aligned with a DataFrame's rows (so
-    `df[scores >= 20]` filters it), or a Bag of floats for a Bag; each bit for bit
-    `metric.sentence_score(hyp, refs).score`.
+    """Each row's sentence score, lazily: for a DataFrame a Dask Series aligned with its rows (so
+    `frame[scores >= 20]` keeps the rows that score at least 20), for a Bag a Bag of floats in the
+    rows' order. Each score is bit for bit `metric.sentence_score(hyp, refs).score`, sacreBLEU's.
 
-    :param metric: a name ("bleu", "chrf", "chrf++", "ter") or a cybleu metric object.
-    :param references: for a DataFrame of hypotheses only: reference streams, shipped once per
-        worker.
+    :param data: A Bag of rows or a DataFrame, laid out as the module describes.
+    :param metric: "bleu" (sentence BLEU with effective order, as sacreBLEU's `sentence_bleu`),
+        "chrf", "chrf++", "ter", or a cybleu metric object (`BLEU`, `CHRF`, `TER`) with its
+        settings.
+    :param hyp: As for `corpus_bleu`.
+    :param refs: As for `corpus_bleu`.
+    :param references: For a DataFrame of hypotheses only: reference streams held by the client,
+        one line per row in the frame's order, sent to each worker once (the rows are counted
+        first). A Bag takes its references in its rows.
+    :param name: The Series' name (default: the metric's class name in lower case: "bleu", "chrf"
+        or "ter").
+    :returns: A Dask Series of float64 for a DataFrame, a Bag of floats for a Bag.
+    :raises TypeError: `data` is not a Dask Bag or DataFrame, `references` with a Bag, or a
+        `metric` that is neither a name nor a cybleu metric object.
+    :raises ValueError: An unknown metric name. When computed, bad input raises a
+        `cybleu._scale.partition.PartitionError` naming the row.
+
+    >>> import dask.dataframe as dd
+    >>> import pandas as pd
+    >>> import cybleu, cybleu.dask
+    >>> hyps = ["The cat sat on the mat.", "Hello, world!"]
+    >>> refs = ["The cat is on the mat.", "Hello world!"]
+    >>> frame = dd.from_pandas(pd.DataFrame({"hyp": hyps, "ref": refs}), npartitions=2)
+    >>> scores = cybleu.dask.sentence_scores(frame, "chrf")
+    >>> scores.compute(scheduler="threads").tolist()
+    [67.17273492330233, 63.55479131750938]
+    >>> cybleu.batch_sentence_chrf(hyps, [refs]).tolist()
+    [67.17273492330233, 63.55479131750938]
+    >>> frame[scores >= 65].compute(scheduler="threads").hyp.tolist()
+    ['The cat sat on the mat.']
     """
     _check_collection(data)
     metric = _select.sentence_metric(metric)
@@ -282,22 +447,77 @@ def sentence_scores(data, metric, hyp=None, refs=None, references=None, name=Non
 
 
 def sentence_bleu(data, hyp=None, refs=None, *, references=None, **kwargs):
-    """Sentence BLEU per row (effective order on, as sacreBLEU's sentence_bleu); `kwargs`:
-    cybleu.metrics.BLEU's arguments. Bit for bit `cybleu.batch_sentence_bleu`. See
-    `sentence_scores`."""
+    """Sentence BLEU of each row, lazily, with effective order on as in sacreBLEU's `sentence_bleu`:
+    bit for bit `cybleu.batch_sentence_bleu` on the same rows.
+
+    :param data: A Bag of rows or a DataFrame, laid out as the module describes.
+    :param hyp: As for `corpus_bleu`.
+    :param refs: As for `corpus_bleu`.
+    :param references: For a DataFrame of hypotheses only, as for `sentence_scores`.
+    :param kwargs: `cybleu.metrics.BLEU`'s arguments (`tokenize`, `lowercase`, `smooth_method`,
+        ...; `effective_order=False` turns effective order off).
+    :returns: A Dask Series named "bleu" aligned with a DataFrame's rows, or a Bag of floats.
+    :raises TypeError: As for `sentence_scores`.
+    :raises ValueError: A bad BLEU argument; when computed, bad input (see `sentence_scores`).
+
+    >>> import dask.bag as db
+    >>> import cybleu, cybleu.dask
+    >>> hyps = ["The cat sat on the mat.", "Hello, world!"]
+    >>> refs = ["The cat is on the mat.", "Hello world!"]
+    >>> rows = db.from_sequence(list(zip(hyps, refs)), npartitions=2)
+    >>> cybleu.dask.sentence_bleu(rows).compute(scheduler="threads")
+    [48.892302243490086, 35.35533905932737]
+    >>> cybleu.batch_sentence_bleu(hyps, [refs]).tolist()
+    [48.892302243490086, 35.35533905932737]
+    """
     return sentence_scores(data, _select.sentence_metric("bleu", **kwargs), hyp, refs,
                            references, "bleu")
 
 
 def sentence_chrf(data, hyp=None, refs=None, *, references=None, **kwargs):
-    """Sentence chrF per row; `kwargs`: cybleu.metrics.CHRF's arguments (word_order=2: chrF++).
-    See `sentence_scores`."""
+    """Sentence chrF of each row, lazily: bit for bit `cybleu.batch_sentence_chrf` on the same rows
+    (`word_order=2` for chrF++).
+
+    :param data: A Bag of rows or a DataFrame, laid out as the module describes.
+    :param hyp: As for `corpus_bleu`.
+    :param refs: As for `corpus_bleu`.
+    :param references: For a DataFrame of hypotheses only, as for `sentence_scores`.
+    :param kwargs: `cybleu.metrics.CHRF`'s arguments (`char_order`, `word_order`, `beta`, ...).
+    :returns: A Dask Series named "chrf" aligned with a DataFrame's rows, or a Bag of floats.
+    :raises TypeError: As for `sentence_scores`.
+    :raises ValueError: A bad CHRF argument; when computed, bad input (see `sentence_scores`).
+
+    >>> import dask.bag as db
+    >>> import cybleu.dask
+    >>> rows = db.from_sequence([("The cat sat on the mat.", "The cat is on the mat."),
+    ...                          ("Hello, world!", "Hello world!")], npartitions=2)
+    >>> cybleu.dask.sentence_chrf(rows, word_order=2).compute(scheduler="threads")
+    [69.43695278069349, 65.18549385858529]
+    """
     return sentence_scores(data, _select.sentence_metric("chrf", **kwargs), hyp, refs,
                            references, "chrf")
 
 
 def sentence_ter(data, hyp=None, refs=None, *, references=None, **kwargs):
-    """Sentence TER per row; `kwargs`: cybleu.metrics.TER's arguments. See `sentence_scores`."""
+    """Sentence TER of each row, lazily: bit for bit `cybleu.batch_sentence_ter` on the same rows.
+
+    :param data: A Bag of rows or a DataFrame, laid out as the module describes.
+    :param hyp: As for `corpus_bleu`.
+    :param refs: As for `corpus_bleu`.
+    :param references: For a DataFrame of hypotheses only, as for `sentence_scores`.
+    :param kwargs: `cybleu.metrics.TER`'s arguments (`normalized`, `no_punct`, `asian_support`,
+        `case_sensitive`).
+    :returns: A Dask Series named "ter" aligned with a DataFrame's rows, or a Bag of floats.
+    :raises TypeError: As for `sentence_scores`.
+    :raises ValueError: When computed, bad input (see `sentence_scores`).
+
+    >>> import dask.bag as db
+    >>> import cybleu.dask
+    >>> rows = db.from_sequence([("The cat sat on the mat.", "The cat is on the mat."),
+    ...                          ("Hello, world!", "Hello world!")], npartitions=2)
+    >>> cybleu.dask.sentence_ter(rows).compute(scheduler="threads")
+    [16.666666666666664, 50.0]
+    """
     return sentence_scores(data, _select.sentence_metric("ter", **kwargs), hyp, refs,
                            references, "ter")
 
@@ -307,8 +527,14 @@ def sentence_ter(data, hyp=None, refs=None, *, references=None, **kwargs):
 def _best_rows(cands, hyps_refs_streams, metric, k, number):
     flat = []
     for i, group in enumerate(cands):
-        if group is None or isinstance(group, str) or len(group) != k:
-            size = "none" if group is None else (1 if isinstance(group, str) else len(group))
+        if isinstance(group, str):
+            raise _partition.PartitionError(
+                f"{ENGINE}: partition {number}, row {i}: the candidates are a string, not a "
+                f"list of k={k} strings (a dataframe's list column turns into strings where Dask "
+                "converts object columns: set dask.config 'dataframe.convert-string' to False "
+                "before building the frame)")
+        if group is None or len(group) != k:
+            size = "none" if group is None else len(group)
             raise _partition.PartitionError(
                 f"{ENGINE}: partition {number}, row {i}: {size} candidates, not k={k}")
         flat.extend(group)
@@ -329,7 +555,7 @@ def _best_frame(frame, metric, k, cands, refs, partition_info=None):
     if isinstance(cands, (list, tuple)):
         groups = list(zip(*[_cells(frame[c]) for c in cands]))
     else:
-        groups = [None if g is None else list(g) for g in _cells(frame[cands])]
+        groups = [g if g is None or isinstance(g, str) else list(g) for g in _cells(frame[cands])]
     if refs is None:
         used = set(cands) if isinstance(cands, (list, tuple)) else {cands}
         refs = [c for c in cols if c not in used]
@@ -356,15 +582,41 @@ def _best_bag(part, metric, k, cands, refs):
 
 
 def best_of(data, k, cands=None, refs=None, metric="bleu", **kwargs):
-    """The best of k candidates per row by sentence score, as `cybleu.best_of`.
+    """The best of k candidates in each row by sentence score, lazily, as `cybleu.best_of` picks it:
+    the highest score (for TER, the lowest), the first of equal scores.
 
-    Rows hold the k candidates (a tuple or list; in a DataFrame one list column or k columns,
-    `cands=`) and the references (`refs=`, default: the rest of the row). A read_text bag of an
-    n-best file and its references, `read_text("nbest.txt", "ref.txt", group=(k, 1))`, has that
-    shape.
+    In a Bag, a row holds its k candidates (a tuple or list) and its references: by default
+    `(candidates, ref_1, ..., ref_R)`. A bag from `read_text("nbest.txt", "ref.txt", group=(k, 1))`,
+    an n-best file of k lines per segment beside its references, has that shape. In a DataFrame,
+    the candidates are one column of lists or k columns (`cands=`), the references the other
+    columns (`refs=`).
 
-    :returns: for a DataFrame, a dask DataFrame with columns `index` (0..k-1), `score` and
-        `best` (the candidate), aligned with the rows; for a Bag, a Bag of (index, score, best).
+    :param data: A Bag of rows or a DataFrame.
+    :param k: The number of candidates per row.
+    :param cands: The candidates' position or key in a Bag's rows (default: 0); for a DataFrame,
+        one column of lists or a list of k columns (default: the first column).
+    :param refs: The references' positions, keys or columns (a list), or the one key or column
+        holding a list of references per row (default: a Bag row's items after the first; a
+        DataFrame's columns other than the candidates).
+    :param metric: "bleu" (sentence BLEU with effective order, as sacreBLEU's `sentence_bleu`),
+        "chrf", "chrf++", "ter", or a cybleu metric object (`BLEU`, `CHRF`, `TER`) with its
+        settings.
+    :param kwargs: The metric class's arguments, with a metric name.
+    :returns: For a DataFrame, a Dask DataFrame aligned with its rows, with columns `index` (the
+        best candidate's position, 0 to k-1), `score` (its sentence score, bit for bit the metric's
+        `sentence_score`) and `best` (the candidate); for a Bag, a Bag of `(index, score, best)`.
+    :raises ValueError: `k` is not a positive int, or an unknown metric name. When computed, a row
+        that does not hold k candidates raises a `cybleu._scale.partition.PartitionError` naming the
+        partition and the row.
+    :raises TypeError: `data` is not a Dask Bag or DataFrame, or a `metric` that is neither a name
+        nor a cybleu metric object.
+
+    >>> import dask.bag as db
+    >>> import cybleu.dask
+    >>> rows = db.from_sequence([(("a cat", "the cat sat", "the dog"), "the cat sat"),
+    ...                          (("hello world", "hello", "world"), "hello world")], npartitions=2)
+    >>> cybleu.dask.best_of(rows, k=3).compute(scheduler="threads")
+    [(1, 100.00000000000004, 'the cat sat'), (0, 100.00000000000004, 'hello world')]
     """
     _check_collection(data)
     _select._check_k(k)
@@ -388,11 +640,32 @@ def _segment_task(part, metric, is_frame, hyp, refs):
 
 
 def segment_statistics(data, metric, hyp=None, refs=None):
-    """Every segment's statistics in the collection's order (partition by partition, rows in
-    order), as a cybleu.significance.Statistics: the input of the paired tests
-    (`paired_bootstrap(metric, baseline_stats, [system_stats])`), which need sacreBLEU's segment
-    order to reproduce its seeded resampling. The client holds 8 bytes per statistic per segment
-    (about 80 bytes a segment for BLEU): fine for test sets, not for a whole crawl."""
+    """Every segment's statistics in the collection's order (partition by partition, rows in order),
+    as a `cybleu.significance.Statistics`: what the paired tests (`paired_bootstrap`,
+    `paired_randomization` of `cybleu.significance`) take in place of a system's hypotheses. They
+    resample segments with sacreBLEU's seeded generator, so they need this order to give sacreBLEU's
+    numbers.
+
+    The statistics come back to the client: 8 bytes per statistic per segment (about 80 bytes a
+    segment for BLEU), fine for test sets, not for a whole crawl.
+
+    :param data: A Bag of rows or a DataFrame, laid out as the module describes.
+    :param metric: A cybleu metric object (`BLEU`, `CHRF` or `TER`), with the settings of the test's
+        metric.
+    :param hyp: As for `corpus_bleu`.
+    :param refs: As for `corpus_bleu`.
+    :returns: A `cybleu.significance.Statistics` holding one row per segment.
+    :raises TypeError: `data` is not a Dask Bag or DataFrame, or a line that is not a string.
+
+    >>> import dask.bag as db
+    >>> import cybleu.dask
+    >>> from cybleu.metrics import BLEU
+    >>> rows = db.from_sequence([("The cat sat on the mat.", "The cat is on the mat."),
+    ...                          ("Hello, world!", "Hello world!")], npartitions=2)
+    >>> stats = cybleu.dask.segment_statistics(rows, BLEU())
+    >>> stats.n_segments, stats.totals()
+    (2, [11, 10, 9, 5, 2, 1, 11, 9, 7, 5])
+    """
     from .significance import Statistics
     _check_collection(data)
     is_frame = _is_frame(data)
@@ -410,22 +683,49 @@ def segment_statistics(data, metric, hyp=None, refs=None):
 def read_text(*streams, group=None, records_per_partition=100_000, encoding="utf-8"):
     """A Bag of aligned rows from parallel text files, partitioned by line ranges.
 
-    :param streams: one path, glob (its sorted matches, one after the other) or list of paths per
-        stream: e.g. `read_text("hyp.txt", "ref.A.txt", "ref.B.txt")` gives rows
-        (hyp, ref_a, ref_b). `.gz` files are read transparently.
-    :param group: lines per record for each stream (default 1 each); `group=(8, 1)` reads an
-        8-best file beside its references as rows ((c1, ..., c8), ref).
-    :param records_per_partition: rows per partition.
-    :returns: a dask Bag of tuples, one item per stream.
-    :raises ValueError: when the streams do not have the same number of records (naming the
-        files and their line counts), or, when computed, for a line that cannot be decoded
-        (naming the file and line).
+    The files are indexed when `read_text` is called (one streaming pass per file, run as Dask
+    tasks: its number of lines and the byte offset of every 16384th line); each partition then seeks
+    to its range and reads only its lines. A gzip file has no offsets: a partition reads it from the
+    start up to its range (cut large gzip data into several files, one glob, to keep that short). No
+    task holds a whole file. Errors in a bag from `read_text` name the file and the line.
 
-    The files are indexed first (one streaming pass per file, run on the workers: its number of
-    lines and the byte offset of every 16384th line); each partition then seeks to its range and
-    reads only its lines. A gzip file has no offsets: a partition reads it from the start up to its
-    range (cut large gzip data into several files, one glob, to keep that short). No task holds a
-    whole file.
+    :param streams: One path, glob (its sorted matches, one after the other) or list of paths per
+        stream: `read_text("hyp.txt", "ref.A.txt", "ref.B.txt")` gives rows (hyp, ref_a, ref_b).
+        `.gz` files are read transparently.
+    :param group: Lines per record for each stream, a tuple of one positive int per stream
+        (default: 1 each); `group=(8, 1)` reads an 8-best file beside its references as rows
+        ((c1, ..., c8), ref).
+    :param records_per_partition: Rows per partition (default 100,000; the last may hold fewer).
+    :param encoding: The files' text encoding (default "utf-8"). Lines keep everything but their
+        newline.
+    :returns: A Dask Bag of tuples, one item per stream: a line, or a tuple of `group` lines.
+    :raises TypeError: No stream.
+    :raises ValueError: A bad `group` or `records_per_partition`; streams with different numbers of
+        records, naming the files and their line counts; or, when computed, a line that cannot be
+        decoded, naming the file and the line.
+    :raises FileNotFoundError: A glob that matches no file.
+    :raises OSError: A file that cannot be read, naming it.
+
+    >>> import os
+    >>> import tempfile
+    >>> import dask
+    >>> import cybleu.dask
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> hyp, ref = os.path.join(folder.name, "hyp.txt"), os.path.join(folder.name, "ref.txt")
+    >>> for path, lines in [(hyp, ["The cat sat on the mat.", "Hello, world!"]),
+    ...                     (ref, ["The cat is on the mat.", "Hello world!"])]:
+    ...     with open(path, "w", encoding="utf-8") as f:
+    ...         for line in lines:
+    ...             print(line, file=f)
+    >>> bag = cybleu.dask.read_text(hyp, ref, records_per_partition=1)
+    >>> bag.npartitions
+    2
+    >>> with dask.config.set(scheduler="threads"):
+    ...     print(bag.compute())
+    ...     print(cybleu.dask.corpus_bleu(bag))
+    [('The cat sat on the mat.', 'The cat is on the mat.'), ('Hello, world!', 'Hello world!')]
+    BLEU = 40.15 81.8/55.6/28.6/20.0 (BP = 1.000 ratio = 1.100 hyp_len = 11 ref_len = 10)
+    >>> folder.cleanup()
     """
     if not streams:
         raise TypeError("read_text needs at least one stream (a path or a glob)")

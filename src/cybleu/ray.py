@@ -7,9 +7,12 @@
     ds.map_batches(cybleu.ray.SentenceScores("bleu", hyp="hyp", refs=["ref"]),
                    batch_format="pyarrow")                      # adds a column "bleu"
 
-Each block's rows go through the compiled kernel into one vector of integer statistics
-(cybleu._scale.partition); Ray combines the vectors (any order: integers add exactly) and `finalize`
-computes the score once, from the sum: bit for bit `cybleu.corpus_*` on the same rows.
+Each block's rows go through cybleu's compiled kernel into one vector of integer statistics; Ray
+combines the vectors (in any order: integers add exactly) and `finalize` computes the score once,
+from the sum: bit for bit `cybleu.corpus_*` (and sacreBLEU) on the same rows.
+
+The examples below call the aggregations' steps and the callables on batches directly, as Ray
+does on each block, so they run without starting Ray.
 
 Needs `pip install "cybleu[ray]"`: Ray Data's `AggregateFnV2` is recent and its interface may
 still change, so the extra pins the Ray versions cybleu is tested with.
@@ -43,8 +46,7 @@ def _columns(block, hyp, refs):
     hyps = _pylist(block, hyp)
     if isinstance(refs, (list, tuple)):
         return hyps, [_pylist(block, c) for c in refs]
-    return hyps, _partition._list_column(
-        [None if cell is None else list(cell) for cell in _pylist(block, refs)])
+    return hyps, _partition._list_column(_pylist(block, refs))
 
 
 def _first_words(hyps):
@@ -55,18 +57,34 @@ def _first_words(hyps):
 
 
 class CorpusScore(AggregateFnV2):
-    """A corpus score as a Ray Data aggregation: `ds.aggregate(CorpusScore(metric, ...))`
-    returns `{name: Score}`, the Score bit for bit `metric.corpus_score` on the rows.
+    """A corpus score as a Ray Data aggregation: `ds.aggregate(CorpusScore(metric, ...))` returns
+    `{name: score}`, the score bit for bit `metric.corpus_score` (and sacreBLEU) on the dataset's
+    rows, however Ray cuts them into blocks.
 
-    :param metric: a cybleu.metrics BLEU, CHRF or TER object (its settings).
-    :param hyp: the hypothesis column.
-    :param refs: the reference columns (one per stream), or one column holding lists.
-    :param name: the result's key (default: "bleu", "chrf" or "ter").
+    Ray calls `aggregate_block` on each block (one vector of integer statistics, the accumulator, a
+    list of ints), `combine` to add two accumulators, in any order, and `finalize` once on the sum.
 
-    The accumulator is the statistics vector (a list of ints). TER with three or more references
-    per segment of unequal lengths needs its lengths added in the dataset's order, which an
-    aggregation does not keep: `finalize` raises a ValueError saying so (one or two references,
-    the usual case, are exact in any order).
+    TER with three or more references per segment of unequal lengths needs its reference lengths
+    added in the dataset's order, which an aggregation does not keep: `finalize` raises a ValueError
+    saying so (one or two references, the usual case, are exact in any order).
+
+    :param metric: A `cybleu.metrics.BLEU`, `CHRF` or `TER` object, with its settings (`finalize`
+        sets its `num_refs`, so `metric.get_signature()` works afterwards).
+    :param hyp: The hypothesis column (default "hyp").
+    :param refs: The reference columns, one per stream (a list or tuple; default `("ref",)`), or
+        the name of one column holding a list of references per row.
+    :param name: The result's key in the dict `ds.aggregate` returns (default: "bleu", "chrf" or
+        "ter").
+    :raises TypeError: `metric` is not a cybleu BLEU, CHRF or TER object.
+
+    >>> import pandas as pd
+    >>> import cybleu.ray
+    >>> from cybleu.metrics import TER
+    >>> ter = cybleu.ray.CorpusScore(TER(case_sensitive=True), hyp="hyp", refs=["ref"])
+    >>> block = pd.DataFrame({"hyp": ["The cat sat on the mat.", "Hello, world!"],
+    ...                       "ref": ["The cat is on the mat.", "Hello world!"]})
+    >>> print(ter.finalize(ter.aggregate_block(block)))     # ds.aggregate(ter)["ter"] on these rows
+    TER = 25.00
     """
 
     def __init__(self, metric, hyp="hyp", refs=("ref",), name=None):
@@ -84,23 +102,68 @@ class CorpusScore(AggregateFnV2):
         return list(self.plan.empty().values)
 
     def aggregate_block(self, block):
+        """One block's statistics: its rows through the metric's compiled kernel into one vector.
+
+        :param block: A block of the dataset: a pyarrow Table or a pandas DataFrame holding the
+            hypothesis and reference columns (None or null where a row lacks a reference).
+        :returns: The statistics vector, a list of ints (an accumulator).
+        :raises cybleu._scale.partition.PartitionError: Bad input (a hypothesis that is not a
+            string, ...): a ValueError naming the row and the hypothesis's first words.
+        """
         hyps, streams = _columns(block, self.hyp, self.refs)
         partial = _partition.partition_stats(self.plan, hyps, streams, None,
                                              _first_words(hyps))
         return list(partial.values)
 
     def combine(self, current_accumulator, new):
+        """Two accumulators added (the reference counts by min and max, the rest by sum): exact,
+        in any order.
+
+        :param current_accumulator: A statistics vector (a list of ints).
+        :param new: Another one.
+        :returns: Their sum, a new list.
+        """
         return list(_partition.merge([_partition.Partial(list(current_accumulator)),
                                       _partition.Partial(list(new))]).values)
 
     def finalize(self, accumulator):
+        """The score of the summed statistics, computed once: bit for bit `metric.corpus_score`
+        on all the rows.
+
+        :param accumulator: The statistics vector of the whole dataset.
+        :returns: The metric's score (`BLEUScore`, `CHRFScore` or `TERScore`).
+        :raises ValueError: An empty dataset, or TER reference lengths whose sum depends on the
+            rows' order (see the class).
+        """
         return _partition.finish(self.plan, _partition.Partial([int(v) for v in accumulator]))
 
 
 class CorpusBLEU(CorpusScore):
-    """Corpus BLEU as a Ray Data aggregation; `kwargs` are cybleu.metrics.BLEU's arguments.
+    """Corpus BLEU as a Ray Data aggregation: `ds.aggregate(CorpusBLEU(...))["bleu"]` is bit for bit
+    `cybleu.corpus_bleu` (and sacreBLEU) on the dataset's rows. A `CorpusScore` of a BLEU metric.
 
-    >>> ds.aggregate(CorpusBLEU(hyp="hyp", refs=["ref"]))["bleu"].score   # doctest: +SKIP
+    :param hyp: The hypothesis column (default "hyp").
+    :param refs: The reference columns, one per stream (a list or tuple; default `("ref",)`), or
+        the name of one column holding a list of references per row.
+    :param name: The result's key (default "bleu").
+    :param metric: A `cybleu.metrics.BLEU` object to score with, instead of `kwargs`.
+    :param kwargs: `cybleu.metrics.BLEU`'s arguments (`tokenize`, `lowercase`, `smooth_method`,
+        ...).
+    :raises TypeError: Both `metric` and `kwargs`, or a `metric` that is not a BLEU object.
+
+    Ray runs the aggregation's steps on a dataset's blocks; here they run on two blocks by hand:
+
+    >>> import pyarrow as pa
+    >>> import cybleu, cybleu.ray
+    >>> bleu = cybleu.ray.CorpusBLEU(hyp="hyp", refs=["ref"])
+    >>> blocks = [pa.table({"hyp": ["The cat sat on the mat."], "ref": ["The cat is on the mat."]}),
+    ...           pa.table({"hyp": ["Hello, world!"], "ref": ["Hello world!"]})]
+    >>> total = bleu.combine(bleu.aggregate_block(blocks[0]), bleu.aggregate_block(blocks[1]))
+    >>> print(bleu.finalize(total))          # ds.aggregate(bleu)["bleu"] on these rows
+    BLEU = 40.15 81.8/55.6/28.6/20.0 (BP = 1.000 ratio = 1.100 hyp_len = 11 ref_len = 10)
+    >>> print(cybleu.corpus_bleu(["The cat sat on the mat.", "Hello, world!"],
+    ...                          [["The cat is on the mat.", "Hello world!"]]))
+    BLEU = 40.15 81.8/55.6/28.6/20.0 (BP = 1.000 ratio = 1.100 hyp_len = 11 ref_len = 10)
     """
 
     def __init__(self, hyp="hyp", refs=("ref",), name=None, metric=None, **kwargs):
@@ -108,15 +171,61 @@ class CorpusBLEU(CorpusScore):
 
 
 class CorpusCHRF(CorpusScore):
-    """Corpus chrF (word_order=2: chrF++) as a Ray Data aggregation; `kwargs` are
-    cybleu.metrics.CHRF's arguments."""
+    """Corpus chrF (chrF++ with `word_order=2`) as a Ray Data aggregation:
+    `ds.aggregate(CorpusCHRF(...))["chrf"]` is bit for bit `cybleu.corpus_chrf` (and sacreBLEU) on
+    the dataset's rows. A `CorpusScore` of a CHRF metric.
+
+    :param hyp: The hypothesis column (default "hyp").
+    :param refs: The reference columns, one per stream (a list or tuple; default `("ref",)`), or
+        the name of one column holding a list of references per row.
+    :param name: The result's key (default "chrf").
+    :param metric: A `cybleu.metrics.CHRF` object to score with, instead of `kwargs`.
+    :param kwargs: `cybleu.metrics.CHRF`'s arguments (`char_order`, `word_order`, `beta`, ...).
+    :raises TypeError: Both `metric` and `kwargs`, or a `metric` that is not a CHRF object.
+
+    >>> import pandas as pd
+    >>> import cybleu, cybleu.ray
+    >>> hyps = ["The cat sat on the mat.", "Hello, world!"]
+    >>> refs_a = ["The cat is on the mat.", "Hello world!"]
+    >>> refs_b = ["A cat sat on the mat.", None]           # no second reference for segment 2
+    >>> chrf = cybleu.ray.CorpusCHRF(hyp="hyp", refs=["ref_a", "ref_b"], word_order=2)
+    >>> block = pd.DataFrame({"hyp": hyps, "ref_a": refs_a, "ref_b": refs_b})
+    >>> print(chrf.finalize(chrf.aggregate_block(block)))   # ds.aggregate(chrf)["chrf"]
+    chrF2++ = 80.36
+    >>> print(cybleu.corpus_chrf(hyps, [refs_a, refs_b], word_order=2))
+    chrF2++ = 80.36
+    """
 
     def __init__(self, hyp="hyp", refs=("ref",), name=None, metric=None, **kwargs):
         super().__init__(_partition.make_metric("chrf", metric, **kwargs), hyp, refs, name)
 
 
 class CorpusTER(CorpusScore):
-    """Corpus TER as a Ray Data aggregation; `kwargs` are cybleu.metrics.TER's arguments."""
+    """Corpus TER as a Ray Data aggregation: `ds.aggregate(CorpusTER(...))["ter"]` is bit for bit
+    `cybleu.corpus_ter` (and sacreBLEU) on the dataset's rows, but for three or more references of
+    unequal lengths per segment, which `finalize` refuses (see `CorpusScore`). A `CorpusScore` of a
+    TER metric.
+
+    :param hyp: The hypothesis column (default "hyp").
+    :param refs: The reference columns, one per stream (a list or tuple; default `("ref",)`), or
+        the name of one column holding a list of references per row.
+    :param name: The result's key (default "ter").
+    :param metric: A `cybleu.metrics.TER` object to score with, instead of `kwargs`.
+    :param kwargs: `cybleu.metrics.TER`'s arguments (`normalized`, `no_punct`, `asian_support`,
+        `case_sensitive`).
+    :raises TypeError: Both `metric` and `kwargs`, or a `metric` that is not a TER object.
+
+    >>> import pyarrow as pa
+    >>> import cybleu, cybleu.ray
+    >>> ter = cybleu.ray.CorpusTER(hyp="hyp", refs="refs")      # one column of reference lists
+    >>> block = pa.table({"hyp": ["The cat sat on the mat.", "Hello, world!"],
+    ...                   "refs": [["The cat is on the mat."], ["Hello world!"]]})
+    >>> print(ter.finalize(ter.aggregate_block(block)))     # ds.aggregate(ter)["ter"]
+    TER = 25.00
+    >>> print(cybleu.corpus_ter(["The cat sat on the mat.", "Hello, world!"],
+    ...                         [["The cat is on the mat.", "Hello world!"]]))
+    TER = 25.00
+    """
 
     def __init__(self, hyp="hyp", refs=("ref",), name=None, metric=None, **kwargs):
         super().__init__(_partition.make_metric("ter", metric, **kwargs), hyp, refs, name)
@@ -150,20 +259,40 @@ def _batch_columns(batch, hyp, refs):
     hyps = _dict_column(batch, hyp)
     if isinstance(refs, (list, tuple)):
         return hyps, [_dict_column(batch, c) for c in refs]
-    return hyps, _partition._list_column(
-        [None if cell is None else list(cell) for cell in _dict_column(batch, refs)])
+    return hyps, _partition._list_column(_dict_column(batch, refs))
 
 
 class SentenceScores:
-    """A `map_batches` callable adding each row's sentence score as a column, bit for bit the
-    metric's `sentence_score`; works with any batch_format ("pyarrow", "pandas", "numpy").
+    """A `map_batches` callable adding each row's sentence score as a column:
+    `ds.map_batches(SentenceScores("bleu", hyp="hyp", refs=["ref"]))`. Each score is bit for bit
+    the metric's `sentence_score` (sacreBLEU's). It takes any batch format ("pyarrow", "pandas",
+    "numpy") and returns the same.
 
-    :param metric: "bleu" (effective order on, as sacreBLEU's sentence_bleu), "chrf", "chrf++",
-        "ter" or a cybleu metric object.
-    :param hyp, refs: the hypothesis column and the reference columns (or one list column).
-    :param column: the new column's name (default: the metric's name).
+    :param metric: "bleu" (sentence BLEU with effective order, as sacreBLEU's `sentence_bleu`),
+        "chrf", "chrf++", "ter", or a cybleu metric object (`BLEU`, `CHRF`, `TER`) with its
+        settings.
+    :param hyp: The hypothesis column (default "hyp").
+    :param refs: The reference columns, one per stream (a list or tuple; default `("ref",)`), or
+        the name of one column holding a list of references per row.
+    :param column: The new column's name (default: `metric` when it is a name, else the metric's
+        class name in lower case).
+    :param kwargs: The metric class's arguments, with a metric name.
+    :raises ValueError: An unknown metric name.
+    :raises TypeError: A `metric` that is neither a name nor a cybleu metric object, or both a
+        metric object and `kwargs`.
 
-    >>> ds.map_batches(SentenceScores("chrf", hyp="hyp", refs=["ref"]))    # doctest: +SKIP
+    >>> import pyarrow as pa
+    >>> import cybleu, cybleu.ray
+    >>> batch = pa.table({"hyp": ["The cat sat on the mat.", "Hello, world!"],
+    ...                   "ref": ["The cat is on the mat.", "Hello world!"]})
+    >>> scored = cybleu.ray.SentenceScores("bleu", hyp="hyp", refs=["ref"])(batch)
+    >>> scored.column_names
+    ['hyp', 'ref', 'bleu']
+    >>> scored.column("bleu").to_pylist()
+    [48.892302243490086, 35.35533905932737]
+    >>> cybleu.batch_sentence_bleu(["The cat sat on the mat.", "Hello, world!"],
+    ...                            [["The cat is on the mat.", "Hello world!"]]).tolist()
+    [48.892302243490086, 35.35533905932737]
     """
 
     def __init__(self, metric="bleu", hyp="hyp", refs=("ref",), column=None, **kwargs):
@@ -174,6 +303,15 @@ class SentenceScores:
                                  else type(self.metric).__name__.lower())
 
     def __call__(self, batch):
+        """Score one batch.
+
+        :param batch: A batch of rows: a pyarrow Table, a pandas DataFrame or a dict of numpy arrays
+            (Ray's "pyarrow", "pandas" and "numpy" batch formats).
+        :returns: A batch of the same kind with the scores (float64) in the new column, which
+            replaces a column of that name; the batch given is not changed.
+        :raises cybleu._scale.partition.PartitionError: Bad input (a hypothesis that is not a
+            string, ...): a ValueError naming the row and the hypothesis's first words.
+        """
         import numpy as np
         hyps, streams = _batch_columns(batch, self.hyp, self.refs)
         if not hyps:
@@ -188,13 +326,30 @@ class SentenceScores:
 
 
 class BestOf:
-    """A `map_batches` callable adding, per row, the best of its k candidates by sentence score
-    (as cybleu.best_of): columns `<prefix>index`, `<prefix>score`, `<prefix>best`.
+    """A `map_batches` callable adding, for each row, the best of its k candidates by sentence
+    score, as `cybleu.best_of` picks it (the highest score, for TER the lowest; the first of equal
+    scores): `ds.map_batches(BestOf(k, cands="cands", refs=["ref"]))`. It adds three columns:
+    `<prefix>index` (the best candidate's position, 0 to k-1), `<prefix>score` (its sentence score,
+    bit for bit the metric's `sentence_score`) and `<prefix>best` (the candidate).
 
-    :param k: candidates per row.
-    :param cands: the column holding each row's k candidates (a list).
-    :param refs: the reference columns (or one list column).
-    :param metric: as for SentenceScores.
+    :param k: The number of candidates per row.
+    :param cands: The column holding each row's k candidates, as a list (default "cands").
+    :param refs: The reference columns, one per stream (a list or tuple; default `("ref",)`), or
+        the name of one column holding a list of references per row.
+    :param metric: As for `SentenceScores` (default "bleu").
+    :param prefix: The new columns' prefix (default ``"best_"``).
+    :param kwargs: The metric class's arguments, with a metric name.
+    :raises ValueError: `k` is not a positive int, or an unknown metric name.
+    :raises TypeError: A `metric` that is neither a name nor a cybleu metric object.
+
+    >>> import pyarrow as pa
+    >>> import cybleu.ray
+    >>> batch = pa.table({"cands": [["a cat", "the cat sat", "the dog"]], "ref": ["the cat sat"]})
+    >>> picked = cybleu.ray.BestOf(3)(batch)
+    >>> picked.column_names
+    ['cands', 'ref', 'best_index', 'best_score', 'best_best']
+    >>> picked.select(["best_index", "best_score", "best_best"]).to_pylist()
+    [{'best_index': 1, 'best_score': 100.00000000000004, 'best_best': 'the cat sat'}]
     """
 
     def __init__(self, k, cands="cands", refs=("ref",), metric="bleu", prefix="best_",
@@ -207,7 +362,22 @@ class BestOf:
         self.prefix = prefix
 
     def __call__(self, batch):
-        groups = [None if g is None else list(g) for g in _dict_column(batch, self.cands)]
+        """Pick the best candidates of one batch.
+
+        :param batch: A batch of rows: a pyarrow Table, a pandas DataFrame or a dict of numpy
+            arrays.
+        :returns: A batch of the same kind with the three new columns (replacing columns of those
+            names); the batch given is not changed.
+        :raises cybleu._scale.partition.PartitionError: A row that does not hold k candidates,
+            naming it.
+        """
+        groups = _dict_column(batch, self.cands)
+        for i, group in enumerate(groups):
+            if isinstance(group, str):
+                raise _partition.PartitionError(
+                    f"{ENGINE}: row {i} of a batch: the candidates are a string, not a list of "
+                    f"k={self.k} strings")
+        groups = [None if g is None else list(g) for g in groups]
         _, streams = _batch_columns(batch, self.cands, self.refs)
         for i, group in enumerate(groups):
             if group is None or len(group) != self.k:

@@ -71,7 +71,7 @@ class Result:
         self.mean = mean
         self.ci = ci
 
-    def _numpy_scalar(name):  # noqa: N805 - a helper that builds the two properties below
+    def _numpy_scalar(name, doc):  # noqa: N805 - a helper that builds the two properties below
         def get(self):
             value = self.__dict__[name]
             if type(value) is float:
@@ -84,11 +84,17 @@ class Result:
         def set(self, value):
             self.__dict__[name] = value
 
-        return property(get, set, doc=f"The {name} as numpy.float64 (numpy.float32 for chrF and "
-                                      "TER, as sacreBLEU gives them), or None.")
+        get.__name__, get.__doc__ = name, doc
+        return property(get, set)   # the property's docstring is the getter's
 
-    mean = _numpy_scalar("mean")
-    ci = _numpy_scalar("ci")
+    mean = _numpy_scalar("mean", """The mean score of the system's bootstrap resamples (paired
+        bootstrap only, else None): a numpy.float64, or a numpy.float32 for chrF and TER, as
+        sacreBLEU 2.6.0 gives it. Set it to a number or None; a Python float is read back as
+        numpy.float64.""")
+    ci = _numpy_scalar("ci", """The half-width of the 95% confidence interval around `mean`
+        (paired bootstrap only, else None): a numpy.float64, or a numpy.float32 for chrF and TER,
+        as sacreBLEU 2.6.0 gives it. Set it to a number or None; a Python float is read back as
+        numpy.float64.""")
     del _numpy_scalar
 
     def __repr__(self):
@@ -102,11 +108,13 @@ def estimate_ci(scores):
     scores).
 
     :param scores: The resampled scores (a sequence or array of numbers).
-    :return: (mean, ci).
+    :returns: (mean, ci): the mean of the scores and the half-width of their 95% interval.
     :raises ValueError: Without any score.
 
-    >>> estimate_ci([1.0, 2.0, 3.0])
-    (np.float64(2.0), np.float64(1.0))
+    >>> from cybleu.significance import estimate_ci
+    >>> mean, ci = estimate_ci([1.0, 2.0, 3.0])
+    >>> type(mean).__name__, float(mean), float(ci)
+    ('float64', 2.0, 1.0)
     """
     if not _plain_floats(scores):
         if len(scores) == 0:
@@ -518,8 +526,10 @@ def paired_bootstrap(metric, baseline, systems, n_samples=1000, seed=12345, grou
     ...           "we went home", "she reads a book"]
     >>> bleu = BLEU(references=[refs])
     >>> result, = paired_bootstrap(bleu, base, [better], n_samples=200)
-    >>> round(result.score, 2), round(result.p_value, 4), round(result.mean, 2)
-    (95.56, 0.005, 95.11)
+    >>> round(result.score, 2), round(result.p_value, 4)
+    (95.56, 0.005)
+    >>> type(result.mean).__name__, f"{result.mean:.2f} +/- {result.ci:.2f}"
+    ('float64', '95.11 +/- 7.30')
     """
     test, bl, bl_result, scored, seed = _paired_inputs(
         metric, baseline, systems, n_samples, "n_samples", seed, groups, references, progress)

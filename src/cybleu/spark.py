@@ -5,11 +5,15 @@ For example::
     cybleu.spark.corpus_bleu(df, hyp="hyp", refs=["ref_a", "ref_b"]).score
     df.withColumn("bleu", cybleu.spark.sentence_bleu("hyp", "ref_a", "ref_b"))
 
-Corpus scores run `mapInArrow`: each partition's rows go through the compiled kernel into one row
-of integer statistics (cybleu._scale.partition), then Spark's own `sum` (with partial aggregation) adds
-the rows, as DECIMAL(38,0) so that nothing overflows; the score is computed once, on the driver,
-from the sums: bit for bit `cybleu.corpus_*` on the same rows. No RDD is used, so this works the
-same under Spark Connect.
+Corpus scores run `mapInArrow`: each partition's rows go through cybleu's compiled kernel into
+one row of integer statistics, then Spark's own `sum` (with partial aggregation) adds the rows,
+as DECIMAL(38,0) so that nothing overflows; the score is computed once, on the driver, from the
+sums: bit for bit `cybleu.corpus_*` (and sacreBLEU) on the same rows. No RDD is used, so this
+works the same under Spark Connect.
+
+Spark's Python workers must be able to import cybleu: on one machine, set `PYSPARK_PYTHON` to the
+interpreter that has it installed. The examples below need a running SparkSession (and so a Java
+runtime); each compares with cybleu's in-memory functions.
 
 Needs `pip install "cybleu[spark]"` (pyspark with pyarrow and pandas) and a Java runtime.
 """
@@ -77,9 +81,34 @@ def _arrow_schema(plan):
 
 
 def statistics_frame(df, metric, hyp="hyp", refs=("ref",)):
-    """(plan, a DataFrame with one row of integer statistics per partition of `df`), lazily.
+    """The statistics `corpus_score` adds up, lazily: a DataFrame with one row of integer statistics
+    per partition of `df`, computed by `mapInArrow` when it is evaluated.
 
-    :param refs: the reference columns (one per stream), or one column of arrays of references.
+    :param df: A DataFrame with a hypothesis column and reference columns.
+    :param metric: A `cybleu.metrics.BLEU`, `CHRF` or `TER` object, with its settings.
+    :param hyp: The hypothesis column (default "hyp").
+    :param refs: The reference columns, one per stream (default `("ref",)`; a single name is one
+        column), or one array column of references.
+    :returns: `(plan, frame)`. `plan.columns` names the statistics: `segments`, `dotted`,
+        `min_refs`, `max_refs`, then the metric's own (BLEU's `hyp_len`, `ref_len`, `correct_1`,
+        ..., `total_1`, ...). `frame` has the column `partition` (the partition's number), one
+        LONG column per statistic, and `lengths` (binary: TER's per-segment reference lengths when
+        they must be added in order, else null).
+    :raises ValueError: A column that `df` does not have.
+
+    >>> from pyspark.sql import SparkSession
+    >>> import cybleu, cybleu.spark
+    >>> hyps = ["The cat sat on the mat.", "Hello, world!"]
+    >>> refs = ["The cat is on the mat.", "Hello world!"]
+    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()      # doctest: +SKIP
+    >>> df = spark.createDataFrame(list(zip(hyps, refs)),
+    ...                            "hyp string, ref string")                # doctest: +SKIP
+    >>> from cybleu.metrics import BLEU
+    >>> plan, stats = cybleu.spark.statistics_frame(df, BLEU(), "hyp", ["ref"])  # doctest: +SKIP
+    >>> plan.columns[:6]                                                    # doctest: +SKIP
+    ['segments', 'dotted', 'min_refs', 'max_refs', 'hyp_len', 'ref_len']
+    >>> stats.groupBy().sum("segments", "hyp_len", "ref_len").first()      # doctest: +SKIP
+    Row(sum(segments)=2, sum(hyp_len)=11, sum(ref_len)=10)
     """
     refs = _refs_list(refs)
     missing = [c for c in [hyp] + refs if c not in df.columns]
@@ -95,16 +124,40 @@ def statistics_frame(df, metric, hyp="hyp", refs=("ref",)):
 
 
 def corpus_score(df, metric, hyp="hyp", refs=("ref",)):
-    """The corpus score of a Spark DataFrame's rows with a cybleu metric object, bit for bit
-    `metric.corpus_score(hyps, streams)` (rows in any partitioning).
+    """The corpus score of a Spark DataFrame's rows with a cybleu metric object (BLEU, CHRF or TER,
+    with any settings): bit for bit `metric.corpus_score(hyps, streams)` on the same rows, and so
+    sacreBLEU's score, however they are partitioned.
 
-    :param df: a DataFrame with a hypothesis column and reference columns.
-    :param metric: a cybleu.metrics BLEU, CHRF or TER (its `num_refs` is set afterwards).
-    :param hyp: the hypothesis column.
-    :param refs: the reference columns, one per stream (None/null where a row lacks one), or one
-        array column.
-    :raises cybleu._scale.partition.PartitionError: (inside Spark's exception) naming the partition and
-        the row, for bad input.
+    TER with three or more references per segment (or an array column) stays exact too: the
+    partitions' statistics, with their reference lengths, are then collected and added on the
+    driver in partition order, as sacreBLEU adds them.
+
+    :param df: A DataFrame with a hypothesis column and reference columns.
+    :param metric: A `cybleu.metrics.BLEU`, `CHRF` or `TER` object. Its `num_refs` is set from the
+        rows, so `metric.get_signature()` works afterwards.
+    :param hyp: The hypothesis column (default "hyp").
+    :param refs: The reference columns, one per stream (strings, null where a row lacks that
+        reference; default `("ref",)`, a single name is one column), or one array column of
+        references.
+    :returns: The metric's score (`BLEUScore`, `CHRFScore` or `TERScore`), as
+        `metric.corpus_score` returns it.
+    :raises ValueError: A column that `df` does not have, or an empty DataFrame.
+    :raises cybleu._scale.partition.PartitionError: Bad input (a hypothesis that is not a string,
+        ...), inside the exception Spark raises: it names the partition and the row.
+
+    >>> from pyspark.sql import SparkSession
+    >>> import cybleu, cybleu.spark
+    >>> hyps = ["The cat sat on the mat.", "Hello, world!"]
+    >>> refs = ["The cat is on the mat.", "Hello world!"]
+    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()      # doctest: +SKIP
+    >>> df = spark.createDataFrame(list(zip(hyps, refs)),
+    ...                            "hyp string, ref string")                # doctest: +SKIP
+    >>> from cybleu.metrics import TER
+    >>> ter = TER(case_sensitive=True)
+    >>> print(cybleu.spark.corpus_score(df, ter, "hyp", ["ref"]))          # doctest: +SKIP
+    TER = 25.00
+    >>> print(ter.corpus_score(hyps, [refs]))
+    TER = 25.00
     """
     plan, stats = statistics_frame(df, metric, hyp, refs)
     if plan.ordered:
@@ -137,21 +190,93 @@ def corpus_score(df, metric, hyp="hyp", refs=("ref",)):
 
 
 def corpus_bleu(df, hyp="hyp", refs=("ref",), metric=None, **kwargs):
-    """Corpus BLEU of a Spark DataFrame, bit for bit `cybleu.corpus_bleu` on its rows; `kwargs`
-    are cybleu.metrics.BLEU's arguments (or pass `metric=`). See `corpus_score`.
+    """Corpus BLEU of a Spark DataFrame: bit for bit `cybleu.corpus_bleu` (and sacreBLEU) on its
+    rows, however they are partitioned.
 
-    >>> cybleu.spark.corpus_bleu(df, "hyp", ["ref"]).score      # doctest: +SKIP
+    :param df: A DataFrame with a hypothesis column and reference columns.
+    :param hyp: The hypothesis column (default "hyp").
+    :param refs: The reference columns, one per stream (strings, null where a row lacks that
+        reference; default `("ref",)`, a single name is one column), or one array column of
+        references.
+    :param metric: A `cybleu.metrics.BLEU` object to score with, instead of `kwargs`.
+    :param kwargs: `cybleu.metrics.BLEU`'s arguments (`tokenize`, `lowercase`, `smooth_method`,
+        ...).
+    :returns: A `BLEUScore`, as `cybleu.corpus_bleu` returns it.
+    :raises TypeError: Both `metric` and `kwargs`, or a `metric` that is not a BLEU object.
+    :raises ValueError: A column that `df` does not have, an empty DataFrame, or a bad BLEU
+        argument.
+    :raises cybleu._scale.partition.PartitionError: Bad input, inside the exception Spark raises
+        (see `corpus_score`).
+
+    >>> from pyspark.sql import SparkSession
+    >>> import cybleu, cybleu.spark
+    >>> hyps = ["The cat sat on the mat.", "Hello, world!"]
+    >>> refs = ["The cat is on the mat.", "Hello world!"]
+    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()      # doctest: +SKIP
+    >>> df = spark.createDataFrame(list(zip(hyps, refs)),
+    ...                            "hyp string, ref string")                # doctest: +SKIP
+    >>> print(cybleu.spark.corpus_bleu(df, "hyp", ["ref"]))               # doctest: +SKIP
+    BLEU = 40.15 81.8/55.6/28.6/20.0 (BP = 1.000 ratio = 1.100 hyp_len = 11 ref_len = 10)
+    >>> print(cybleu.corpus_bleu(hyps, [refs]))
+    BLEU = 40.15 81.8/55.6/28.6/20.0 (BP = 1.000 ratio = 1.100 hyp_len = 11 ref_len = 10)
     """
     return corpus_score(df, _partition.make_metric("bleu", metric, **kwargs), hyp, refs)
 
 
 def corpus_chrf(df, hyp="hyp", refs=("ref",), metric=None, **kwargs):
-    """Corpus chrF (word_order=2: chrF++) of a Spark DataFrame; see `corpus_bleu`."""
+    """Corpus chrF (chrF++ with `word_order=2`) of a Spark DataFrame: bit for bit
+    `cybleu.corpus_chrf` (and sacreBLEU) on its rows, however they are partitioned.
+
+    :param df: A DataFrame with a hypothesis column and reference columns.
+    :param hyp: The hypothesis column (default "hyp").
+    :param refs: As for `corpus_bleu`.
+    :param metric: A `cybleu.metrics.CHRF` object to score with, instead of `kwargs`.
+    :param kwargs: `cybleu.metrics.CHRF`'s arguments (`char_order`, `word_order`, `beta`, ...).
+    :returns: A `CHRFScore`, as `cybleu.corpus_chrf` returns it.
+    :raises TypeError: Both `metric` and `kwargs`, or a `metric` that is not a CHRF object.
+    :raises ValueError: As for `corpus_bleu`.
+
+    >>> from pyspark.sql import SparkSession
+    >>> import cybleu, cybleu.spark
+    >>> hyps = ["The cat sat on the mat.", "Hello, world!"]
+    >>> refs = ["The cat is on the mat.", "Hello world!"]
+    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()      # doctest: +SKIP
+    >>> df = spark.createDataFrame(list(zip(hyps, refs)),
+    ...                            "hyp string, ref string")                # doctest: +SKIP
+    >>> print(cybleu.spark.corpus_chrf(df, "hyp", ["ref"], word_order=2))  # doctest: +SKIP
+    chrF2++ = 68.19
+    >>> print(cybleu.corpus_chrf(hyps, [refs], word_order=2))
+    chrF2++ = 68.19
+    """
     return corpus_score(df, _partition.make_metric("chrf", metric, **kwargs), hyp, refs)
 
 
 def corpus_ter(df, hyp="hyp", refs=("ref",), metric=None, **kwargs):
-    """Corpus TER of a Spark DataFrame; see `corpus_bleu`."""
+    """Corpus TER of a Spark DataFrame: bit for bit `cybleu.corpus_ter` (and sacreBLEU) on its rows,
+    however they are partitioned.
+
+    :param df: A DataFrame with a hypothesis column and reference columns.
+    :param hyp: The hypothesis column (default "hyp").
+    :param refs: As for `corpus_bleu`.
+    :param metric: A `cybleu.metrics.TER` object to score with, instead of `kwargs`.
+    :param kwargs: `cybleu.metrics.TER`'s arguments (`normalized`, `no_punct`, `asian_support`,
+        `case_sensitive`).
+    :returns: A `TERScore`, as `cybleu.corpus_ter` returns it.
+    :raises TypeError: Both `metric` and `kwargs`, or a `metric` that is not a TER object.
+    :raises ValueError: As for `corpus_bleu`.
+
+    >>> from pyspark.sql import SparkSession
+    >>> import cybleu, cybleu.spark
+    >>> hyps = ["The cat sat on the mat.", "Hello, world!"]
+    >>> refs = ["The cat is on the mat.", "Hello world!"]
+    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()      # doctest: +SKIP
+    >>> df = spark.createDataFrame(list(zip(hyps, refs)),
+    ...                            "hyp string, ref string")                # doctest: +SKIP
+    >>> print(cybleu.spark.corpus_ter(df, "hyp", ["ref"]))                # doctest: +SKIP
+    TER = 25.00
+    >>> print(cybleu.corpus_ter(hyps, [refs]))
+    TER = 25.00
+    """
     return corpus_score(df, _partition.make_metric("ter", metric, **kwargs), hyp, refs)
 
 
@@ -164,8 +289,35 @@ def _cell_list(value):
 
 
 def sentence_udf(metric="bleu", **kwargs):
-    """A pandas UDF `f(hyp_column, refs_array_column) -> double` of sentence scores, bit for bit
-    the metric's `sentence_score`. `sentence_bleu(...)` & co. build the columns for you."""
+    """A pandas UDF of sentence scores, `f(hyp, refs) -> double`: `hyp` a string column, `refs` an
+    array column of each row's references (null entries skipped). Each score is bit for bit the
+    metric's `sentence_score` (sacreBLEU's). `sentence_bleu` and co. build the array from one column
+    per stream; this takes an array column as it is. Create it while a SparkSession runs.
+
+    :param metric: "bleu" (sentence BLEU with effective order, as sacreBLEU's `sentence_bleu`),
+        "chrf", "chrf++", "ter", or a cybleu metric object (`BLEU`, `CHRF`, `TER`) with its
+        settings.
+    :param kwargs: The metric class's arguments, with a metric name.
+    :returns: The UDF, to call on two columns (names or Columns).
+    :raises ValueError: An unknown metric name.
+    :raises TypeError: A `metric` that is neither a name nor a cybleu metric object, or both a
+        metric object and `kwargs`.
+
+    >>> from pyspark.sql import SparkSession
+    >>> import cybleu, cybleu.spark
+    >>> rows = [("The cat sat on the mat.", ["The cat is on the mat.", "A cat sat on the mat."]),
+    ...         ("Hello, world!", ["Hello world!"])]
+    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()      # doctest: +SKIP
+    >>> df = spark.createDataFrame(rows, "hyp string, refs array<string>")  # doctest: +SKIP
+    >>> chrf = cybleu.spark.sentence_udf("chrf")                           # doctest: +SKIP
+    >>> scored = df.select(chrf("hyp", "refs").alias("chrf"))             # doctest: +SKIP
+    >>> [row.chrf for row in scored.collect()]                              # doctest: +SKIP
+    [89.77630343862292, 63.55479131750938]
+    >>> cybleu.batch_sentence_chrf([hyp for hyp, _ in rows],
+    ...                            [["The cat is on the mat.", "Hello world!"],
+    ...                             ["A cat sat on the mat.", None]]).tolist()
+    [89.77630343862292, 63.55479131750938]
+    """
     import pandas as pd
     from pyspark.sql.functions import pandas_udf
     metric = _select.sentence_metric(metric, **kwargs)
@@ -199,26 +351,121 @@ def _sentence(metric, hyp, refs, kwargs):
 
 
 def sentence_bleu(hyp, *refs, **kwargs):
-    """A Column of sentence BLEU (effective order on, as sacreBLEU's sentence_bleu) for
-    `df.withColumn("bleu", sentence_bleu("hyp", "ref_a", "ref_b"))`: one reference column per
-    stream (strings, null where missing). `kwargs`: cybleu.metrics.BLEU's arguments. For a
-    column of reference arrays, call `sentence_udf("bleu")(F.col("hyp"), F.col("refs"))`."""
+    """A Column of sentence BLEU, with effective order on as in sacreBLEU's `sentence_bleu`, for
+    `df.withColumn("bleu", sentence_bleu("hyp", "ref_a", "ref_b"))`: bit for bit
+    `cybleu.batch_sentence_bleu` on the same rows. For a column of reference arrays, use
+    `sentence_udf("bleu")("hyp", "refs")`.
+
+    :param hyp: The hypothesis column (a name or a Column).
+    :param refs: One reference column per stream (names or Columns of strings, null where a row
+        lacks that reference).
+    :param kwargs: `cybleu.metrics.BLEU`'s arguments (`tokenize`, `lowercase`, `smooth_method`,
+        ...; `effective_order=False` turns effective order off).
+    :returns: A Column of doubles.
+    :raises TypeError: No reference column.
+
+    >>> from pyspark.sql import SparkSession
+    >>> import cybleu, cybleu.spark
+    >>> hyps = ["The cat sat on the mat.", "Hello, world!"]
+    >>> refs = ["The cat is on the mat.", "Hello world!"]
+    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()      # doctest: +SKIP
+    >>> df = spark.createDataFrame(list(zip(hyps, refs)),
+    ...                            "hyp string, ref string")                # doctest: +SKIP
+    >>> scored = df.withColumn("bleu", cybleu.spark.sentence_bleu("hyp", "ref"))  # doctest: +SKIP
+    >>> [row.bleu for row in scored.collect()]                              # doctest: +SKIP
+    [48.892302243490086, 35.35533905932737]
+    >>> cybleu.batch_sentence_bleu(hyps, [refs]).tolist()
+    [48.892302243490086, 35.35533905932737]
+    """
     return _sentence("bleu", hyp, refs, kwargs)
 
 
 def sentence_chrf(hyp, *refs, **kwargs):
-    """A Column of sentence chrF; see `sentence_bleu` (`word_order=2` for chrF++)."""
+    """A Column of sentence chrF (`word_order=2` for chrF++): bit for bit
+    `cybleu.batch_sentence_chrf` on the same rows. See `sentence_bleu`.
+
+    :param hyp: The hypothesis column (a name or a Column).
+    :param refs: One reference column per stream (names or Columns of strings, null where a row
+        lacks that reference).
+    :param kwargs: `cybleu.metrics.CHRF`'s arguments (`char_order`, `word_order`, `beta`, ...).
+    :returns: A Column of doubles.
+    :raises TypeError: No reference column.
+
+    >>> from pyspark.sql import SparkSession
+    >>> import cybleu, cybleu.spark
+    >>> hyps = ["The cat sat on the mat.", "Hello, world!"]
+    >>> refs = ["The cat is on the mat.", "Hello world!"]
+    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()      # doctest: +SKIP
+    >>> df = spark.createDataFrame(list(zip(hyps, refs)),
+    ...                            "hyp string, ref string")                # doctest: +SKIP
+    >>> chrf_plus = cybleu.spark.sentence_chrf("hyp", "ref", word_order=2)  # doctest: +SKIP
+    >>> scored = df.withColumn("chrf", chrf_plus)                          # doctest: +SKIP
+    >>> [row.chrf for row in scored.collect()]                              # doctest: +SKIP
+    [69.43695278069349, 65.18549385858529]
+    >>> cybleu.batch_sentence_chrf(hyps, [refs], word_order=2).tolist()
+    [69.43695278069349, 65.18549385858529]
+    """
     return _sentence("chrf", hyp, refs, kwargs)
 
 
 def sentence_ter(hyp, *refs, **kwargs):
-    """A Column of sentence TER; see `sentence_bleu`."""
+    """A Column of sentence TER: bit for bit `cybleu.batch_sentence_ter` on the same rows. See
+    `sentence_bleu`.
+
+    :param hyp: The hypothesis column (a name or a Column).
+    :param refs: One reference column per stream (names or Columns of strings, null where a row
+        lacks that reference).
+    :param kwargs: `cybleu.metrics.TER`'s arguments (`normalized`, `no_punct`, `asian_support`,
+        `case_sensitive`).
+    :returns: A Column of doubles.
+    :raises TypeError: No reference column.
+
+    >>> from pyspark.sql import SparkSession
+    >>> import cybleu, cybleu.spark
+    >>> hyps = ["The cat sat on the mat.", "Hello, world!"]
+    >>> refs = ["The cat is on the mat.", "Hello world!"]
+    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()      # doctest: +SKIP
+    >>> df = spark.createDataFrame(list(zip(hyps, refs)),
+    ...                            "hyp string, ref string")                # doctest: +SKIP
+    >>> scored = df.withColumn("ter", cybleu.spark.sentence_ter("hyp", "ref"))  # doctest: +SKIP
+    >>> [row.ter for row in scored.collect()]                               # doctest: +SKIP
+    [16.666666666666664, 50.0]
+    >>> cybleu.batch_sentence_ter(hyps, [refs]).tolist()
+    [16.666666666666664, 50.0]
+    """
     return _sentence("ter", hyp, refs, kwargs)
 
 
 def best_of_udf(k, metric="bleu", **kwargs):
-    """A pandas UDF `f(candidates_array_column, refs_array_column) -> struct<index: int,
-    score: double>`: the best of each row's k candidates, as cybleu.best_of."""
+    """A pandas UDF picking the best of each row's k candidates by sentence score, as
+    `cybleu.best_of` picks it (the highest score, for TER the lowest; the first of equal scores):
+    `f(cands, refs) -> struct<index: int, score: double>`, `cands` an array column of k candidates,
+    `refs` an array column of the row's references (null entries skipped). `index` is the best
+    candidate's position (0 to k-1), `score` its sentence score, bit for bit the metric's
+    `sentence_score`. Create it while a SparkSession runs.
+
+    :param k: The number of candidates per row.
+    :param metric: "bleu" (sentence BLEU with effective order, as sacreBLEU's `sentence_bleu`),
+        "chrf", "chrf++", "ter", or a cybleu metric object (`BLEU`, `CHRF`, `TER`) with its
+        settings.
+    :param kwargs: The metric class's arguments, with a metric name.
+    :returns: The UDF, to call on two columns (names or Columns).
+    :raises ValueError: `k` is not a positive int, or an unknown metric name. A row that does not
+        hold k candidates raises a `cybleu._scale.partition.PartitionError` when Spark runs the UDF.
+    :raises TypeError: A `metric` that is neither a name nor a cybleu metric object.
+
+    >>> from pyspark.sql import SparkSession, functions as F
+    >>> import cybleu, cybleu.spark
+    >>> spark = SparkSession.builder.master("local[1]").getOrCreate()      # doctest: +SKIP
+    >>> df = spark.createDataFrame([(["a cat", "the cat sat", "the dog"], "the cat sat")],
+    ...                            "cands array<string>, ref string")      # doctest: +SKIP
+    >>> best = cybleu.spark.best_of_udf(3)                                 # doctest: +SKIP
+    >>> df.select(best("cands", F.array("ref")).alias("best")).first().best  # doctest: +SKIP
+    Row(index=1, score=100.00000000000004)
+    >>> best = cybleu.best_of(["a cat", "the cat sat", "the dog"], [["the cat sat"]], k=3)
+    >>> int(best.index[0]), float(best.score[0])
+    (1, 100.00000000000004)
+    """
     import pandas as pd
     from pyspark.sql.functions import pandas_udf
     _select._check_k(k)
@@ -226,7 +473,12 @@ def best_of_udf(k, metric="bleu", **kwargs):
 
     @pandas_udf("index int, score double")
     def best(cands: pd.Series, refs: pd.Series) -> pd.DataFrame:
-        groups = [_cell_list(g) for g in cands.tolist()]
+        groups = cands.tolist()
+        for i, g in enumerate(groups):
+            if isinstance(g, str):
+                raise _partition.PartitionError(f"{ENGINE}: row {i} of a batch: the candidates "
+                                                f"are a string, not a list of k={k} strings")
+        groups = [_cell_list(g) for g in groups]
         for i, g in enumerate(groups):
             if len(g) != k:
                 raise _partition.PartitionError(f"{ENGINE}: row {i} of a batch has {len(g)} "

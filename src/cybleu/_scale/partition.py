@@ -327,10 +327,20 @@ def finish(plan, partial):
 def columns_of(items, hyp, refs):
     """(hyps, streams) from rows `items` (tuples, lists or dicts): `hyp` the hypothesis's key,
     `refs` a list of keys (one per reference stream) or a single key whose value is a list of
-    references. Defaults for tuples: hypothesis first, the rest references."""
+    references. Defaults for tuples: hypothesis first, the rest references. Rows that are plain
+    strings are hypotheses only (their references come from elsewhere, e.g. `references=`)."""
     items = items if isinstance(items, list) else list(items)
     if not items:
         return [], []
+    strings = [isinstance(item, str) for item in items]
+    if any(strings):
+        # indexing a string row would take its first character as the hypothesis: a silent 0
+        if all(strings) and hyp is None and refs is None:
+            return items, []
+        i = strings.index(True) if not all(strings) or hyp is None else 0
+        raise TypeError(f"row {i} is a string: rows are tuples (hyp, ref, ...), lists or dicts "
+                        "when they hold references or hyp=/refs= name their parts; rows of "
+                        "hypotheses alone take their references from references=")
     if hyp is None:
         hyp = 0
     hyps = [item[hyp] for item in items]
@@ -347,6 +357,14 @@ def columns_of(items, hyp, refs):
 
 def _list_column(cells):
     """Reference streams from one list of references per row (padded with None)."""
+    for i, cell in enumerate(cells):
+        if isinstance(cell, (str, bytes)):
+            # list(cell) would make each character a reference: a silently wrong score
+            raise TypeError(
+                f"row {i}: the references are a string ({cell[:40]!r}), not a list of "
+                "references. A dataframe's list column turns into strings where Dask converts "
+                "object columns (set dask.config 'dataframe.convert-string' to False before "
+                "building the frame); a single reference per row goes in refs=[column].")
     cells = [[] if cell is None else list(cell) for cell in cells]
     width = max(map(len, cells), default=0)
     return [[cell[k] if k < len(cell) else None for cell in cells] for k in range(width)]

@@ -172,8 +172,12 @@ def _dataset(test_set):
 
 
 def get_available_testsets():
-    """Every test set sacreBLEU 2.6.0 knows, newest name first (its order).
+    """Every test set sacreBLEU 2.6.0 knows (sacreBLEU's `get_available_testsets`), whether or
+    not it is in the local cache.
 
+    :returns: The names, sorted in reverse, as sacreBLEU sorts them (the newest WMT first).
+
+    >>> from cybleu.dataset import get_available_testsets
     >>> get_available_testsets()[:2]
     ['wmt24', 'wmt23']
     """
@@ -200,37 +204,114 @@ def get_available_testsets_for_langpair(langpair):
 
 
 def get_langpairs_for_testset(testset):
-    """The language pairs of a test set ([] for an unknown name, as in sacreBLEU)."""
+    """The language pairs of a test set (sacreBLEU 2.6.0's `get_langpairs_for_testset`).
+
+    :param testset: A test set's name.
+    :returns: Its language pairs, in the registry's order; an empty list for an unknown name,
+        as in sacreBLEU.
+
+    >>> from cybleu.dataset import get_langpairs_for_testset
+    >>> get_langpairs_for_testset("wmt17")[:4]
+    ['cs-en', 'de-en', 'en-cs', 'en-de']
+    >>> get_langpairs_for_testset("wmt99")
+    []
+    """
     if not isinstance(testset, str) or testset not in DATASETS:
         return []
     return list(DATASETS[testset].langpairs.keys())
 
 
 def get_reference_files(test_set, langpair):
-    """Paths of the pair's reference files in sacreBLEU's cache (extracted from its raw files
-    when needed; never downloads).
+    """The reference files of a test set's language pair in sacreBLEU's local cache
+    (sacreBLEU 2.6.0's `get_reference_files`, without the download): a file that is missing is
+    extracted from the test set's raw files in the cache, as sacreBLEU extracts it.
 
-    :raises TestSetError: For an unknown test set or pair, or a file missing from the cache.
+    :param test_set: The test set's name (e.g. `'wmt17'`).
+    :param langpair: One of its language pairs (e.g. `'en-de'`).
+    :returns: The paths, one per reference.
+    :raises TestSetError: An unknown test set or language pair, or a file missing from the
+        cache together with the raw file it is extracted from (the message says how to fetch
+        it once with sacreBLEU).
+
+    Names are checked before any file is looked for:
+
+    >>> from cybleu.dataset import get_reference_files
+    >>> get_reference_files("wmt17", "en-xx")
+    Traceback (most recent call last):
+        ...
+    cybleu.dataset.base.TestSetError: No such language pair wmt17/en-xx; wmt17 has: cs-en, ...
     """
     return _dataset(test_set).get_reference_files(langpair)
 
 
 def get_source_file(test_set, langpair):
-    """The path of the pair's source file in sacreBLEU's cache (as get_reference_files).
+    """The source file of a test set's language pair in sacreBLEU's local cache (sacreBLEU
+    2.6.0's `get_source_file`, without the download; extracted from the raw files in the
+    cache when missing, as `get_reference_files`).
 
-    :raises TestSetError: For an unknown test set or pair, or a file missing from the cache.
+    :param test_set: The test set's name (e.g. `'wmt17'`).
+    :param langpair: One of its language pairs (e.g. `'en-de'`).
+    :returns: The path.
+    :raises TestSetError: As `get_reference_files`.
+
+    >>> from cybleu.dataset import get_source_file
+    >>> get_source_file("wmt99", "en-de")
+    Traceback (most recent call last):
+        ...
+    cybleu.dataset.base.TestSetError: No such test set 'wmt99'; get_available_testsets() lists them
     """
     return _dataset(test_set).get_source_file(langpair)
 
 
 def get_files(test_set, langpair):
-    """The paths of every field's file of the pair (source, references, metadata)."""
+    """The text files of every field of a test set's language pair in sacreBLEU's local
+    cache: the source, the references, then metadata such as document ids (sacreBLEU 2.6.0's
+    `get_files`, without the download; extracted from the raw files in the cache when
+    missing).
+
+    :param test_set: The test set's name (e.g. `'wmt17'`).
+    :param langpair: One of its language pairs (e.g. `'en-de'`).
+    :returns: The paths, in the order of the test set's `fieldnames`.
+    :raises TestSetError: As `get_reference_files`.
+
+    A cache holding the text files sacreBLEU extracted for wmt17's en-de (empty ones here):
+
+    >>> import os, tempfile
+    >>> from unittest import mock
+    >>> from cybleu.dataset import get_files
+    >>> with tempfile.TemporaryDirectory() as cache, mock.patch.dict(os.environ, SACREBLEU=cache):
+    ...     os.makedirs(os.path.join(cache, "wmt17"))
+    ...     for field in ["src", "ref", "docid", "genre", "origlang"]:
+    ...         open(os.path.join(cache, "wmt17", f"wmt17.en-de.{field}"), "w").close()
+    ...     for path in get_files("wmt17", "en-de"):
+    ...         print(os.path.basename(path))
+    wmt17.en-de.src
+    wmt17.en-de.ref
+    wmt17.en-de.docid
+    wmt17.en-de.genre
+    wmt17.en-de.origlang
+    """
     return _dataset(test_set).get_files(langpair)
 
 
 def download_test_set(test_set, langpair=None):
-    """sacreBLEU's download; cybleu does not download: returns the cached files of the pair
-    (of every pair when langpair is None), or raises TestSetError naming the first missing."""
+    """sacreBLEU 2.6.0's `download_test_set`, without the download: cybleu never downloads,
+    so this gives the test set's text files that are in the local cache (extracting them from
+    the raw files in the cache when needed), or says which file is missing.
+
+    :param test_set: The test set's name (e.g. `'wmt17'`).
+    :param langpair: One of its language pairs, or None for all of them.
+    :returns: The paths of the text files of the pair (of every pair, one after the other,
+        for None), as `get_files` gives them.
+    :raises TestSetError: As `get_reference_files`; a missing file is named in the message,
+        with how to fetch it once with sacreBLEU.
+
+    >>> from cybleu.dataset import download_test_set
+    >>> download_test_set("wmt99")
+    Traceback (most recent call last):
+        ...
+    cybleu.dataset.base.TestSetError: No such test set 'wmt99'; get_available_testsets() lists them
+    """
     dataset = _dataset(test_set)
     if langpair is None:
         return [path for pair in dataset.langpairs for path in dataset.get_files(pair)]
@@ -412,7 +493,7 @@ def test_set_lines(test_set, langpair, requested_fields, origlang=None, subset=N
     >>> next(dataset.test_set_lines("wmt99", "en-de", ["src"]))
     Traceback (most recent call last):
         ...
-    cybleu.dataset.TestSetError: No such test set wmt99
+    cybleu.dataset.base.TestSetError: No such test set 'wmt99'; get_available_testsets() lists them
     """
     dataset = _dataset(test_set)
     fieldnames = dataset.fieldnames(langpair)

@@ -18,23 +18,57 @@ __all__ = ["Dataset", "TestSetError", "cache_dir", "smart_open"]
 
 
 class TestSetError(Exception):
-    """A test set, language pair, field or cached file that cannot be used."""
+    """A test set, language pair, field or cached file that cannot be used: an unknown name, or
+    a file missing from sacreBLEU's cache (the message then says how to fetch it once with
+    sacreBLEU). Where sacreBLEU 2.6.0 raises a bare `Exception` for an unknown test set, cybleu
+    raises this subclass of it.
+
+    >>> from cybleu.dataset import TestSetError, get_source_file
+    >>> try:
+    ...     get_source_file("wmt99", "en-de")
+    ... except TestSetError as err:
+    ...     print(err)
+    No such test set 'wmt99'; get_available_testsets() lists them
+    """
 
     __test__ = False   # not a pytest test class, despite its name
 
 
 def cache_dir():
-    """sacreBLEU's data directory: $SACREBLEU, default ~/.sacrebleu (read at each call)."""
+    """sacreBLEU's data directory, where cybleu looks for test sets: `$SACREBLEU`, else
+    `~/.sacrebleu` (sacreBLEU 2.6.0's `SACREBLEU_DIR`). The variable is read at each call, so
+    setting it after import takes effect.
+
+    :returns: The directory's path (it need not exist).
+
+    >>> import os
+    >>> from unittest import mock
+    >>> from cybleu.dataset import cache_dir
+    >>> with mock.patch.dict(os.environ, {"SACREBLEU": "/data/sacrebleu"}):
+    ...     cache_dir()
+    '/data/sacrebleu'
+    """
     return os.environ.get("SACREBLEU", os.path.join(os.path.expanduser("~"), ".sacrebleu"))
 
 
 def smart_open(file, mode="rt", encoding="utf-8"):
-    """Open a text file, gzip-compressed when its name ends in .gz; lines end at '\\n' only
-    (sacreBLEU's `utils.smart_open`).
+    """Open a text file, gzip-compressed when its name ends in `.gz`; lines end at ``'\\n'``
+    only, a ``'\\r'`` stays in the line (sacreBLEU 2.6.0's `utils.smart_open`).
 
-    :param file: The path. :param mode: 'rt' (default), 'wt', ...
-    :param encoding: The text encoding (utf-8).
-    :return: The open file object.
+    :param file: The path.
+    :param mode: The mode: `'rt'` (the default) to read, `'wt'` to write, ...
+    :param encoding: The text encoding (default utf-8).
+    :returns: The open file object.
+
+    >>> import os, tempfile
+    >>> from cybleu.dataset import smart_open
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = os.path.join(tmp, "lines.txt.gz")
+    ...     with smart_open(path, "wt") as out:
+    ...         _ = out.write("first\\r\\nsecond\\n")
+    ...     with smart_open(path) as fin:
+    ...         print(fin.readlines())
+    ['first\\r\\n', 'second\\n']
     """
     if file.endswith(".gz"):
         import gzip
@@ -93,17 +127,27 @@ def _write_text(path, lines):
 
 
 class Dataset(metaclass=ABCMeta):
-    """One test set of sacreBLEU's registry (`DATASETS[name]`), as sacreBLEU's `Dataset`.
+    """One test set of sacreBLEU's registry (`DATASETS[name]`), as sacreBLEU 2.6.0's
+    `Dataset`: the abstract base of the format classes (`FakeSGMLDataset`, `WMTXMLDataset`, ...),
+    which say how the plain-text fields are extracted from the downloaded files.
 
-    :param name: The test set's name (e.g. 'wmt17').
+    :param name: The test set's name (e.g. `'wmt17'`).
     :param data: The URLs sacreBLEU downloads it from.
-    :param description: What the test set is. :param citation: Its BibTeX entry, if any.
-    :param md5: The MD5 sums of the downloads. :param langpairs: Language pair -> raw files.
+    :param description: What the test set is.
+    :param citation: Its BibTeX entry, if any.
+    :param md5: The MD5 sums of the downloads.
+    :param langpairs: Language pair -> the raw files of the pair, relative to `rawdir`.
     :param kwargs: Other registry fields (e.g. `refs`, the default translators of WMT21+).
 
+    >>> import os
     >>> from cybleu.dataset import DATASETS
-    >>> DATASETS["wmt17"].fieldnames("en-de")
+    >>> wmt17 = DATASETS["wmt17"]
+    >>> wmt17
+    <FakeSGMLDataset 'wmt17': 14 language pairs>
+    >>> wmt17.fieldnames("en-de")
     ['src', 'ref', 'docid', 'genre', 'origlang']
+    >>> os.path.basename(wmt17.text_path("en-de", "src"))
+    'wmt17.en-de.src'
     """
 
     def __init__(self, name, data=None, description=None, citation=None, md5=None,
@@ -148,11 +192,30 @@ class Dataset(metaclass=ABCMeta):
         return self._rawdir
 
     def raw_file(self, langpair):
-        """The raw file of the pair's source side (for --origlang and --subset)."""
+        """The raw file of the pair's source side, which `--origlang` and `--subset` read the
+        documents' attributes from.
+
+        :param langpair: One of the test set's language pairs.
+        :returns: Its path under `rawdir` (whether or not it exists).
+        :raises TestSetError: An unknown language pair.
+        """
         return self._raw_inputs(langpair)[0]
 
     def text_path(self, langpair, field):
-        """The path of one field's text file (sacreBLEU's `_get_txt_file_path`)."""
+        """Where the text file of one field is, `<cache>/NAME/NAME.PAIR.FIELD` (sacreBLEU's
+        `_get_txt_file_path`: `'/'` in the name and `':'` in the field become `'_'` and `'-'`).
+        Nothing is read or extracted.
+
+        :param langpair: One of the test set's language pairs.
+        :param field: A field name (`'src'`, `'ref'`, `'ref:A'`, `'docid'`, ...).
+        :returns: The path (whether or not it exists).
+        :raises TestSetError: An unknown language pair.
+
+        >>> import os
+        >>> from cybleu.dataset import DATASETS
+        >>> os.path.basename(DATASETS["wmt21"].text_path("en-de", "ref:A"))
+        'wmt21.en-de.ref-A'
+        """
         return self._get_txt_file_path(langpair, field)
 
     @property
@@ -224,19 +287,35 @@ class Dataset(metaclass=ABCMeta):
 
     @abstractmethod
     def process_to_text(self, langpair=None):
-        """Write the plain-text fields of `langpair` (all pairs when None) from the raw files in
-        the cache, as sacreBLEU writes them; a missing raw file is a TestSetError."""
+        """Write the plain-text fields of a pair from the raw files in the cache, as sacreBLEU
+        writes them (each file is written whole under a temporary name, then renamed).
+
+        :param langpair: One of the test set's language pairs, or None for all of them.
+        :raises TestSetError: An unknown language pair, or a raw file missing from the cache.
+        """
 
     # -- fields and files -------------------------------------------------------------------------
 
     def fieldnames(self, langpair):
-        """The fields of the pair, in order (sacreBLEU's): 'src', the references, metadata."""
+        """The fields of the pair, in sacreBLEU's order: `'src'`, the references, then the
+        documents' metadata.
+
+        :param langpair: One of the test set's language pairs.
+        :returns: The field names (`['src', 'ref']` unless the format has more).
+        :raises TestSetError: An unknown language pair.
+        """
         self._check_langpair(langpair)
         return ["src", "ref"]
 
     def get_files(self, langpair):
-        """Paths of every field's text file, in fieldnames() order (extracted from the raw files
-        when missing; TestSetError when those are missing too)."""
+        """The text files of every field of the pair, extracted from the raw files in the cache
+        when missing (sacreBLEU's `get_files`, without the download).
+
+        :param langpair: One of the test set's language pairs.
+        :returns: Their paths, in `fieldnames` order.
+        :raises TestSetError: An unknown language pair, or a file missing from the cache
+            together with the raw file it is extracted from.
+        """
         files = [self._get_txt_file_path(langpair, field) for field in self.fieldnames(langpair)]
         for path in files:
             if not os.path.exists(path):
@@ -244,11 +323,23 @@ class Dataset(metaclass=ABCMeta):
         return files
 
     def get_source_file(self, langpair):
-        """The path of the pair's source text."""
+        """The text file of the pair's source side, extracted from the raw files in the cache
+        when missing.
+
+        :param langpair: One of the test set's language pairs.
+        :returns: Its path.
+        :raises TestSetError: As `get_files`.
+        """
         return self._field_files(langpair, lambda field: field == "src")[0]
 
     def get_reference_files(self, langpair):
-        """The paths of the pair's reference texts (every 'ref*' field)."""
+        """The text files of the pair's references (every field whose name starts with
+        `'ref'`), extracted from the raw files in the cache when missing.
+
+        :param langpair: One of the test set's language pairs.
+        :returns: Their paths, in `fieldnames` order.
+        :raises TestSetError: As `get_files`.
+        """
         return self._field_files(langpair, lambda field: field.startswith("ref"))
 
     def _field_files(self, langpair, keep):
@@ -262,14 +353,24 @@ class Dataset(metaclass=ABCMeta):
         return files
 
     def source(self, langpair):
-        """The source lines of the pair, stripped (an iterator)."""
+        """The source lines of the pair, stripped of surrounding whitespace.
+
+        :param langpair: One of the test set's language pairs.
+        :returns: An iterator of strings, one per segment.
+        :raises TestSetError: As `get_files`.
+        """
         with smart_open(self.get_source_file(langpair)) as fin:
             for line in fin:
                 yield line.strip()
 
     def references(self, langpair):
-        """Tuples of the pair's reference lines, one tuple per segment (an iterator; the lines
-        keep their newline, as sacreBLEU's do)."""
+        """The reference lines of the pair, one tuple per segment with one line per reference;
+        the lines keep their newline, as sacreBLEU's do.
+
+        :param langpair: One of the test set's language pairs.
+        :returns: An iterator of tuples of strings.
+        :raises TestSetError: As `get_files`.
+        """
         fins = [smart_open(f) for f in self.get_reference_files(langpair)]
         try:
             yield from zip(*fins)

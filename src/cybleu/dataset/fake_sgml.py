@@ -8,8 +8,19 @@ __all__ = ["FakeSGMLDataset", "WMTAdditionDataset"]
 
 
 class FakeSGMLDataset(Dataset):
-    """The fake SGML format of WMT up to 2020: one file per side; the fields are src, ref (or
-    ref:0, ref:1, ...) and, except for wmt08, the documents' docid, genre and origlang."""
+    """The fake SGML format of WMT up to 2020 (sacreBLEU 2.6.0's `FakeSGMLDataset`): one file
+    per side, a `<doc>` line per document and a `<seg>` line per segment. The fields are `src`,
+    `ref` (or `ref:0`, `ref:1`, ... for several references) and, except for wmt08, the
+    documents' `docid`, `genre` and `origlang`.
+
+    >>> from cybleu.dataset import DATASETS
+    >>> type(DATASETS["wmt17"]).__name__
+    'FakeSGMLDataset'
+    >>> DATASETS["wmt17"].fieldnames("en-de")
+    ['src', 'ref', 'docid', 'genre', 'origlang']
+    >>> DATASETS["wmt08"].fieldnames("en-de")
+    ['src', 'ref']
+    """
 
     def _convert_format(self, input_file_path, output_filep_path):
         """The text of every <seg> line, cleaned, one per line."""
@@ -33,8 +44,13 @@ class FakeSGMLDataset(Dataset):
         _write_text(output_filep_path, lines)
 
     def process_to_text(self, langpair=None):
-        """Extract the fields of `langpair` (every pair when None) from the raw files, as
-        sacreBLEU does (no download: a missing raw file is a TestSetError)."""
+        """Extract the text fields of a pair from its raw SGML files, as sacreBLEU does: the
+        cleaned text of every `<seg>` line, and the `<doc>` attributes repeated for each of
+        the document's segments. Nothing is downloaded.
+
+        :param langpair: One of the test set's language pairs, or None for all of them.
+        :raises TestSetError: An unknown language pair, or a raw file missing from the cache.
+        """
         langpairs = self._get_langpair_metadata(langpair)
         for pair in langpairs:
             fieldnames = self.fieldnames(pair)
@@ -50,8 +66,14 @@ class FakeSGMLDataset(Dataset):
                     self._convert_meta(origin_file, field, output_file)
 
     def fieldnames(self, langpair):
-        """src, then ref (one reference) or ref:0, ref:1, ...; then docid, genre and origlang
-        (not for wmt08)."""
+        """The fields of the pair: `src`, then `ref` (one reference) or `ref:0`, `ref:1`, ...;
+        then `docid`, `genre` and `origlang` (not for wmt08).
+
+        :param langpair: One of the test set's language pairs.
+        :returns: The field names.
+        :raises TestSetError: An unknown language pair, or a registry entry with fewer than
+            two files.
+        """
         meta = self._get_langpair_metadata(langpair)
         length = len(meta[langpair])
         if length < 2:
@@ -67,7 +89,16 @@ class FakeSGMLDataset(Dataset):
 
 
 class WMTAdditionDataset(FakeSGMLDataset):
-    """WMT's additional references (Google's): SGML sources, plain-text references."""
+    """WMT's additional references (sacreBLEU 2.6.0's `WMTAdditionDataset`, e.g. Google's
+    paraphrased references of WMT19): the source in fake SGML, references in plain text, one
+    line per segment. The fields are those of `FakeSGMLDataset`.
+
+    >>> from cybleu.dataset import DATASETS
+    >>> type(DATASETS["wmt19/google/ar"]).__name__
+    'WMTAdditionDataset'
+    >>> DATASETS["wmt19/google/ar"].fieldnames("en-de")
+    ['src', 'ref', 'docid', 'genre', 'origlang']
+    """
 
     def _convert_format(self, input_file_path, output_filep_path):
         if input_file_path.endswith(".sgm"):

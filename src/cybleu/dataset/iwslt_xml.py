@@ -5,4 +5,12 @@ __all__ = ["IWSLTXMLDataset"]
 
 
 class IWSLTXMLDataset(FakeSGMLDataset):
-    """IWSLT's format: the same fields and extraction as `FakeSGMLDataset`."""
+    """IWSLT's XML format (sacreBLEU 2.6.0's `IWSLTXMLDataset`): read line by line, with the
+    same fields and extraction as `FakeSGMLDataset`.
+
+    >>> from cybleu.dataset import DATASETS
+    >>> type(DATASETS["iwslt17"]).__name__
+    'IWSLTXMLDataset'
+    >>> DATASETS["iwslt17"].fieldnames("en-de")
+    ['src', 'ref', 'docid', 'genre', 'origlang']
+    """

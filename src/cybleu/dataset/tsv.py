@@ -5,8 +5,17 @@ __all__ = ["TSVDataset"]
 
 
 class TSVDataset(Dataset):
-    """A TSV file per pair; a registry entry 'N:path' reads column N (else src is column 0 and
-    ref column 1). Fields src and ref."""
+    """A TSV file per pair (sacreBLEU 2.6.0's `TSVDataset`, the MTNT test sets): a registry
+    entry `'N:path'` reads column N of the file, a plain `'path'` column 0 for the source and
+    column 1 for the reference. The fields are `src` and `ref`.
+
+    >>> from cybleu.dataset import DATASETS
+    >>> mtnt = DATASETS["mtnt2019"]
+    >>> type(mtnt).__name__, mtnt.langpairs["en-fr"]
+    ('TSVDataset', ['2:MTNT2019/en-fr.final.tsv', '3:MTNT2019/en-fr.final.tsv'])
+    >>> mtnt.fieldnames("en-fr")
+    ['src', 'ref']
+    """
 
     @staticmethod
     def _split_index_and_filename(meta, field):
@@ -27,8 +36,13 @@ class TSVDataset(Dataset):
                 for m, f in zip(meta, self.fieldnames(langpair))]
 
     def process_to_text(self, langpair=None):
-        """Write each field's column of the raw TSV files for `langpair` (every pair when None),
-        as sacreBLEU does; a missing raw file is a TestSetError."""
+        """Write each field's column of the pair's raw TSV file to the field's text file, as
+        sacreBLEU does (an empty cell is an empty line).
+
+        :param langpair: One of the test set's language pairs, or None for all of them.
+        :raises TestSetError: An unknown language pair, a raw file missing from the cache, or a
+            registry entry whose column is not a number.
+        """
         langpairs = self._get_langpair_metadata(langpair)
         for pair in langpairs:
             for field, meta in zip(self.fieldnames(pair), langpairs[pair]):

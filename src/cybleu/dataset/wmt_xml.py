@@ -13,8 +13,33 @@ def _get_field_by_translator(translator):
 
 
 class WMTXMLDataset(Dataset):
-    """WMT21+ XML: src, one `ref:<translator>` per translator (`ref` when unnamed), docid,
-    origlang, one field per system, and domain when the documents have one."""
+    """The XML format of WMT 2021 and later (sacreBLEU 2.6.0's `WMTXMLDataset`): one file per
+    pair holds every field: `src`, one `ref:<translator>` per translator (`ref` when unnamed),
+    `docid`, `origlang`, one field per system, and `domain` when the documents have one. The
+    references scored against are the registry's `refs` (of the pair, else of the test set).
+
+    A toy test set of this format in a temporary cache:
+
+    >>> import os, tempfile
+    >>> from unittest import mock
+    >>> from cybleu.dataset import WMTXMLDataset
+    >>> toy = WMTXMLDataset("toy", langpairs={"en-de": ["toy.en-de.xml"]}, refs=["A"])
+    >>> xml = ('<dataset><collection><doc id="d1" origlang="en">'
+    ...        '<src lang="en"><p><seg id="1">Hello world!</seg></p></src>'
+    ...        '<ref lang="de" translator="A"><p><seg id="1">Hallo Welt!</seg></p></ref>'
+    ...        '<hyp system="sys1"><p><seg id="1">Hallo, Welt!</seg></p></hyp>'
+    ...        '</doc></collection></dataset>')
+    >>> with tempfile.TemporaryDirectory() as cache, mock.patch.dict(os.environ, SACREBLEU=cache):
+    ...     os.makedirs(toy.rawdir)
+    ...     with open(os.path.join(toy.rawdir, "toy.en-de.xml"), "w", encoding="utf-8") as out:
+    ...         _ = out.write(xml)
+    ...     print(toy.fieldnames("en-de"))
+    ...     print([os.path.basename(path) for path in toy.get_reference_files("en-de")])
+    ...     print(list(toy.references("en-de")))
+    ['src', 'ref:A', 'docid', 'origlang', 'sys1']
+    ['toy.en-de.ref-A']
+    [('Hallo Welt!\\n',)]
+    """
 
     @staticmethod
     def _unwrap_wmt21_or_later(raw_file):
@@ -42,8 +67,13 @@ class WMTXMLDataset(Dataset):
         return path
 
     def process_to_text(self, langpair=None):
-        """Write the text file of every field of `langpair` (every pair when None) that is not
-        there yet, from the raw XML, as sacreBLEU does; a missing raw file is a TestSetError."""
+        """Write the text file of every field of the pair that is not there yet (or is empty)
+        from the pair's raw XML file, each line cleaned of extra whitespace, as sacreBLEU does.
+
+        :param langpair: One of the test set's language pairs, or None for all of them.
+        :raises TestSetError: An unknown language pair, or a raw file missing from the cache or
+            not readable as XML.
+        """
         for pair in sorted(self._get_langpair_metadata(langpair)):
             fields = _unwrap_xml(self._existing_raw(pair))
             for fieldname, values in fields.items():
@@ -62,8 +92,15 @@ class WMTXMLDataset(Dataset):
         return [_get_field_by_translator(ref) for ref in allowed]
 
     def get_reference_files(self, langpair):
-        """The text files of the allowed references (read straight from the cache when sacreBLEU
-        extracted them already: no XML parse)."""
+        """The text files of the references scored against: the translators of the registry's
+        `refs` (of the pair, else of the test set). When they are all in the cache already,
+        the raw XML is not read.
+
+        :param langpair: One of the test set's language pairs.
+        :returns: Their paths.
+        :raises TestSetError: An unknown language pair, or a file missing from the cache
+            together with the raw XML file.
+        """
         allowed = self._get_langpair_allowed_refs(langpair)
         files = [self._get_txt_file_path(langpair, field) for field in allowed]
         if all(os.path.exists(path) for path in files):
@@ -71,7 +108,13 @@ class WMTXMLDataset(Dataset):
         return self._field_files(langpair, lambda field: field in allowed)
 
     def fieldnames(self, langpair):
-        """The fields of the pair's XML file (it must be in the cache)."""
+        """The fields of the pair, read from its raw XML file (which must be in the cache).
+
+        :param langpair: One of the test set's language pairs.
+        :returns: The field names, in the order of the class description.
+        :raises TestSetError: An unknown language pair, or the raw XML file missing from the
+            cache or not readable.
+        """
         return list(_unwrap_xml(self._existing_raw(langpair), fields_only=True))
 
 
