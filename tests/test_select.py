@@ -398,3 +398,23 @@ def test_partition_readers_never_index_into_a_string():
     with pytest.raises(TypeError,
                        match=r"row 1: the references are a string \(\"\['a', 'b'\]\"\)"):
         partition._list_column([["x"], "['a', 'b']"])
+
+
+def test_best_of_names_the_segment_and_candidate_past_the_first_chunk(monkeypatch):
+    """Each chunk scores its candidates a position at a time against references counted once:
+    an error still names the segment and candidate of the whole input."""
+    from cybleu._scale import select
+    monkeypatch.setattr(select, "CHUNK_SEGMENTS", 2)
+    cands = ["a b", "a c", "b c", "c d", "d e", "e f", "f g", 7]
+    with pytest.raises(TypeError, match="segment 3 candidate 1"):
+        cybleu.best_of(cands, [["a b", "b c", "c d", "d e"]], 2)
+    ok = cybleu.best_of(cands[:-1] + ["g h"], [["a b", "b c", "c d", "d e"]], 2)
+
+    class Hooked(BLEU):       # its own hook: the per-candidate path, through the hooks
+        def _compute_score_from_stats(self, stats):
+            return super()._compute_score_from_stats(stats)
+
+    want = cybleu.best_of(cands[:-1] + ["g h"], [["a b", "b c", "c d", "d e"]], 2,
+                          metric=Hooked(effective_order=True))
+    assert ok.index.tolist() == want.index.tolist()
+    assert ok.score.tobytes() == want.score.tobytes()

@@ -122,26 +122,60 @@ def best_of(candidates, references, k, metric="bleu", n_threads=1, **metric_kwar
     low = lower_is_better(metric)
     for start in range(0, n, CHUNK_SEGMENTS):
         stop = min(n, start + CHUNK_SEGMENTS)
-        streams = [[ref for ref in stream[start:stop] for _ in range(k)]
-                   for stream in references]
-        try:
-            scores = sentence_scores(metric, flat[start * k:stop * k], streams, n_threads)
-        except (TypeError, ValueError) as err:
-            raise _renumbered(err, start, k) from err
-        grid = scores.reshape(stop - start, k)
+        grid = _bleu_grid(metric, flat, [stream[start:stop] for stream in references], start,
+                          stop, k, n_threads)
+        if grid is None:
+            streams = [[ref for ref in stream[start:stop] for _ in range(k)]
+                       for stream in references]
+            try:
+                scores = sentence_scores(metric, flat[start * k:stop * k], streams, n_threads)
+            except (TypeError, ValueError) as err:
+                raise _renumbered(err, start, k) from err
+            grid = scores.reshape(stop - start, k)
         best = grid.argmin(axis=1) if low else grid.argmax(axis=1)
         index[start:stop] = best
         score[start:stop] = grid[np.arange(stop - start), best]
     return BestOf(index, score)
 
 
-def _renumbered(err, start, k):
+def _bleu_grid(metric, flat, streams, start, stop, k, n_threads):
+    """The (segments, k) sentence BLEU of a chunk with each segment's references tokenized and
+    counted once for its k candidates (a cached reference set scored once per candidate
+    position), or None where the metric's own hooks must run (a subclass) or the cache does not
+    serve its settings."""
+    import copy
+    import numpy as np
+    from ..metrics import BLEU
+    from ..metrics.bleu import _STAT_HOOKS, _BLEURefCache
+    if not isinstance(metric, BLEU) or not metric._own_hooks(
+            BLEU, _STAT_HOOKS + ("_compute_score_from_stats", "_preprocess_segment",
+                                 "_extract_reference_info")):
+        return None
+    chunk = copy.copy(metric)
+    try:
+        chunk._ref_cache = chunk._cache_references(streams)
+    except (TypeError, ValueError):
+        return None          # the per-candidate path names the bad line
+    if not isinstance(chunk._ref_cache, _BLEURefCache):
+        return None
+    grid = np.empty((stop - start, k), dtype=np.float64)
+    for c in range(k):
+        column = flat[start * k + c:stop * k:k]
+        try:
+            grid[:, c] = sentence_scores(chunk, column, None, n_threads)
+        except (TypeError, ValueError) as err:
+            raise _renumbered(err, start, k, c) from err
+    return grid
+
+
+def _renumbered(err, start, k, column=None):
     """The error with the kernel's flat position turned into segment and candidate."""
     import re
     text = str(err)
 
     def repl(found):
-        flat = int(found.group(2)) + start * k
+        i = int(found.group(2))
+        flat = (i + start) * k + column if column is not None else i + start * k
         return f"segment {flat // k} candidate {flat % k}"
     new = re.sub(r"\b(hypothesis|segment) (\d+)", repl, text, count=1)
     return type(err)(new)
