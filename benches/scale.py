@@ -69,12 +69,11 @@ def _filter_partition(rows, out_dir, threshold):
     rows = list(rows)
     if not rows:
         return [0]
-    hyps = [r[0] for r in rows]
-    scores = cybleu.batch_sentence_bleu(hyps, [[r[1] for r in rows]])
-    kept = [r for r, s in zip(rows, scores) if s >= threshold]
+    hyps, refs = zip(*rows)
+    keep = (cybleu.batch_sentence_bleu(hyps, [refs]) >= threshold).tolist()
     with open(os.path.join(out_dir, f"kept-{uuid.uuid4().hex}.tsv"), "w",
               encoding="utf-8") as f:
-        f.write("".join(f"{h}\t{r}\n" for h, r in kept))
+        f.writelines(f"{h}\t{r}\n" for h, r, k in zip(hyps, refs, keep) if k)
     return [len(rows)]
 
 

@@ -418,3 +418,42 @@ def test_best_of_names_the_segment_and_candidate_past_the_first_chunk(monkeypatc
                           metric=Hooked(effective_order=True))
     assert ok.index.tolist() == want.index.tolist()
     assert ok.score.tobytes() == want.score.tobytes()
+
+
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(st.text(alphabet="ab \r\u00e9\u4e2d", max_size=6), max_size=40),
+       final_newline=st.booleans(), data=st.data())
+def test_long_ranges_read_in_one_piece_as_line_by_line(tmp_path, monkeypatch, lines,
+                                                       final_newline, data):
+    """A partition's range read as one span of bytes (ranges of INDEX_EVERY lines or more) gives
+    the lines the line-by-line reader gives, whatever the range, the last newline and CRs."""
+    from cybleu._scale import textparts
+    monkeypatch.setattr(textparts, "INDEX_EVERY", 4)
+    path = tmp_path / "t.txt"
+    text = "\n".join(lines) + ("\n" if final_newline and lines else "")
+    path.write_bytes(text.encode("utf-8"))
+    lines = text.split("\n")
+    if text.endswith("\n") or not text:
+        lines.pop()
+    n, offsets = textparts.index_file(str(path))
+    assert n == len(lines)
+    first = data.draw(st.integers(0, n))
+    end = data.draw(st.integers(first, n))
+    got = textparts._lines(str(path), first, end, offsets, "utf-8")
+    assert got == lines[first:end]
+    if end - first >= 4:
+        assert textparts._lines_by_range(str(path), first, end, offsets, "utf-8") == got
+
+
+def test_long_ranges_name_an_undecodable_line_and_ignore_one_outside(tmp_path, monkeypatch):
+    from cybleu._scale import textparts
+    monkeypatch.setattr(textparts, "INDEX_EVERY", 4)
+    path = tmp_path / "t.txt"
+    raw = [b"l%d" % i for i in range(12)]
+    raw[1] = b"bad \xff"                      # in the span read for lines 2..9, not in the range
+    path.write_bytes(b"\n".join(raw) + b"\n")
+    n, offsets = textparts.index_file(str(path))
+    assert textparts._lines(str(path), 2, 9, offsets, "utf-8") == [f"l{i}" for i in range(2, 9)]
+    with pytest.raises(ValueError, match=r"line 2: cannot decode as utf-8"):
+        textparts._lines(str(path), 0, 8, offsets, "utf-8")

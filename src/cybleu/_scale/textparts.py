@@ -6,6 +6,7 @@ range of it is read from the start, skipping lines). `plan_ranges` turns the lin
 file of every stream into partitions of whole records, each a list of (path, first line, last line)
 pieces per stream; `read_range` reads one partition's lines. Nothing here holds a whole file.
 """
+import gc
 import glob as _glob
 import gzip
 import itertools
@@ -110,6 +111,12 @@ def plan_ranges(streams, counts, group, records_per_partition):
 
 def _lines(path, first, end, offsets, encoding):
     """Lines first..end-1 of a file (newline removed, nothing else), decoded."""
+    if end <= first:
+        return []
+    if offsets is not None and end - first >= INDEX_EVERY:
+        out = _lines_by_range(path, first, end, offsets, encoding)
+        if out is not None:
+            return out
     with _open(path) as f:
         if offsets is not None:
             f.seek(offsets[first // INDEX_EVERY])
@@ -137,6 +144,28 @@ def _lines(path, first, end, offsets, encoding):
     return out
 
 
+def _lines_by_range(path, first, end, offsets, encoding):
+    """_lines for a long range of an indexed file: the bytes from the remembered offset before
+    `first` to the one after `end` in one read, decoded and split at once (no bytes object per
+    line). None where the line-by-line reader must answer: a span that does not decode (the bad
+    bytes may lie outside the range) or a file with fewer lines than indexed."""
+    block = first // INDEX_EVERY
+    stop = -(-end // INDEX_EVERY)
+    with _open(path) as f:
+        f.seek(offsets[block])
+        data = f.read(offsets[stop] - offsets[block]) if stop < len(offsets) else f.read()
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError:
+        return None
+    out = text.split("\n")
+    lines = len(out) - 1 if data.endswith(b"\n") or not data else len(out)
+    skip = first - block * INDEX_EVERY
+    if lines < skip + end - first:
+        return None
+    return out[skip:skip + end - first]
+
+
 def read_range(pieces, group, offsets, encoding):
     """One partition's records: tuples with one item per stream (a line, or a tuple of `group`
     lines for a stream with several lines per record)."""
@@ -148,7 +177,20 @@ def read_range(pieces, group, offsets, encoding):
         if g > 1:
             lines = [tuple(lines[i:i + g]) for i in range(0, len(lines), g)]
         columns.append(lines)
-    return list(zip(*columns))
+    return _rows(columns)
+
+
+def _rows(columns):
+    """list(zip(*columns)) with the collector off: the new tuples make no reference cycles, and
+    a young-generation collection every 700 of them (each looking at everything young) took a
+    fifth of the time of reading a partition."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return list(zip(*columns))
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class Where:
