@@ -53,16 +53,16 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class _Registry(dict):
-    """Test-set name -> TestSet, built on first use from the generated registry."""
+class _LazyDict(dict):
+    """A dict filled by `_fill()` on first use, so importing cybleu reads no registry. Every
+    reading method loads first; writing is not part of the interface."""
+
+    def _fill(self):
+        raise NotImplementedError
 
     def _load(self):
         if not dict.__len__(self):
-            from ._testsets import DATASETS as META
-            for name, meta in META.items():
-                kwargs = dict(meta)
-                cls = _FORMATS[kwargs.pop("format")]
-                dict.__setitem__(self, name, cls(name, **kwargs))
+            self._fill()
 
     def __getitem__(self, key):
         self._load()
@@ -97,67 +97,38 @@ class _Registry(dict):
         return dict.get(self, key, default)
 
 
+class _Registry(_LazyDict):
+    """Test-set name -> TestSet, built on first use from the generated registry."""
+
+    def _fill(self):
+        from ._testsets import DATASETS as META
+        for name, meta in META.items():
+            kwargs = dict(meta)
+            cls = _FORMATS[kwargs.pop("format")]
+            dict.__setitem__(self, name, cls(name, **kwargs))
+
+
 DATASETS = _Registry()
 
 
-class _Subsets(dict):
-    def _load(self):
-        if not dict.__len__(self):
-            from ._testsets import SUBSETS_RAW
-            for k, v in SUBSETS_RAW.items():
-                dict.__setitem__(self, k, {d.split("=")[0]: d.split("=")[1] for d in v.split()})
+class _Subsets(_LazyDict):
+    """Test set -> {document id: subset}, parsed on first use."""
 
-    def __getitem__(self, key):
-        self._load()
-        return dict.__getitem__(self, key)
-
-    def __contains__(self, key):
-        self._load()
-        return dict.__contains__(self, key)
-
-    def get(self, key, default=None):
-        self._load()
-        return dict.get(self, key, default)
+    def _fill(self):
+        from ._testsets import SUBSETS_RAW
+        for k, v in SUBSETS_RAW.items():
+            dict.__setitem__(self, k, {d.split("=")[0]: d.split("=")[1] for d in v.split()})
 
 
 SUBSETS = _Subsets()
 
 
-class _RawSubsets(dict):
+class _RawSubsets(_LazyDict):
     """sacreBLEU's `_SUBSETS`: test set -> its annotation string, loaded on first use."""
 
-    def _load(self):
-        if not dict.__len__(self):
-            from ._testsets import SUBSETS_RAW
-            dict.update(self, SUBSETS_RAW)
-
-    def __getitem__(self, key):
-        self._load()
-        return dict.__getitem__(self, key)
-
-    def __contains__(self, key):
-        self._load()
-        return dict.__contains__(self, key)
-
-    def __iter__(self):
-        self._load()
-        return dict.__iter__(self)
-
-    def __len__(self):
-        self._load()
-        return dict.__len__(self)
-
-    def keys(self):
-        self._load()
-        return dict.keys(self)
-
-    def items(self):
-        self._load()
-        return dict.items(self)
-
-    def get(self, key, default=None):
-        self._load()
-        return dict.get(self, key, default)
+    def _fill(self):
+        from ._testsets import SUBSETS_RAW
+        dict.update(self, SUBSETS_RAW)
 
 
 _SUBSETS = _RawSubsets()
