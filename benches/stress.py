@@ -174,6 +174,7 @@ def bench_long_line(mib, tmp):
 
 INTERRUPT_CHILD = """
 import os, signal, sys, threading, time
+signal.signal(signal.SIGINT, signal.default_int_handler)  # also in a background job
 import cybleu
 from cybleu.metrics import BLEU, CHRF, TER
 metric, n = sys.argv[1], int(sys.argv[2])

@@ -103,7 +103,8 @@ def test_equal_weights_are_sacrebleu_at_any_scale(core):
 # -- Ctrl-C ---------------------------------------------------------------------------------------
 
 CHILD = textwrap.dedent("""
-    import os, sys
+    import os, signal, sys
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # also in a background job
     import numpy as np
     import cybleu
     from cybleu import ids

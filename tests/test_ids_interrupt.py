@@ -66,7 +66,8 @@ def test_threads_are_capped_at_the_work_available(core, monkeypatch):
 # batch at order 64, or 1,000 of its rows as Python lists; 2,000 x 2,000 pairs of 64 IDs;
 # Self-BLEU of 1,000 x 1,000 IDs).
 CHILD = r"""
-import sys, threading, numpy as np
+import signal, sys, threading, numpy as np
+signal.signal(signal.SIGINT, signal.default_int_handler)  # also in a background job
 from cybleu import ids
 rng = np.random.default_rng(0)
 long_rows = rng.integers(0, 50, (4000, 1000)).astype(np.uint32)

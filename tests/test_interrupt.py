@@ -10,7 +10,8 @@ import pytest
 import sacrebleu
 
 CHILD = textwrap.dedent("""
-    import sys
+    import signal, sys
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # also in a background job
     import numpy as np
     import cybleu
     from cybleu import ids
