@@ -337,10 +337,9 @@ def columns_of(items, hyp, refs):
         # indexing a string row would take its first character as the hypothesis: a silent 0
         if all(strings) and hyp is None and refs is None:
             return items, []
-        i = strings.index(True) if not all(strings) or hyp is None else 0
-        raise TypeError(f"row {i} is a string: rows are tuples (hyp, ref, ...), lists or dicts "
-                        "when they hold references or hyp=/refs= name their parts; rows of "
-                        "hypotheses alone take their references from references=")
+        raise TypeError(f"row {strings.index(True)} is a string: rows are tuples (hyp, ref, "
+                        "...), lists or dicts when they hold references or hyp=/refs= name their "
+                        "parts; rows of hypotheses alone take their references from references=")
     if hyp is None:
         hyp = 0
     hyps = [item[hyp] for item in items]
