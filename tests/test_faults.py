@@ -245,23 +245,41 @@ def test_references_are_out_of_the_collectors_way_while_systems_are_scored(corpu
                                                                            monkeypatch):
     """A full collection traverses every container the collector tracks: the reference streams
     (one entry per line) used to be among them, visited again by every full collection of the
-    run, whose number grows with the run (superlinear time)."""
+    run, whose number grows with the run (superlinear time). While the systems are scored, the
+    references sit in the oldest generation and no full collection runs, even with thresholds
+    that would make one every few chunks; afterwards the collector is as it was."""
     ref, hyp, n = corpus
     monkeypatch.setattr(streams, "CHUNK_LINES", 512)
     seen = []
+    full = []
     real = streams.Reader.file
 
     def spy(self, path, name):
-        tracked = [o for o in gc.get_objects() if type(o) is list and len(o) == n]
-        seen.append((len(tracked), gc.isenabled()))
+        young = [o for g in (0, 1) for o in gc.get_objects(generation=g)
+                 if type(o) is list and len(o) == n]
+        seen.append((len(young), gc.isenabled()))
         return real(self, path, name)
+
+    def count(phase, info):
+        if phase == "start" and info["generation"] == 2 and seen:
+            full.append(info)
 
     monkeypatch.setattr(streams.Reader, "file", spy)
     enabled = gc.isenabled()
     frozen = gc.get_freeze_count()
-    assert main([str(ref), "-i", str(hyp), "-b"]) == 0
+    thresholds = gc.get_threshold()
+    gc.set_threshold(50, 2, 2)       # a full collection every few hundred allocations otherwise
+    gc.callbacks.append(count)
+    try:
+        assert main([str(ref), "-i", str(hyp), "-b"]) == 0
+        after = gc.get_threshold()
+    finally:
+        gc.callbacks.remove(count)
+        gc.set_threshold(*thresholds)
     assert seen == [(0, enabled)]
+    assert full == []
     # the collector as it was
+    assert after == (50, 2, 2)
     assert gc.isenabled() == enabled and gc.get_freeze_count() == frozen
     want = sacrebleu.corpus_bleu(hyp.read_text().splitlines(), [ref.read_text().splitlines()])
     assert capsys.readouterr().out.strip() == f"{want.score:.1f}"
@@ -285,10 +303,10 @@ def test_streaming_sums_no_list_per_segment(corpus, capsys, monkeypatch):
 
 def test_collector_state_is_restored_after_an_error(corpus, capsys):
     ref, hyp, n = corpus
-    enabled, frozen = gc.isenabled(), gc.get_freeze_count()
+    state = gc.isenabled(), gc.get_freeze_count(), gc.get_threshold()
     assert main([str(ref), "-i", str(ref.parent / "absent.txt")]) == 1
     assert main([str(ref.parent / "absent.txt"), "-i", str(hyp)]) == 1
-    assert gc.isenabled() == enabled and gc.get_freeze_count() == frozen
+    assert (gc.isenabled(), gc.get_freeze_count(), gc.get_threshold()) == state
     capsys.readouterr()
 
 

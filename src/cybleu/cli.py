@@ -766,7 +766,7 @@ def _run(args, parking=None):
     metrics = streams.make_metrics(_metric_classes(metric_args), metric_args, stream_refs,
                                    n_stream_lines, label)
     if parking is not None:
-        parking.freeze()
+        parking.park()
     keep_rows = bool(args.sentence_level or paired or args.confidence or args.detail)
     progress = _line_progress(args, "scoring")
     reader = streams.Reader(args.encoding, metrics, n_stream_lines,

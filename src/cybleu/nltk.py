@@ -96,12 +96,15 @@ def modified_precision(references, hypothesis, n):
     :param references: The references (token lists).
     :param hypothesis: The hypothesis (a token list).
     :param n: The order.
-    :returns: `Fraction(clipped matches, max(1, hypothesis n-grams), _normalize=False)`.
+    :returns: `Fraction(clipped matches, max(1, hypothesis n-grams), _normalize=False)`, as nltk
+        returns it (its repr is normalized from Python 3.12 on; `numerator` and `denominator`
+        stay the counts).
 
     >>> from cybleu.nltk import modified_precision
-    >>> modified_precision([["the", "cat", "is", "on", "the", "mat"]],
-    ...                    ["the", "the", "cat"], 1)
-    Fraction(3, 3)
+    >>> p = modified_precision([["the", "cat", "is", "on", "the", "mat"]],
+    ...                        ["the", "the", "cat"], 1)
+    >>> p.numerator, p.denominator, float(p)
+    (3, 3, 1.0)
     """
     counts = Counter(_ngrams(hypothesis, n)) if len(hypothesis) >= n else Counter()
     max_counts = {}

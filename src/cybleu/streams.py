@@ -217,34 +217,40 @@ class CollectorParking:
     streams (one list entry per line), the metrics' caches and the slices of the references. A
     run makes more full collections the longer it is, so each line was traversed again and again
     and the time grew faster than the number of lines. Here the collector is off while the
-    references are read and cached (start() .. freeze(): that phase makes no reference cycles),
-    and once they are built everything alive is moved to the permanent generation (gc.freeze):
-    later collections never visit it. stop() leaves the collector as it was (gc.unfreeze; if
-    something else had frozen objects before the run, nothing is frozen here at all)."""
+    references are read and cached (start() .. park(): that phase makes no reference cycles);
+    once they are built, a young-generation collection moves everything alive into the oldest
+    generation, and automatic full collections are put off for the run (the oldest generation's
+    threshold raised): young collections go on, and never visit the references. stop() restores
+    the collector's thresholds and state. The permanent generation (gc.freeze) is not used: from
+    Python 3.12 on the interpreter has objects of its own there, and unfreezing at the end would
+    release them, or other code's, too."""
 
     def __init__(self):
-        self.started = self.frozen = False
+        self.started = self.parked = False
 
     def start(self):
         import gc
         self.gc = gc
         self.started = True
         self.was_enabled = gc.isenabled()
-        self.may_freeze = gc.get_freeze_count() == 0
+        self.thresholds = gc.get_threshold()
         gc.disable()
 
-    def freeze(self):
-        """The references are cached: park them, and let the collector run again."""
-        if self.may_freeze and not self.frozen:
-            self.gc.freeze()
-            self.frozen = True
+    def park(self):
+        """The references are cached: move them to the oldest generation, put off full
+        collections, and let the collector run again."""
+        if not self.parked:
+            self.gc.collect(1)
+            first, second, _ = self.thresholds
+            self.gc.set_threshold(first, second, 1 << 30)
+            self.parked = True
         if self.was_enabled:
             self.gc.enable()
 
     def stop(self):
-        if self.frozen:
-            self.gc.unfreeze()
-            self.frozen = False
+        if self.parked:
+            self.gc.set_threshold(*self.thresholds)
+            self.parked = False
         if self.started and self.was_enabled:
             self.gc.enable()
         self.started = False

@@ -292,8 +292,8 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
     >>> import cybleu
     >>> rep = cybleu.report(["the cat sat on the mat"], {"a": ["the cat sat on the mat"],
     ...                                                   "b": ["a cat sat on a mat"]})
-    >>> [m["corpus"][1]["score"] for m in rep.data["sets"][0]["metrics"]]
-    [32.46679154750991, 45.65449828800047, 33.33333333333333]
+    >>> [round(m["corpus"][1]["score"], 10) for m in rep.data["sets"][0]["metrics"]]
+    [32.4667915475, 45.654498288, 33.3333333333]
     
     """
     from .. import significance as sig
