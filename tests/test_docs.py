@@ -382,7 +382,7 @@ def test_metrics_page_equals_sacrebleu(tmp_path, monkeypatch):
     hyps, refs = ns["hyps"], ns["refs"]
     assert _printed(out, "max_ngram_order=2)") == [
         str(sacrebleu.corpus_bleu(hyps, [refs])),
-        str(sacrebleu.corpus_bleu(hyps, [refs], lowercase=True, tokenize="intl").score),
+        str(round(sacrebleu.corpus_bleu(hyps, [refs], lowercase=True, tokenize="intl").score, 10)),
         str(sacrebleu.BLEU(max_ngram_order=2).corpus_score(hyps, [refs]))]
     oracle = sacrebleu.BLEU(effective_order=True)
     assert [bits(x) for x in ns["scores"]] == \
