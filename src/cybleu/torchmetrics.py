@@ -294,7 +294,10 @@ class BLEUScore(Metric):
         return self._bleu._compute_score_from_stats(self.statistics())
 
     def compute(self) -> "torch.Tensor":
-        """BLEU on a 0-1 scale, a float64 tensor."""
+        """BLEU of everything added.
+
+        :returns: BLEU on a 0-1 scale, a float64 tensor.
+        """
         return _bleu_value(self._bleu, self.statistics(), self.n_gram, self._weights,
                            self.smooth, self.numerator.device)
 
@@ -353,12 +356,14 @@ def bleu_score(preds: Union[str, Sequence[str]], target: Sequence[Union[str, Seq
 
     :param preds: The hypotheses (or one string).
     :param target: Per prediction, its references (or one string each).
-    :param n_gram: The largest n-gram order. :param smooth: add-k smoothing with k=1.
+    :param n_gram: The largest n-gram order (1 to 256).
+    :param smooth: sacreBLEU's add-k smoothing with k=1.
     :param weights: As for `BLEUScore`.
-    :return: BLEU on a 0-1 scale.
+    :returns: BLEU on a 0-1 scale, a float64 tensor.
     :raises ValueError: When preds and target differ in length (the message says how to pass
         sacreBLEU's reference streams), and as `BLEUScore`.
 
+    >>> from cybleu.torchmetrics import bleu_score
     >>> bleu_score(["the cat is on the mat"], [["there is a cat on the mat",
     ...                                         "a cat is on the mat"]])
     tensor(0.7598, dtype=torch.float64)
@@ -371,8 +376,17 @@ def sacre_bleu_score(preds: Sequence[str], target: Sequence[Sequence[str]], n_gr
                      weights: Optional[Sequence[float]] = None) -> "torch.Tensor":
     """torchmetrics' `sacre_bleu_score`: the BLEU of `SacreBLEUScore` on one corpus.
 
-    Arguments, return value and errors as for `SacreBLEUScore` and `bleu_score`.
+    :param preds: The hypotheses (or one string).
+    :param target: Per prediction, its references (or one string each).
+    :param n_gram: The largest n-gram order (1 to 256).
+    :param smooth: sacreBLEU's add-k smoothing with k=1.
+    :param tokenize: Any sacreBLEU tokenizer name (default '13a').
+    :param lowercase: Lowercase before tokenizing, as sacreBLEU does.
+    :param weights: As for `BLEUScore`.
+    :returns: sacreBLEU's corpus BLEU / 100, a float64 tensor.
+    :raises ValueError: As for `SacreBLEUScore` and `bleu_score`.
 
+    >>> from cybleu.torchmetrics import sacre_bleu_score
     >>> sacre_bleu_score(["the cat is on the mat"], [["there is a cat on the mat",
     ...                                               "a cat is on the mat"]])
     tensor(0.7598, dtype=torch.float64)
@@ -459,7 +473,14 @@ class CHRFScore(Metric):
         return names
 
     def update(self, preds: Any, target: Any) -> None:
-        """Add a batch: preds, and per prediction its references."""
+        """Add a batch.
+
+        :param preds: Hypothesis strings (or one string).
+        :param target: Per hypothesis, a sequence of reference strings (or one string).
+        :raises ValueError: Different numbers of hypotheses and reference lists (the message
+            says how to pass sacreBLEU's reference streams).
+        :raises TypeError: A line that is not a string.
+        """
         rows = _chrf_rows(self._chrf, type(self).__name__, preds, target)
         for name, total in zip(self._state_names(), _column_sums(rows, 3 * self._chrf.order)):
             setattr(self, name, getattr(self, name) + total)
@@ -469,12 +490,18 @@ class CHRFScore(Metric):
                 dtype=_F64, device=self.device))
 
     def statistics(self) -> List[int]:
-        """The accumulated statistics as sacreBLEU's CHRF keeps them: [hyp, ref, match] per
-        order, char orders first."""
+        """The accumulated statistics as sacreBLEU's CHRF keeps them.
+
+        :returns: [hyp, ref, match] per order, char orders first, as Python ints.
+        """
         return [int(getattr(self, name)) for name in self._state_names()]
 
     def compute(self) -> Union["torch.Tensor", Tuple["torch.Tensor", "torch.Tensor"]]:
-        """chrF on a 0-1 scale (float64), with the sentence scores when asked for."""
+        """chrF of everything added.
+
+        :returns: chrF on a 0-1 scale (a float64 tensor); with `return_sentence_level_score`,
+            (that, a float64 tensor of the sentence scores).
+        """
         value = _f64(self._chrf._compute_score_from_stats(self.statistics()).score / 100.0,
                      self.device)
         if self.return_sentence_level_score:
@@ -482,7 +509,12 @@ class CHRFScore(Metric):
         return value
 
     def plot(self, val: Any = None, ax: Any = None) -> Any:
-        """torchmetrics' plot of one or several computed values (needs matplotlib)."""
+        """torchmetrics' plot of one or several computed values (needs matplotlib).
+
+        :param val: A computed value or a list of them (None: compute now).
+        :param ax: A matplotlib axis to draw on.
+        :returns: matplotlib's (figure, axis).
+        """
         return self._plot(val, ax)
 
 
@@ -532,10 +564,21 @@ def chrf_score(preds: Union[str, Sequence[str]], target: Sequence[Union[str, Seq
                ) -> Union["torch.Tensor", Tuple["torch.Tensor", "torch.Tensor"]]:
     """torchmetrics' `chrf_score`: `CHRFScore` on one corpus.
 
-    Arguments as for `CHRFScore`. Returns the corpus chrF / 100 (float64 tensor), or with
-    `return_sentence_level_score` (and at least one prediction) the pair (corpus, sentence
-    scores as one float64 tensor), as torchmetrics returns them.
+    :param preds: The hypotheses (or one string).
+    :param target: Per prediction, its references (or one string each).
+    :param n_char_order: Character n-gram order (6).
+    :param n_word_order: Word n-gram order (2: chrF++; 0: chrF).
+    :param beta: The weight of recall against precision (2).
+    :param lowercase: Lowercase before counting.
+    :param whitespace: Keep whitespace in the character n-grams.
+    :param return_sentence_level_score: Also return each sentence's chrF.
+    :param eps_smoothing: As for `CHRFScore` (keyword only; default True).
+    :returns: The corpus chrF / 100 (a float64 tensor), or with `return_sentence_level_score`
+        (and at least one prediction) the pair (corpus, sentence scores as one float64
+        tensor), as torchmetrics returns them.
+    :raises ValueError: As for `CHRFScore`.
 
+    >>> from cybleu.torchmetrics import chrf_score
     >>> chrf_score(["the cat is on the mat"], [["there is a cat on the mat",
     ...                                         "a cat is on the mat"]])
     tensor(0.8640, dtype=torch.float64)
@@ -621,7 +664,14 @@ class TranslationEditRate(Metric):
             self.add_state("sentence_ter", [], dist_reduce_fx="cat")
 
     def update(self, preds: Any, target: Any) -> None:
-        """Add a batch: preds, and per prediction its references."""
+        """Add a batch.
+
+        :param preds: Hypothesis strings (or one string).
+        :param target: Per hypothesis, a sequence of reference strings (or one string).
+        :raises ValueError: Different numbers of hypotheses and reference lists (the message
+            says how to pass sacreBLEU's reference streams).
+        :raises TypeError: A line that is not a string.
+        """
         rows = _ter_rows(self._ter, type(self).__name__, preds, target)
         edits = 0
         length = float(self.total_tgt_len)
@@ -635,7 +685,11 @@ class TranslationEditRate(Metric):
                                                   dtype=_F64, device=self.device))
 
     def compute(self) -> Union["torch.Tensor", Tuple["torch.Tensor", "torch.Tensor"]]:
-        """TER on a 0-1 scale (float64), with the sentence TERs when asked for."""
+        """TER of everything added.
+
+        :returns: TER on a 0-1 scale (a float64 tensor, lower is better); with
+            `return_sentence_level_score`, (that, a float64 tensor of the sentence TERs).
+        """
         value = _f64(_ter_sentence(self._ter, [int(self.total_num_edits),
                                                float(self.total_tgt_len)]), self.device)
         if self.return_sentence_level_score:
@@ -643,7 +697,12 @@ class TranslationEditRate(Metric):
         return value
 
     def plot(self, val: Any = None, ax: Any = None) -> Any:
-        """torchmetrics' plot of one or several computed values (needs matplotlib)."""
+        """torchmetrics' plot of one or several computed values (needs matplotlib).
+
+        :param val: A computed value or a list of them (None: compute now).
+        :param ax: A matplotlib axis to draw on.
+        :returns: matplotlib's (figure, axis).
+        """
         return self._plot(val, ax)
 
 
@@ -654,10 +713,19 @@ def translation_edit_rate(preds: Union[str, Sequence[str]],
                           ) -> Union["torch.Tensor", Tuple["torch.Tensor", List["torch.Tensor"]]]:
     """torchmetrics' `translation_edit_rate`: `TranslationEditRate` on one corpus.
 
-    Arguments as for `TranslationEditRate`. Returns the corpus TER / 100 (float64 tensor), or
-    with `return_sentence_level_score` (and at least one prediction) the pair (corpus, a list of
-    one-element float64 tensors, one per sentence), as torchmetrics returns them.
+    :param preds: The hypotheses (or one string).
+    :param target: Per prediction, its references (or one string each).
+    :param normalize: tercom's normalization (sacreBLEU's `normalized`).
+    :param no_punctuation: Remove punctuation (`no_punct`).
+    :param lowercase: Compare lowercased text (default True).
+    :param asian_support: The CJK parts of normalize and no_punctuation.
+    :param return_sentence_level_score: Also return each sentence's TER.
+    :returns: The corpus TER / 100 (a float64 tensor), or with `return_sentence_level_score`
+        (and at least one prediction) the pair (corpus, a list of one-element float64 tensors,
+        one per sentence), as torchmetrics returns them.
+    :raises ValueError: As for `TranslationEditRate`.
 
+    >>> from cybleu.torchmetrics import translation_edit_rate
     >>> translation_edit_rate(["the cat is on the mat"], [["there is a cat on the mat",
     ...                                                    "a cat is on the mat"]])
     tensor(0.1538, dtype=torch.float64)
