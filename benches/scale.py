@@ -3,7 +3,7 @@ multi-process cluster, reads peak RSS per worker process and times whole jobs ov
 10^7 lines (a benchmark fixture's rounds would rerun minutes-long jobs and cannot see the workers'
 memory).
 
-    python benches/scale.py filter --pairs 10000000     # one process vs a 2-worker LocalCluster
+    python benches/scale.py filter --pairs 10000000     # `cybleu filter` vs filter_text on a 2-worker LocalCluster
     python benches/scale.py shards --shards 100         # corpus BLEU over shards, reduction share
     python benches/scale.py bestof --segments 1000000   # best of 8 vs a bestbleu.py-style loop
 
@@ -62,19 +62,18 @@ def write_corpus(folder, n, seed=1):
 
 # -- filter -----------------------------------------------------------------------------------
 
-def _filter_partition(rows, out_dir, threshold):
-    """One partition of the filter: score, keep, write the kept pairs to a file of its own."""
-    import uuid
-    import cybleu
-    rows = list(rows)
-    if not rows:
-        return [0]
-    hyps, refs = zip(*rows)
-    keep = (cybleu.batch_sentence_bleu(hyps, [refs]) >= threshold).tolist()
-    with open(os.path.join(out_dir, f"kept-{uuid.uuid4().hex}.tsv"), "w",
-              encoding="utf-8") as f:
-        f.writelines(f"{h}\t{r}\n" for h, r, k in zip(hyps, refs, keep) if k)
-    return [len(rows)]
+def _same_lines(path, parts, size=1 << 24):
+    """Whether the part files, one after the other, hold the bytes of `path`."""
+    with open(path, "rb") as whole:
+        for part in parts:
+            with open(part, "rb") as f:
+                while True:
+                    block = f.read(size)
+                    if not block:
+                        break
+                    if whole.read(len(block)) != block:
+                        return False
+        return not whole.read(1)
 
 
 def _rss():
@@ -125,14 +124,21 @@ def run_cluster_filter(hyp, ref, folder, n, args):
             out = folder / f"kept2-{rep}"
             out.mkdir()
             t = time.perf_counter()
-            bag = cybleu.dask.read_text(hyp, ref, records_per_partition=args.partition)
-            done = sum(bag.map_partitions(_filter_partition, str(out), args.min).compute())
+            got = cybleu.dask.filter_text(hyp, ref, min_score=args.min, kept=out,
+                                          records_per_partition=args.partition)
             dt = time.perf_counter() - t
-            assert done == n
+            assert got.total == n
             best = dt if best is None else min(best, dt)
             rss = sorted(client.run(_rss).values())
+            parts = len(os.listdir(out / "hyp.txt"))
             print(f"2-worker LocalCluster: {n} pairs in {dt:.1f}s = {n / dt / 1e6:.3f} M pairs/s "
-                  f"({bag.npartitions} partitions, {load()})", flush=True)
+                  f"({parts} partitions, kept {got.kept}, {load()})", flush=True)
+            if (folder / "kept1").exists():
+                same = all(_same_lines(folder / "kept1" / name, sorted((out / name).iterdir()))
+                           for name in ("hyp.txt", "ref.txt"))
+                print(f"kept parts, concatenated, equal `cybleu filter --kept`: {same}", flush=True)
+                assert same
+            shutil.rmtree(out)
         finally:
             client.close()
             cluster.close()
@@ -250,7 +256,7 @@ def main():
     f = sub.add_parser("filter")
     f.add_argument("--pairs", type=int, default=10_000_000)
     f.add_argument("--min", type=float, default=20.0)
-    f.add_argument("--partition", type=int, default=250_000)
+    f.add_argument("--partition", type=int, default=100_000)
     f.add_argument("--rss", action="store_true", help="also run pairs/10 for the RSS comparison")
     s = sub.add_parser("shards")
     s.add_argument("--shards", type=int, default=100)

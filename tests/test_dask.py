@@ -323,6 +323,117 @@ def test_a_killed_worker_gives_the_same_result_or_an_error(client, tmp_path):
     client.wait_for_workers(2, timeout=120)
 
 
+def _parts(folder, gz=False):
+    """The lines of a stream's part files, one after the other."""
+    lines = []
+    for part in sorted(folder.iterdir()):
+        data = gzip.open(part, "rb").read() if gz else part.read_bytes()
+        lines.extend(data.decode("utf-8").split("\n")[:-1])
+    return lines
+
+
+def test_filter_text_splits_as_sacrebleu_scores_and_as_the_command(client, tmp_path):
+    """Kept and dropped parts hold, in order, the lines whose sacreBLEU sentence score is within
+    the bounds (and the others), for every stream; their concatenation is `cybleu filter`'s
+    output byte for byte; a run over fewer partitions leaves no stale part."""
+    import sacrebleu.metrics as sm
+    from cybleu.cli import main
+    cd = _cd()
+    hyps, refs = wmt22("Online-W", 700)
+    src = [f"source {i}\r" for i in range(700)]          # written back exactly as read
+    hyp_f = _write(tmp_path / "bt.de", hyps)
+    ref_f = _write(tmp_path / "train.de.gz", refs[0], gz=True)
+    src_f = _write(tmp_path / "train.en", src)
+    metric = sm.BLEU(effective_order=True)
+    scores = [metric.sentence_score(h, [r]).score for h, r in zip(hyps, refs[0])]
+    keep = [20 <= s <= 60 for s in scores]
+    assert 0 < sum(keep) < len(keep)
+    got = cd.filter_text(hyp_f, ref_f, also=[src_f], min_score=20, max_score=60,
+                         kept=tmp_path / "kept", dropped=tmp_path / "dropped",
+                         records_per_partition=97)
+    assert got == (sum(keep), 700)
+    for folder, wanted in (("kept", True), ("dropped", False)):
+        rows = [i for i, k in enumerate(keep) if k == wanted]
+        assert len(list((tmp_path / folder / "bt.de").iterdir())) == -(-700 // 97)
+        assert _parts(tmp_path / folder / "bt.de") == [hyps[i] for i in rows]
+        assert _parts(tmp_path / folder / "train.de.gz", gz=True) == [refs[0][i] for i in rows]
+        assert _parts(tmp_path / folder / "train.en") == [src[i] for i in rows]
+    assert main(["filter", "-i", hyp_f, "-r", ref_f, "--also", src_f, "--min", "20", "--max",
+                 "60", "--kept", str(tmp_path / "cli"), "-q"]) == 0
+    for name in ("bt.de", "train.en"):
+        whole = b"".join(p.read_bytes() for p in sorted((tmp_path / "kept" / name).iterdir()))
+        assert whole == (tmp_path / "cli" / name).read_bytes()
+    # again over fewer partitions, chrF, into the same folder: the old parts are gone
+    chrf = sm.CHRF()
+    want = [h for h, r in zip(hyps, refs[0]) if chrf.sentence_score(h, [r]).score >= 50]
+    got = cd.filter_text(hyp_f, ref_f, min_score=50, kept=tmp_path / "kept", metric="chrf",
+                         records_per_partition=400)
+    assert got == (len(want), 700)
+    assert len(list((tmp_path / "kept" / "bt.de").iterdir())) == 2
+    assert _parts(tmp_path / "kept" / "bt.de") == want
+
+
+def test_filter_text_errors(client, tmp_path):
+    cd = _cd()
+    a = _write(tmp_path / "a.txt", ["x", "y", "z"])
+    b = _write(tmp_path / "b.txt", ["x", "y"])
+    c = _write(tmp_path / "c.txt", ["x", "y", "z"])
+    out = tmp_path / "out"
+    for kwargs, message in [
+            ({"kept": out}, "give min_score, max_score or both"),
+            ({"min_score": 1}, "give kept, dropped or both"),
+            ({"min_score": 5, "max_score": 1, "kept": out}, "keep no score"),
+            ({"min_score": float("nan"), "kept": out}, "keep no score"),
+            ({"min_score": 1, "kept": out, "dropped": out}, "the same folder"),
+            ({"min_score": 1, "kept": out, "names": ["x"]}, "one folder name per stream"),
+            ({"min_score": 1, "kept": out, "names": ["x", "x"]}, "two streams have the file name"),
+            ({"min_score": 1, "kept": out, "metric": "rouge"}, "unknown metric")]:
+        with pytest.raises(ValueError, match=message):
+            cd.filter_text(a, c, **kwargs)
+    with pytest.raises(TypeError, match="at least one reference stream"):
+        cd.filter_text(a, min_score=1, kept=out)
+    with pytest.raises(ValueError, match=r"a\.txt: 3 lines; .*b\.txt: 2 lines"):
+        cd.filter_text(a, b, min_score=1, kept=out)
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"ok\nok\nok\nal\xffso\nok\n")
+    ref = _write(tmp_path / "r.txt", ["ok"] * 5)
+    with pytest.raises(ValueError, match=r"bad\.txt: line 4: cannot decode as utf-8"):
+        cd.filter_text(str(bad), ref, min_score=1, kept=out, records_per_partition=2)
+
+
+class _DiesOnce(BLEU):
+    """Sentence BLEU that kills its worker process the first time it scores (a marker file
+    remembers), to see the engine's retry."""
+
+    def __init__(self, marker):
+        super().__init__(effective_order=True)
+        self.marker = marker
+
+    def sentence_scores(self, *args, **kwargs):
+        if not os.path.exists(self.marker):
+            with open(self.marker, "w"):
+                pass
+            os.kill(os.getpid(), signal.SIGKILL)
+        return super().sentence_scores(*args, **kwargs)
+
+
+def test_filter_text_after_a_killed_worker_writes_every_part_once(client, tmp_path):
+    cd = _cd()
+    hyps, refs = wmt22("Online-B", 300)
+    hyp_f = _write(tmp_path / "h.txt", hyps)
+    ref_f = _write(tmp_path / "r.txt", refs[0])
+    scores = cybleu.batch_sentence_bleu(hyps, refs[:1])
+    marker = str(tmp_path / "killed")
+    got = cd.filter_text(hyp_f, ref_f, min_score=25, kept=tmp_path / "kept",
+                         metric=_DiesOnce(marker), records_per_partition=50)
+    assert os.path.exists(marker)
+    assert got == (int((scores >= 25).sum()), 300)
+    assert _parts(tmp_path / "kept" / "h.txt") == [h for h, s in zip(hyps, scores) if s >= 25]
+    assert sorted(p.name for p in (tmp_path / "kept" / "h.txt").iterdir()) == \
+        [f"part-{i:05d}" for i in range(6)]
+    client.wait_for_workers(2, timeout=120)
+
+
 def test_segment_statistics_in_order_for_paired_tests(client):
     from cybleu import significance
     cd = _cd()

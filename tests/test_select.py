@@ -430,6 +430,9 @@ def test_long_ranges_read_in_one_piece_as_line_by_line(tmp_path, monkeypatch, li
     the lines the line-by-line reader gives, whatever the range, the last newline and CRs."""
     from cybleu._scale import textparts
     monkeypatch.setattr(textparts, "INDEX_EVERY", 4)
+    # blocks of a few bytes: lines, and characters of 2 and 3 bytes, cut across reads
+    monkeypatch.setattr(textparts, "_SPAN", data.draw(st.integers(1, 9)))
+    monkeypatch.setattr(textparts, "_BLOCK", data.draw(st.integers(1, 9)))
     path = tmp_path / "t.txt"
     text = "\n".join(lines) + ("\n" if final_newline and lines else "")
     path.write_bytes(text.encode("utf-8"))

@@ -32,7 +32,7 @@ from ._scale import partition as _partition, select as _select, textparts as _te
 
 __all__ = ["corpus_bleu", "corpus_chrf", "corpus_ter", "corpus_score", "statistics",
            "sentence_bleu", "sentence_chrf", "sentence_ter", "sentence_scores", "best_of",
-           "read_text", "segment_statistics"]
+           "read_text", "filter_text", "segment_statistics"]
 
 ENGINE = "cybleu.dask"
 # bag name -> (group, [(first record, pieces per stream)]) of bags made by read_text, so that
@@ -735,21 +735,140 @@ def read_text(*streams, group=None, records_per_partition=100_000, encoding="utf
                                        for g in group):
         raise ValueError(f"group should give a positive int per stream ({len(files)}), "
                          f"not {group!r}")
-    if records_per_partition < 1:
-        raise ValueError("records_per_partition must be at least 1")
+    parts = _plan_text(files, group, records_per_partition)
+    if not parts:
+        return db.from_sequence([], npartitions=1)
+    tasks = [delayed(_textparts.read_range, pure=True)(pieces, group, offsets, encoding)
+             for _, pieces, offsets in parts]
+    bag = db.from_delayed(tasks)
+    _ORIGINS[bag.name] = (group, [(first, pieces) for first, pieces, _ in parts])
+    while len(_ORIGINS) > _ORIGINS_KEPT:
+        _ORIGINS.pop(next(iter(_ORIGINS)))
+    return bag
+
+
+def filter_text(hyp, *refs, also=(), min_score=None, max_score=None, kept=None, dropped=None,
+                names=None, metric="bleu", records_per_partition=100_000, encoding="utf-8",
+                compute=True, **kwargs):
+    """Split a parallel corpus by sentence score on the workers, as `cybleu filter` does in one
+    process: the lines whose hypothesis scores `min_score <= score <= max_score` against its
+    references go to `kept`, the others to `dropped`, every file in step.
+
+    The files are indexed and cut into line ranges as in `read_text`; each task reads its range,
+    scores it with the compiled kernel and writes its own part file per stream: `kept/hyp.txt/
+    part-00000`, `part-00001`, ... The parts of a folder, in name order, are exactly the file
+    `cybleu filter --kept` writes (`cat kept/hyp.txt/part-*`, or read them back with
+    `read_text("kept/hyp.txt/part-*", ...)`). Rows never become Python tuples, and no task holds a
+    whole file. The output folders must be on storage every worker can write to; part files that
+    an earlier run left there are removed first. A part is written under a temporary name and
+    renamed when complete, so a task that a lost worker leaves half-done and Dask runs again leaves
+    no truncated part.
+
+    :param hyp: The side to score: a path, glob (its sorted matches) or list of paths. `.gz` files
+        are read transparently, and their parts are written gzipped.
+    :param refs: The reference streams, aligned with `hyp` (one or more, each like `hyp`).
+    :param also: More aligned streams (e.g. the source side), split the same way.
+    :param min_score: Keep scores >= this (default: no lower bound).
+    :param max_score: Keep scores <= this (default: no upper bound).
+    :param kept: The folder for the kept lines: one folder per stream inside it.
+    :param dropped: The folder for the dropped lines, likewise.
+    :param names: The streams' folder names, one per stream (hyp, refs, also); default: the name
+        of each stream's first file.
+    :param metric: "bleu" (sentence BLEU with effective order, as sacreBLEU's `sentence_bleu`),
+        "chrf", "chrf++", "ter", or a cybleu metric object (`BLEU`, `CHRF`, `TER`).
+    :param records_per_partition: Lines per task (default 100,000).
+    :param encoding: The files' text encoding (default "utf-8"), also used for the parts.
+    :param compute: Run now (default) or return a `dask.delayed` object to compute later, for
+        instance with `distributed.progress(client.compute(job))` to watch it.
+    :param kwargs: The metric class's arguments, with a metric name (e.g. `tokenize="intl"`).
+    :returns: `Filtered(kept, total)`: the number of segments kept and read (or a Delayed of it).
+    :raises TypeError: No reference stream, or a `metric` that is neither a name nor a metric.
+    :raises ValueError: No bound or no output folder; bounds that keep nothing (`min_score >
+        max_score`, NaN); `kept` and `dropped` the same folder; two streams with the same folder
+        name; streams with different numbers of lines, naming the files; an unknown metric name.
+        When computed, a line that cannot be decoded, naming the file and the line.
+    :raises FileNotFoundError: A glob that matches no file.
+
+    >>> import os
+    >>> import tempfile
+    >>> import dask
+    >>> import cybleu.dask
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> hyp, ref = os.path.join(folder.name, "hyp.txt"), os.path.join(folder.name, "ref.txt")
+    >>> for path, lines in [(hyp, ["The cat sat on the mat.", "Hello, world!", "Nothing to see."]),
+    ...                     (ref, ["The cat is on the mat.", "Hello world!", "A different line."])]:
+    ...     with open(path, "w", encoding="utf-8") as f:
+    ...         for line in lines:
+    ...             print(line, file=f)
+    >>> kept = os.path.join(folder.name, "kept")
+    >>> with dask.config.set(scheduler="threads"):
+    ...     cybleu.dask.filter_text(hyp, ref, min_score=30, kept=kept, records_per_partition=2)
+    Filtered(kept=2, total=3)
+    >>> sorted(os.listdir(os.path.join(kept, "ref.txt")))
+    ['part-00000', 'part-00001']
+    >>> with open(os.path.join(kept, "ref.txt", "part-00000"), encoding="utf-8") as f:
+    ...     print(f.read(), end="")
+    The cat is on the mat.
+    Hello world!
+    >>> folder.cleanup()
+    """
+    import math
+    import os
+    from ._scale import filtering as _filtering
+    if not refs:
+        raise TypeError("filter_text needs at least one reference stream: "
+                        "filter_text(hyp, ref, ...)")
+    if min_score is None and max_score is None:
+        raise ValueError("give min_score, max_score or both: the scores to keep")
+    if kept is None and dropped is None:
+        raise ValueError("give kept, dropped or both: the folders the lines go to")
+    lo = -math.inf if min_score is None else float(min_score)
+    hi = math.inf if max_score is None else float(max_score)
+    if math.isnan(lo) or math.isnan(hi) or lo > hi:
+        raise ValueError(f"min_score={min_score!r} and max_score={max_score!r} keep no score")
+    if kept is not None and dropped is not None and \
+            os.path.abspath(os.fspath(kept)) == os.path.abspath(os.fspath(dropped)):
+        raise ValueError(f"kept and dropped are the same folder ({os.fspath(kept)})")
+    sentence = _select.sentence_metric(metric, **kwargs)
+    streams = [hyp, *refs, *(also if isinstance(also, (list, tuple)) else [also])]
+    files = [_textparts.expand(s) for s in streams]
+    if names is None:
+        names = [os.path.basename(fs[0]) for fs in files]
+    elif len(names) != len(files):
+        raise ValueError(f"names should give one folder name per stream ({len(files)}), "
+                         f"not {len(names)}")
+    parts = _plan_text(files, (1,) * len(files), records_per_partition)
+    folders = []
+    for folder in (kept, dropped):
+        paths = None
+        if folder is not None:
+            paths = _filtering.output_folders(folder, names)
+            for path in paths:
+                _filtering.clear_parts(path)
+        folders.append(paths)
+    tasks = []
+    for number, (_, pieces, offsets) in enumerate(parts):
+        outputs = [None if paths is None else
+                   [os.path.join(path, _filtering.part_name(number, len(parts),
+                                                            fs[0].endswith(".gz")))
+                    for path, fs in zip(paths, files)]
+                   for paths in folders]
+        tasks.append(delayed(_filtering.filter_range, pure=False)(
+            pieces, offsets, encoding, sentence, len(refs), (lo, hi), outputs, number, ENGINE))
+    job = delayed(_filtering.added, pure=False)(tasks)
+    return job.compute() if compute else job
+
+def _plan_text(files, group, records_per_partition):
+    """Index every file (one Dask task each) and cut the streams into aligned partitions:
+    [(first record, pieces per stream, {path: line offsets})]."""
+    if isinstance(records_per_partition, bool) or not isinstance(records_per_partition, int) \
+            or records_per_partition < 1:
+        raise ValueError(f"records_per_partition must be a positive int, not "
+                         f"{records_per_partition!r}")
     unique = list(dict.fromkeys(p for fs in files for p in fs))
     indexed = dict(zip(unique, dask.compute(*[delayed(_textparts.index_file, pure=False)(p)
                                               for p in unique])))
     counts = [[indexed[p][0] for p in fs] for fs in files]
-    n, parts = _textparts.plan_ranges(files, counts, group, records_per_partition)
-    if not parts:
-        return db.from_sequence([], npartitions=1)
-    tasks = []
-    for first, pieces in parts:
-        offsets = {path: indexed[path][1] for stream in pieces for path, _, _ in stream}
-        tasks.append(delayed(_textparts.read_range, pure=True)(pieces, group, offsets, encoding))
-    bag = db.from_delayed(tasks)
-    _ORIGINS[bag.name] = (group, parts)
-    while len(_ORIGINS) > _ORIGINS_KEPT:
-        _ORIGINS.pop(next(iter(_ORIGINS)))
-    return bag
+    _, parts = _textparts.plan_ranges(files, counts, group, records_per_partition)
+    return [(first, pieces, {path: indexed[path][1] for stream in pieces for path, _, _ in stream})
+            for first, pieces in parts]

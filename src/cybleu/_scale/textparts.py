@@ -4,7 +4,8 @@
 offset of every INDEX_EVERY-th line (plain files; a gzip file cannot be entered in the middle, so a
 range of it is read from the start, skipping lines). `plan_ranges` turns the line counts of every
 file of every stream into partitions of whole records, each a list of (path, first line, last line)
-pieces per stream; `read_range` reads one partition's lines. Nothing here holds a whole file.
+pieces per stream; `read_range` reads one partition's records, `read_columns` the same as one list
+per stream. Nothing here holds a whole file.
 """
 import gc
 import glob as _glob
@@ -12,10 +13,11 @@ import gzip
 import itertools
 import os
 
-__all__ = ["expand", "index_file", "plan_ranges", "read_range", "INDEX_EVERY"]
+__all__ = ["expand", "index_file", "plan_ranges", "read_range", "read_columns", "INDEX_EVERY"]
 
 INDEX_EVERY = 1 << 14     # lines between two remembered offsets (a seek, then < this many skips)
 _BLOCK = 1 << 20
+_SPAN = 1 << 15           # bytes per read of a line range: its buffers stay below 128 KiB
 
 
 def expand(stream):
@@ -46,27 +48,35 @@ def index_file(path):
     offsets = None if path.endswith(".gz") else [0]
     lines = 0
     pos = 0
-    last = b"\n"
+    last = 10
+    # one buffer, read into again and again: Dask workers fix glibc's mmap threshold at 128 KiB
+    # (MALLOC_TRIM_THRESHOLD_), so a new megabyte per read would be a fresh mapping to fault in
+    buf = bytearray(_BLOCK)
+    view = memoryview(buf)
+    mask = None
     try:
         with _open(path) as f:
             while True:
-                block = f.read(_BLOCK)
-                if not block:
+                size = f.readinto(view)
+                if not size:
                     break
-                count = block.count(b"\n")
+                count = buf.count(b"\n", 0, size)
                 if offsets is not None and lines // INDEX_EVERY != (lines + count) // INDEX_EVERY:
                     # this block ends line multiples of INDEX_EVERY: find those newlines
                     import numpy as np
-                    where = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)
+                    if mask is None:
+                        mask = np.empty(_BLOCK, dtype=bool)
+                    np.equal(np.frombuffer(buf, dtype=np.uint8), 10, out=mask)
+                    where = np.flatnonzero(mask[:size])
                     first = INDEX_EVERY - lines % INDEX_EVERY      # the 1-based newline wanted
                     for k in range(first - 1, count, INDEX_EVERY):
                         offsets.append(pos + int(where[k]) + 1)
                 lines += count
-                pos += len(block)
-                last = block[-1:]
+                pos += size
+                last = buf[size - 1]
     except (OSError, EOFError) as err:
         raise OSError(f"{path}: {err}") from None
-    if last != b"\n":
+    if last != 10:
         lines += 1
     return lines, offsets
 
@@ -146,29 +156,57 @@ def _lines(path, first, end, offsets, encoding):
 
 def _lines_by_range(path, first, end, offsets, encoding):
     """_lines for a long range of an indexed file: the bytes from the remembered offset before
-    `first` to the one after `end` in one read, decoded and split at once (no bytes object per
-    line). None where the line-by-line reader must answer: a span that does not decode (the bad
-    bytes may lie outside the range) or a file with fewer lines than indexed."""
+    `first` to the one after `end`, read and decoded in blocks of _SPAN bytes (no bytes object per
+    line, and no temporary the size of the range: Dask workers fix glibc's mmap threshold at 128
+    KiB, and every larger buffer would be a fresh mapping to fault in). None where the
+    line-by-line reader must answer: a span that does not decode (the bad bytes may lie outside
+    the range) or a file with fewer lines than indexed."""
+    import codecs
     block = first // INDEX_EVERY
     stop = -(-end // INDEX_EVERY)
+    skip = first - block * INDEX_EVERY
+    want = end - first
+    left = offsets[stop] - offsets[block] if stop < len(offsets) else -1
+    decoder = codecs.getincrementaldecoder(encoding)()
+    out = []
+    tail = []         # the pieces of the line that the last block left unfinished
     with _open(path) as f:
         f.seek(offsets[block])
-        data = f.read(offsets[stop] - offsets[block]) if stop < len(offsets) else f.read()
-    try:
-        text = data.decode(encoding)
-    except UnicodeDecodeError:
+        while len(out) < skip + want:
+            data = f.read(_SPAN if left < 0 else min(_SPAN, left)) if left else b""
+            try:
+                text = decoder.decode(data, final=not data)
+            except UnicodeDecodeError:
+                return None
+            if not data:
+                if tail and "".join(tail):
+                    out.append("".join(tail))          # a last line without a newline
+                break
+            if left > 0:
+                left -= len(data)
+            if "\n" not in text:
+                tail.append(text)
+                continue
+            parts = text.split("\n")
+            if tail:
+                tail.append(parts[0])
+                parts[0] = "".join(tail)
+            tail = [parts.pop()]
+            out.extend(parts)
+    if len(out) < skip + want:
         return None
-    out = text.split("\n")
-    lines = len(out) - 1 if data.endswith(b"\n") or not data else len(out)
-    skip = first - block * INDEX_EVERY
-    if lines < skip + end - first:
-        return None
-    return out[skip:skip + end - first]
+    return out[skip:skip + want]
 
 
 def read_range(pieces, group, offsets, encoding):
     """One partition's records: tuples with one item per stream (a line, or a tuple of `group`
     lines for a stream with several lines per record)."""
+    return _rows(read_columns(pieces, group, offsets, encoding))
+
+
+def read_columns(pieces, group, offsets, encoding):
+    """One partition's records as columns, one list per stream (of lines, or of tuples of
+    `group` lines): what a task that only scores and writes needs, without a tuple per row."""
     columns = []
     for stream_pieces, g in zip(pieces, group):
         lines = []
@@ -177,7 +215,7 @@ def read_range(pieces, group, offsets, encoding):
         if g > 1:
             lines = [tuple(lines[i:i + g]) for i in range(0, len(lines), g)]
         columns.append(lines)
-    return _rows(columns)
+    return columns
 
 
 def _rows(columns):
