@@ -460,3 +460,36 @@ def test_long_ranges_name_an_undecodable_line_and_ignore_one_outside(tmp_path, m
     assert textparts._lines(str(path), 2, 9, offsets, "utf-8") == [f"l{i}" for i in range(2, 9)]
     with pytest.raises(ValueError, match=r"line 2: cannot decode as utf-8"):
         textparts._lines(str(path), 0, 8, offsets, "utf-8")
+
+
+_WORDS = st.sampled_from(["a", "b", "a.", "1,5", "b-c", "(a)", "", "  "])
+_LINE = st.lists(_WORDS, max_size=12).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(segments=st.lists(st.tuples(st.lists(_LINE, min_size=1, max_size=3),
+                                   st.lists(_LINE, min_size=1, max_size=4)),
+                         min_size=1, max_size=5),
+       order=st.integers(1, 5), tokenize=st.sampled_from(["13a", "none", "char"]),
+       n_threads=st.sampled_from([1, 2]))
+def test_grouped_kernel_scores_every_candidate_as_sacrebleu(segments, order, tokenize,
+                                                            n_threads):
+    """The kernel's best-of path (each segment's references tabled once, its k candidates looked
+    up there) gives sacreBLEU's sentence_score of every candidate, bit for bit: few distinct
+    tokens so that n-grams repeat within and across references, empty candidates, 1 to 3
+    references per segment, every n-gram order."""
+    import sacrebleu.metrics as sm
+    from cybleu._backend import core
+    k = max(len(cands) for _, cands in segments)
+    refs = [seg_refs for seg_refs, _ in segments]
+    cands = [(c + [""] * k)[:k] for _, c in segments]
+    flat = [c for group in cands for c in group]
+    refset = core.RefSet(refs, tokenize, False, order)
+    got = refset.grouped_sentence_scores(flat, k, "exp", None, True, n_threads)
+    oracle_metric = sm.BLEU(effective_order=True, tokenize=tokenize, max_ngram_order=order)
+    want = [oracle_metric.sentence_score(c, seg_refs).score
+            for seg_refs, group in zip(refs, cands) for c in group]
+    assert np.frombuffer(got, dtype=np.float64).tobytes() == \
+        np.array(want, dtype=np.float64).tobytes()
+    with pytest.raises(ValueError, match="candidates for"):
+        refset.grouped_sentence_scores(flat + ["x"], k)

@@ -21,6 +21,10 @@ class RefSet:
     def sentence_scores(self, hyps: Sequence[str], smooth_method: str = ...,
                         smooth_value: Optional[float] = ...,
                         effective_order: bool = ..., n_threads: int = ...) -> array[float]: ...
+    def grouped_sentence_scores(self, hyps: Sequence[str], k: int, smooth_method: str = ...,
+                                smooth_value: Optional[float] = ...,
+                                effective_order: bool = ...,
+                                n_threads: int = ...) -> array[float]: ...
 
 def corpus_stats(hyps: Sequence[str], refs: Sequence[Sequence[str]], tokenize: str = ...,
                  lowercase: bool = ..., max_order: int = ...) -> list[int]: ...

@@ -9,8 +9,8 @@ from libc.stdint cimport uint32_t, int64_t
 from libc.string cimport memcpy, memset
 
 from .buffers cimport u32_reserve, i64_reserve, i64_push
-from .intern cimport segment_ids
-from .ngrams cimport count_segment
+from .intern cimport segment_ids, reference_ids, hypothesis_ids
+from .ngrams cimport count_segment, count_in_references, reference_table
 from .tokenize cimport tokenizer_mode, tokenize_line
 from .defs cimport U32Buf, I64Buf, ERR_NOMEM, ERR_NO_REFS, CORE_MAX_ORDER
 from .workspace cimport Job, Workspace, acquire_workspace, release_workspace, load_lines, run_jobs
@@ -43,13 +43,17 @@ cdef int load_chunk(Workspace ws, segments, hyps, Py_ssize_t start, Py_ssize_t s
 
 cdef int count_chunk(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t stop,
                      int tok_mode, int max_order, int64_t* totals, int64_t* rows,
-                     Py_ssize_t* where) noexcept nogil:
+                     Py_ssize_t* where, Py_ssize_t group, Py_ssize_t* table_seg) noexcept nogil:
     """Tokenize, intern and count the loaded segments start..stop-1: each one's statistics added
     to totals and, unless rows is NULL, written to rows (segment start first). On an error,
-    returns it with *where the segment."""
+    returns it with *where the segment. With group > 1 (cached references only), hypotheses
+    h*group..h*group+group-1 are candidates for reference segment h: see count_grouped."""
     cdef Py_ssize_t width = 2 + 2 * max_order, k, s, w, r, nref
     cdef int rc = 0
     cdef bint streamed = cached is None
+    if group > 1:
+        return count_grouped(ws, cached, start, stop, tok_mode, max_order, totals, rows, where,
+                             group, table_seg)
     for k in range(stop - start):
         s = start + k
         where[0] = s
@@ -91,12 +95,57 @@ cdef int count_chunk(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t s
     return 0
 
 
+cdef int count_grouped(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t stop,
+                       int tok_mode, int max_order, int64_t* totals, int64_t* rows,
+                       Py_ssize_t* where, Py_ssize_t group, Py_ssize_t* table_seg) noexcept nogil:
+    """count_chunk for the k candidates of each segment (best-of-n): the segment's references are
+    interned and their n-grams tabled once (in ws, remembered by *table_seg across chunks), and
+    each candidate only looks its n-grams up there: the same statistics as count_segment, with
+    the references' work done once per segment instead of once per candidate."""
+    cdef Py_ssize_t width = 2 + 2 * max_order, k, s, seg, w, nref
+    cdef int rc = 0
+    for k in range(stop - start):
+        s = start + k
+        where[0] = s
+        seg = s // group
+        ws.tok_chars.size = ws.tok_ends.size = ws.tok_hash.size = 0
+        rc = tokenize_line(ws, &ws.text, &ws.line_off, k, tok_mode, &ws.tok_chars,
+                           &ws.tok_ends, &ws.tok_hash)
+        if rc < 0:
+            return rc
+        if seg != table_seg[0]:
+            table_seg[0] = -1
+            rc = reference_ids(ws, cached.chars.data, cached.tok_end.data, cached.tok_hash.data,
+                               cached.ref_tok.data, cached.seg_ref.data[seg],
+                               cached.seg_ref.data[seg + 1])
+            if rc < 0:
+                return rc
+            rc = reference_table(&ws.table, ws.ref_ids.data, ws.ref_off.data,
+                                 ws.ref_off.size - 1, max_order)
+            if rc < 0:
+                return rc
+            table_seg[0] = seg
+        rc = hypothesis_ids(ws)
+        if rc < 0:
+            return rc
+        nref = ws.ref_off.size - 1
+        rc = count_in_references(&ws.table, ws.ids.data, ws.ids.size, ws.ref_off.data, nref,
+                                 max_order, ws.stats.data)
+        if rc < 0:
+            return rc
+        for w in range(width):
+            totals[w] += ws.stats.data[w]
+        if rows != NULL:
+            memcpy(rows + k * width, ws.stats.data, width * sizeof(int64_t))
+    return 0
+
+
 cdef int run_stats(RefSet cached, segments, hyps, int tok_mode, bint lowercase, int max_order,
-                   int64_t* totals, I64Buf* rows) except -1:
+                   int64_t* totals, I64Buf* rows, Py_ssize_t group=1) except -1:
     """Statistics of every segment: summed into totals, and appended to rows unless NULL. The
     references come from `cached` when it is not None, else from `segments` (one sequence of
     reference strings per segment), tokenized a chunk at a time alongside the hypotheses."""
-    cdef Py_ssize_t nseg = len(hyps), start = 0, stop, where = 0
+    cdef Py_ssize_t nseg = len(hyps), start = 0, stop, where = 0, table_seg = -1
     cdef Py_ssize_t width = 2 + 2 * max_order
     cdef int rc = 0
     cdef Workspace ws = acquire_workspace()
@@ -111,7 +160,8 @@ cdef int run_stats(RefSet cached, segments, hyps, int tok_mode, bint lowercase, 
             load_chunk(ws, segments if cached is None else None, hyps, start, stop, lowercase)
             with nogil:
                 rc = count_chunk(ws, cached, start, stop, tok_mode, max_order, totals,
-                                 rows.data + rows.size if rows != NULL else NULL, &where)
+                                 rows.data + rows.size if rows != NULL else NULL, &where,
+                                 group, &table_seg)
             _check(rc, where)
             if rows != NULL:
                 rows.size += (stop - start) * width
@@ -130,6 +180,7 @@ cdef class _TextJob(Job):
     """Chunks c..c1-1 of a batch, one per step: loaded with the GIL (held for the copy only),
     counted without it into their rows."""
     cdef Py_ssize_t c, c1, where
+    cdef Py_ssize_t group, table_seg     # count_chunk's (the references tabled in self.ws)
     cdef const int64_t* bounds       # chunk c is segments bounds[c]..bounds[c + 1] - 1
     cdef RefSet cached
     cdef object segments, hyps, error
@@ -162,7 +213,7 @@ cdef class _TextJob(Job):
             return True
         self.rc = count_chunk(self.ws, self.cached, start, stop, self.tok_mode, self.max_order,
                               self.totals.data, self.rows + start * (2 + 2 * self.max_order),
-                              &self.where)
+                              &self.where, self.group, &self.table_seg)
         if self.rc < 0:
             return True
         self.c += 1
@@ -170,7 +221,8 @@ cdef class _TextJob(Job):
 
 
 cdef int run_stats_threads(RefSet cached, segments, hyps, int tok_mode, bint lowercase,
-                           int max_order, int64_t* totals, I64Buf* rows, int n_threads) except -1:
+                           int max_order, int64_t* totals, I64Buf* rows, int n_threads,
+                           Py_ssize_t group=1) except -1:
     """run_stats on up to n_threads threads (rows: every segment's row, in order)."""
     cdef Py_ssize_t nseg = len(hyps), width = 2 + 2 * max_order, start = 0, nchunks, k, s, c
     cdef int64_t total = 0, acc = 0, share, w
@@ -195,7 +247,7 @@ cdef int run_stats_threads(RefSet cached, segments, hyps, int tok_mode, bint low
         nchunks = bounds.size - 1
         if nchunks < 2 or n_threads < 2:
             return run_stats(cached, segments, hyps, tok_mode, lowercase, max_order, totals,
-                             rows)
+                             rows, group)
         if rows == NULL:            # corpus totals: the rows are summed per thread, then dropped
             rows = &own_rows
         if i64_reserve(rows, rows.size + nseg * width) < 0:
@@ -225,6 +277,8 @@ cdef int run_stats_threads(RefSet cached, segments, hyps, int tok_mode, bint low
                     c += 1
             job.c1 = c
             job.bounds = bounds.data
+            job.group = group
+            job.table_seg = -1
             job.cached = cached
             job.segments = segments if cached is None else None
             job.hyps = hyps
@@ -271,7 +325,7 @@ cdef int check_args(str tokenize, max_order) except -1:
 
 cdef object collect(RefSet cached, segments, hyps, str tokenize, bint lowercase, max_order,
                     int what, str smooth_method=None, smooth_value=None,
-                    bint effective_order=True, int n_threads=1):
+                    bint effective_order=True, int n_threads=1, Py_ssize_t group=1):
     """what: 0 corpus totals, 1 per-segment rows, 2 sentence scores, 3 the rows as one flat
     int64 array."""
     cdef int mode = check_args(tokenize, max_order)
@@ -290,10 +344,10 @@ cdef object collect(RefSet cached, segments, hyps, str tokenize, bint lowercase,
             raise MemoryError()
         if n_threads > 1:
             run_stats_threads(cached, segments, hyps, mode, lowercase, order, tot.data,
-                              &rows if what else NULL, n_threads)
+                              &rows if what else NULL, n_threads, group)
         else:
             run_stats(cached, segments, hyps, mode, lowercase, order, tot.data,
-                      &rows if what else NULL)
+                      &rows if what else NULL, group)
         if what == 0:
             return [tot.data[w] for w in range(width)]
         if what == 1:
@@ -445,6 +499,19 @@ cdef class RefSet:
         return collect(self, None, self._hyps(hyps), self.tokenize, self.lowercase,
                        self.max_order, 2, smooth_method, smooth_value, effective_order,
                        _threads(n_threads))
+
+    def grouped_sentence_scores(self, hyps, k, str smooth_method="exp", smooth_value=None,
+                                bint effective_order=True, n_threads=1):
+        """Sentence BLEU of k candidates per segment (hyps[s*k:s*k+k] for segment s), flat, in
+        order: sentence_scores of each candidate against its segment's references, with each
+        segment's references counted once for its k candidates."""
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"k must be a positive int, not {k!r}")
+        if len(hyps) != k * (self.seg_ref.size - 1):
+            raise ValueError(f"{len(hyps)} candidates for {self.seg_ref.size - 1} reference "
+                             f"segments of {k}")
+        return collect(self, None, hyps, self.tokenize, self.lowercase, self.max_order, 2,
+                       smooth_method, smooth_value, effective_order, _threads(n_threads), k)
 
     def __reduce__(self):
         # the tokenized references travel as raw buffers: unpickling does not re-tokenize

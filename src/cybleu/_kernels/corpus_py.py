@@ -71,8 +71,12 @@ class RefSet:
         """One [hyp_len, ref_len, correct_1..N, total_1..N] list per segment."""
         if len(hyps) != len(self._segments):
             raise ValueError(f"{len(hyps)} hypotheses for {len(self._segments)} reference segments")
+        return self._rows(hyps, 1)
+
+    def _rows(self, hyps, k):
         rows = []
-        for index, (hyp, (ref_ngrams, ref_lens)) in enumerate(zip(hyps, self._segments)):
+        for index, hyp in enumerate(hyps):
+            ref_ngrams, ref_lens = self._segments[index // k]
             tokens = self._tokens(hyp, index)
             if not ref_lens and tokens:
                 raise TypeError(f"BLEU: segment {index} has no reference (all None) "
@@ -102,6 +106,22 @@ class RefSet:
         if smooth_method not in SMOOTH_MODES:
             raise ValueError(f"unknown smooth_method {smooth_method!r}")
         rows = self.segment_stats(hyps)
+        return bleu_scores_from_stats([v for row in rows for v in row], self.max_order,
+                                      smooth_method, smooth_value, effective_order)
+
+    def grouped_sentence_scores(self, hyps, k, smooth_method="exp", smooth_value=None,
+                                effective_order=True, n_threads=1):
+        """Sentence BLEU of k candidates per segment (hyps[s*k:s*k+k] for segment s), flat, in
+        order: sentence_scores of each candidate against its segment's references."""
+        _threads(n_threads)
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"k must be a positive int, not {k!r}")
+        if len(hyps) != k * len(self._segments):
+            raise ValueError(f"{len(hyps)} candidates for {len(self._segments)} reference "
+                             f"segments of {k}")
+        if smooth_method not in SMOOTH_MODES:
+            raise ValueError(f"unknown smooth_method {smooth_method!r}")
+        rows = self._rows(hyps, k)
         return bleu_scores_from_stats([v for row in rows for v in row], self.max_order,
                                       smooth_method, smooth_value, effective_order)
 

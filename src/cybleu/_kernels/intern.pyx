@@ -86,13 +86,21 @@ cdef int segment_ids(Workspace ws, const uint32_t* chars, const int64_t* tok_end
     """Intern the tokens of references r0..r1-1 (IDs 0, 1, ...) into ws.ref_ids / ws.ref_off, then
     look the hypothesis tokens in ws.tok_* up into ws.ids. Reference r owns tokens
     ref_tok[r]..ref_tok[r+1]-1; token t is chars[tok_end[t-1]:tok_end[t]] (from 0 for t == 0)."""
+    if reference_ids(ws, chars, tok_end, tok_hash, ref_tok, r0, r1) < 0:
+        return ERR_NOMEM
+    return hypothesis_ids(ws)
+
+
+cdef int reference_ids(Workspace ws, const uint32_t* chars, const int64_t* tok_end,
+                       const int64_t* tok_hash, const int64_t* ref_tok, Py_ssize_t r0,
+                       Py_ssize_t r1) noexcept nogil:
+    """segment_ids' first half: a fresh vocabulary of references r0..r1-1, their IDs in
+    ws.ref_ids / ws.ref_off."""
     cdef Py_ssize_t t0 = ref_tok[r0], t1 = ref_tok[r1], t, r, start
     ws.ref_ids.size = 0
     ws.ref_off.size = 0
-    ws.ids.size = 0
     if (vocab_reset(&ws.vocab, t1 - t0) < 0 or u32_reserve(&ws.ref_ids, t1 - t0) < 0
-            or i64_reserve(&ws.ref_off, r1 - r0 + 1) < 0
-            or u32_reserve(&ws.ids, ws.tok_ends.size) < 0):
+            or i64_reserve(&ws.ref_off, r1 - r0 + 1) < 0):
         return ERR_NOMEM
     ws.ref_off.data[0] = 0
     for r in range(r0, r1):
@@ -103,7 +111,16 @@ cdef int segment_ids(Workspace ws, const uint32_t* chars, const int64_t* tok_end
         ws.ref_off.data[r - r0 + 1] = ref_tok[r + 1] - t0
     ws.ref_ids.size = t1 - t0
     ws.ref_off.size = r1 - r0 + 1
-    start = 0
+    return 0
+
+
+cdef int hypothesis_ids(Workspace ws) noexcept nogil:
+    """segment_ids' second half: the hypothesis tokens in ws.tok_* looked up in the vocabulary
+    of the last reference_ids (OOV_ID where no reference has the token) into ws.ids."""
+    cdef Py_ssize_t t, start = 0
+    ws.ids.size = 0
+    if u32_reserve(&ws.ids, ws.tok_ends.size) < 0:
+        return ERR_NOMEM
     for t in range(ws.tok_ends.size):
         ws.ids.data[t] = vocab_lookup(&ws.vocab, ws.tok_chars.data + start,
                                       ws.tok_ends.data[t] - start, <hash_t>ws.tok_hash.data[t])

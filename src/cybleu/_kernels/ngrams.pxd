@@ -9,6 +9,8 @@ from .defs cimport (hash_t, OOV_ID, NO_PREFIX, ERR_NOMEM, ERR_NO_REFS, NgramSlot
 
 cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil
 cdef int table_touched_reserve(NgramTable* t) noexcept nogil
+cdef int reference_table(NgramTable* t, const uint32_t* ref_ids, const int64_t* ref_off,
+                         Py_ssize_t nref, int max_order) noexcept nogil
 
 
 # Inline, so that each caller (_corpus, _ids, _nltk_core) compiles its own copy into its own loop,
@@ -140,6 +142,71 @@ cdef inline int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp
     for m in range(t.n):
         en = &t.entries[m]
         correct[en.order - 1] += en.ref_max if multi else en.ref_count
+    return 0
+
+
+cdef inline void closest_length(Py_ssize_t hyp_len, const int64_t* ref_off, Py_ssize_t r0,
+                                Py_ssize_t r1, int max_order, int64_t* out) noexcept nogil:
+    """out = [hyp_len, closest reference length (ties to the shorter), 0 x N, total_1..N]."""
+    cdef int64_t* correct = out + 2
+    cdef int64_t* total = out + 2 + max_order
+    cdef Py_ssize_t i, rlen, diff, best_diff = -1
+    cdef int64_t best_len = -1
+    cdef int n
+    out[0] = hyp_len
+    for n in range(1, max_order + 1):
+        correct[n - 1] = 0
+        total[n - 1] = hyp_len - n + 1 if hyp_len >= n else 0
+    for i in range(r0, r1):
+        rlen = ref_off[i + 1] - ref_off[i]
+        diff = hyp_len - rlen if hyp_len >= rlen else rlen - hyp_len
+        if best_diff == -1 or diff < best_diff:
+            best_diff = diff
+            best_len = rlen
+        elif diff == best_diff and rlen < best_len:
+            best_len = rlen
+    out[1] = best_len
+
+
+cdef inline int count_in_references(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
+                                    const int64_t* ref_off, Py_ssize_t nref, int max_order,
+                                    int64_t* out) noexcept nogil:
+    """count_segment's statistics against a table that reference_table built (several
+    hypotheses of one segment share it): each hypothesis n-gram is looked up there, and the
+    clipped count is min(its count, the most any reference has). The table is left as it was."""
+    cdef int64_t* correct = out + 2
+    cdef Py_ssize_t i, slot, m, ntouched = 0
+    cdef int n
+    cdef uint32_t e, prefix, tok
+    cdef hash_t h
+    cdef NgramEntry* en
+    closest_length(hyp_len, ref_off, 0, nref, max_order, out)
+    if nref == 0:
+        return ERR_NO_REFS if hyp_len > 0 else 0
+    for i in range(hyp_len):
+        h = 0
+        prefix = NO_PREFIX
+        for n in range(1, max_order + 1):
+            if i + n > hyp_len:
+                break
+            tok = hyp[i + n - 1]
+            if tok == OOV_ID:
+                break
+            h = ngram_step(h, tok)
+            slot = table_find(t, gram_key(prefix, tok), h)
+            if t.slots[slot].gen != t.gen:
+                break            # no reference has it, nor any longer n-gram from here
+            e = t.slots[slot].id
+            en = &t.entries[e]
+            if en.hyp_count == 0:
+                t.touched[ntouched] = e
+                ntouched += 1
+            en.hyp_count += 1
+            prefix = e
+    for m in range(ntouched):
+        en = &t.entries[t.touched[m]]
+        correct[en.order - 1] += en.hyp_count if en.hyp_count < en.ref_max else en.ref_max
+        en.hyp_count = 0
     return 0
 
 

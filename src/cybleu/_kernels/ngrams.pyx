@@ -1,5 +1,6 @@
 """N-gram tables (floor 1): a segment's hypothesis n-grams counted and clipped against its references
-(count_segment, sacreBLEU's segment statistics), and every distinct n-gram of a batch interned once
+(count_segment, sacreBLEU's segment statistics; for several hypotheses of one segment, the
+references' table built once by reference_table and read by count_in_references), and every distinct n-gram of a batch interned once
 for pairwise scoring (NgramIndex). Keys are exact (prefix n-gram's ID, last token); hashes only
 choose the slot."""
 from cpython.exc cimport PyErr_CheckSignals
@@ -63,6 +64,58 @@ cdef int table_touched_reserve(NgramTable* t) noexcept nogil:
         return ERR_NOMEM
     t.touched = <uint32_t*>p
     t.tcap = t.n
+    return 0
+
+
+cdef int reference_table(NgramTable* t, const uint32_t* ref_ids, const int64_t* ref_off,
+                         Py_ssize_t nref, int max_order) noexcept nogil:
+    """Every n-gram of references 0..nref-1 in the table, with ref_max the most any one of them
+    has, and room in `touched` for every entry: what count_in_references reads."""
+    cdef Py_ssize_t i, j, rlen, m, possible = 0
+    cdef void* p
+    cdef int n
+    cdef uint32_t e, prefix, tok
+    cdef hash_t h
+    cdef const uint32_t* ref
+    cdef NgramEntry* en
+    for i in range(nref):
+        rlen = ref_off[i + 1] - ref_off[i]
+        possible += rlen * (max_order if max_order < rlen else rlen)
+    if table_prepare(t, possible + 1) < 0:
+        return ERR_NOMEM
+    # touched first lists the n-grams the current reference has, then (after the table is
+    # built) the ones a hypothesis has: every entry may be either, so room for all of them
+    if possible + 1 > t.tcap:
+        p = PyMem_RawRealloc(t.touched, <size_t>(possible + 1) * sizeof(uint32_t))
+        if p == NULL:
+            return ERR_NOMEM
+        t.touched = <uint32_t*>p
+        t.tcap = possible + 1
+    for i in range(nref):
+        ref = ref_ids + ref_off[i]
+        rlen = ref_off[i + 1] - ref_off[i]
+        t.ntouched = 0
+        for j in range(rlen):
+            h = 0
+            prefix = NO_PREFIX
+            for n in range(1, max_order + 1):
+                if j + n > rlen:
+                    break
+                tok = ref[j + n - 1]
+                h = ngram_step(h, tok)
+                e = table_add(t, gram_key(prefix, tok), h, n)
+                en = &t.entries[e]
+                if en.ref_count == 0:
+                    t.touched[t.ntouched] = e
+                    t.ntouched += 1
+                en.ref_count += 1
+                prefix = e
+        for m in range(t.ntouched):
+            en = &t.entries[t.touched[m]]
+            if en.ref_count > en.ref_max:
+                en.ref_max = en.ref_count
+            en.ref_count = 0
+    t.ntouched = 0
     return 0
 
 

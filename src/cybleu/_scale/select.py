@@ -139,10 +139,11 @@ def best_of(candidates, references, k, metric="bleu", n_threads=1, **metric_kwar
 
 
 def _bleu_grid(metric, flat, streams, start, stop, k, n_threads):
-    """The (segments, k) sentence BLEU of a chunk with each segment's references tokenized and
-    counted once for its k candidates (a cached reference set scored once per candidate
-    position), or None where the metric's own hooks must run (a subclass) or the cache does not
-    serve its settings."""
+    """The (segments, k) sentence BLEU of a chunk with each segment's references tokenized,
+    interned and counted once for its k candidates (the kernel's grouped scores; where the
+    smoothing needs Python, a cached reference set scored once per candidate position), or None
+    where the metric's own hooks must run (a subclass) or the cache does not serve its
+    settings."""
     import copy
     import numpy as np
     from ..metrics import BLEU
@@ -158,6 +159,14 @@ def _bleu_grid(metric, flat, streams, start, stop, k, n_threads):
         return None          # the per-candidate path names the bad line
     if not isinstance(chunk._ref_cache, _BLEURefCache):
         return None
+    if not isinstance(flat, (list, tuple)):
+        flat = list(flat)
+    try:
+        scores = chunk._grouped_sentence_scores(flat[start * k:stop * k], k, n_threads)
+    except (TypeError, ValueError) as err:
+        raise _renumbered(err, start, k) from err
+    if scores is not None:
+        return scores.reshape(stop - start, k)
     grid = np.empty((stop - start, k), dtype=np.float64)
     for c in range(k):
         column = flat[start * k + c:stop * k:k]

@@ -584,6 +584,28 @@ class BLEU(Metric):
         return np.array([self._compute_score_from_stats(row).score for row in rows],
                         dtype=np.float64)
 
+    def _grouped_sentence_scores(self, candidates: SequenceT[str], k: int,
+                                 n_threads: int = 1) -> Any:
+        """sentence_scores of k candidates per segment against the cached references
+        (candidates[s*k:s*k+k] for segment s), each segment's references counted once for its k
+        candidates; None where only the per-candidate path gives sacreBLEU's scores (a
+        subclass's hooks, other settings than the cache's, smoothing the core does not do)."""
+        import numpy as np
+        N = self.max_ngram_order
+        sv = self.smooth_value
+        cache = self._ref_cache
+        if not (self._own_hooks(BLEU, _STAT_HOOKS + ("_compute_score_from_stats",)) and N <= 256
+                and (self.smooth_method in ("none", "exp") or sv is None or _plain(sv))
+                and isinstance(cache, _BLEURefCache)
+                and cache.serves(self.tokenizer, self.lowercase, N)):
+            return None
+        _check_hypotheses(candidates)
+        mode, segmenter = _plan(self.tokenizer)
+        scores = cache.refset.grouped_sentence_scores(
+            _segment(candidates, segmenter, self.lowercase), k, self.smooth_method, sv,
+            self.effective_order, n_threads)
+        return np.frombuffer(scores, dtype=np.float64)
+
     def get_signature(self) -> BLEUSignature:
         """The reproducibility signature of the settings (a :class:`BLEUSignature`).
 
