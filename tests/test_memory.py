@@ -66,6 +66,13 @@ def test_corpus_calls_leak_nothing(api):
     assert traced_growth(lambda: api.batch_sentence_bleu(hyps, refs), calls(api, 100)) < SLACK
 
 
+def test_best_of_calls_leak_nothing(api):
+    # best-of-n: references tabled once per segment, candidates looked up; 10^5 candidates in all
+    refs = [[f"segment {i} has words {i % 5} and {i % 13}" for i in range(50)]]
+    cands = [f"segment {i} with words {i % j} and {i % 13}" for i in range(50) for j in (3, 7)]
+    assert traced_growth(lambda: api.best_of(cands, refs, 2), calls(api, 1000)) < SLACK
+
+
 @pytest.fixture(params=CORES)
 def ids_api(request, monkeypatch):
     from cybleu import ids

@@ -128,6 +128,12 @@ def fuzz_text(corpus, tokenize, lowercase, max_order, smoothing, effective):
     same("segment_stats", lambda k: CORES[k].segment_stats(*args))
     same("corpus_stats", lambda k: CORES[k].corpus_stats(*args))
     same("sentence_scores", lambda k: CORES[k].sentence_scores(*args, *smoothing, effective))
+    # best-of-n: each segment's references tabled once, its candidates looked up there
+    for group in (1, 2):
+        cands = [c for i, h in enumerate(hyps) for c in [h, hyps[-1 - i]][:group]]
+        same(f"grouped_sentence_scores k={group}", lambda k: CORES[k].RefSet(
+            refs, tokenize, lowercase, max_order).grouped_sentence_scores(
+                cands, group, *smoothing, effective))
 
 
 @given(st.integers(520, 1500), st.integers(0, 2**32 - 1), TOKENIZERS, st.integers(1, 5))
@@ -142,6 +148,12 @@ def fuzz_chunks(n, salt, tokenize, max_order):
     hyps = [h if refs[i] else "" for i, h in enumerate(hyps)]
     same("chunked segment_stats",
          lambda k: CORES[k].segment_stats(hyps, refs, tokenize, bool(salt & 1), max_order))
+    # 3 candidates per segment, a segment's candidates cut across chunks, on 1 and 2 threads
+    cands = [c for i, h in enumerate(hyps) for c in (h, hyps[i - 1] if refs[i] else "", "")]
+    for threads in (1, 2):
+        same(f"chunked grouped_sentence_scores on {threads}", lambda k: CORES[k].RefSet(
+            refs, tokenize, bool(salt & 1), max_order).grouped_sentence_scores(
+                cands, 3, "exp", None, True, threads))
 
 
 # -- token IDs ------------------------------------------------------------------------------------
