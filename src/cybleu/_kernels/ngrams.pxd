@@ -50,28 +50,18 @@ cdef inline uint64_t gram_key(uint32_t prefix, uint32_t token) noexcept nogil:
     return (<uint64_t>prefix << 32) | token
 
 
-cdef inline int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
-                       const uint32_t* ref_ids, const int64_t* ref_off, Py_ssize_t r0, Py_ssize_t r1,
-                       int max_order, bint oov_ends, int64_t* out) noexcept nogil:
-    """out = [hyp_len, ref_len, correct_1..N, total_1..N] (sacrebleu's segment statistics).
-    oov_ends: OOV_ID is the interning's never-matching token (string path); raw token IDs
-    (ids_segment_stats) use the whole uint32 range, so there it is an ordinary ID."""
+cdef inline void closest_length(Py_ssize_t hyp_len, const int64_t* ref_off, Py_ssize_t r0,
+                                Py_ssize_t r1, int max_order, int64_t* out) noexcept nogil:
+    """out = [hyp_len, closest reference length (ties to the shorter), 0 x N, total_1..N]."""
     cdef int64_t* correct = out + 2
     cdef int64_t* total = out + 2 + max_order
-    cdef Py_ssize_t i, j, slot, rlen, m, diff, best_diff = -1
+    cdef Py_ssize_t i, rlen, diff, best_diff = -1
     cdef int64_t best_len = -1
-    cdef int n, nmax
-    cdef bint multi
-    cdef uint32_t e, prefix, tok
-    cdef hash_t h
-    cdef const uint32_t* ref
-    cdef NgramEntry* en
-
+    cdef int n
     out[0] = hyp_len
     for n in range(1, max_order + 1):
         correct[n - 1] = 0
         total[n - 1] = hyp_len - n + 1 if hyp_len >= n else 0
-    # closest reference length, ties to the shorter one
     for i in range(r0, r1):
         rlen = ref_off[i + 1] - ref_off[i]
         diff = hyp_len - rlen if hyp_len >= rlen else rlen - hyp_len
@@ -81,6 +71,24 @@ cdef inline int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp
         elif diff == best_diff and rlen < best_len:
             best_len = rlen
     out[1] = best_len
+
+
+cdef inline int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
+                       const uint32_t* ref_ids, const int64_t* ref_off, Py_ssize_t r0, Py_ssize_t r1,
+                       int max_order, bint oov_ends, int64_t* out) noexcept nogil:
+    """out = [hyp_len, ref_len, correct_1..N, total_1..N] (sacrebleu's segment statistics).
+    oov_ends: OOV_ID is the interning's never-matching token (string path); raw token IDs
+    (ids_segment_stats) use the whole uint32 range, so there it is an ordinary ID."""
+    cdef int64_t* correct = out + 2
+    cdef Py_ssize_t i, j, slot, rlen, m
+    cdef int n, nmax
+    cdef bint multi
+    cdef uint32_t e, prefix, tok
+    cdef hash_t h
+    cdef const uint32_t* ref
+    cdef NgramEntry* en
+
+    closest_length(hyp_len, ref_off, r0, r1, max_order, out)
     if r1 == r0:
         return ERR_NO_REFS if hyp_len > 0 else 0
     if hyp_len == 0:
@@ -143,29 +151,6 @@ cdef inline int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp
         en = &t.entries[m]
         correct[en.order - 1] += en.ref_max if multi else en.ref_count
     return 0
-
-
-cdef inline void closest_length(Py_ssize_t hyp_len, const int64_t* ref_off, Py_ssize_t r0,
-                                Py_ssize_t r1, int max_order, int64_t* out) noexcept nogil:
-    """out = [hyp_len, closest reference length (ties to the shorter), 0 x N, total_1..N]."""
-    cdef int64_t* correct = out + 2
-    cdef int64_t* total = out + 2 + max_order
-    cdef Py_ssize_t i, rlen, diff, best_diff = -1
-    cdef int64_t best_len = -1
-    cdef int n
-    out[0] = hyp_len
-    for n in range(1, max_order + 1):
-        correct[n - 1] = 0
-        total[n - 1] = hyp_len - n + 1 if hyp_len >= n else 0
-    for i in range(r0, r1):
-        rlen = ref_off[i + 1] - ref_off[i]
-        diff = hyp_len - rlen if hyp_len >= rlen else rlen - hyp_len
-        if best_diff == -1 or diff < best_diff:
-            best_diff = diff
-            best_len = rlen
-        elif diff == best_diff and rlen < best_len:
-            best_len = rlen
-    out[1] = best_len
 
 
 cdef inline int count_in_references(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
