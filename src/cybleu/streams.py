@@ -1,5 +1,6 @@
 """Inputs of the command line, read and scored a slice at a time.
 
+- `LineSplitter`: decoded blocks of text into lines split at '\\n', linear in a line's length.
 - `TextSource`: one file (`.gz` read transparently) or stdin, decoded with the -e encoding into
   sacreBLEU's lines (a file splits at '\\n' only, stdin at any newline); a decoding error names
   the input and its line, not a position in a read buffer.
@@ -15,8 +16,9 @@ import operator
 import os
 import sys
 
-__all__ = ["CHUNK_LINES", "InputError", "TextSource", "read_references", "MetricSlices",
-           "make_metrics", "System", "Feeder", "Reader", "CollectorParking", "count_lines"]
+__all__ = ["CHUNK_LINES", "InputError", "LineSplitter", "TextSource", "read_references",
+           "MetricSlices", "make_metrics", "System", "Feeder", "Reader", "CollectorParking",
+           "count_lines"]
 
 # Hypotheses are scored this many lines at a time (one metric object per slice of the
 # references), so memory holds the references and statistics, not the hypothesis text.
@@ -74,6 +76,37 @@ class InputError(Exception):
         super().__init__("\n".join(messages))
         self.messages = messages
         self.code = code
+
+
+class LineSplitter:
+    """Blocks of decoded text -> the lines they complete, split at '\\n' only (the newline
+    removed, nothing else). Linear in the length of a line: a line longer than a block is kept as
+    its pieces and joined once."""
+
+    def __init__(self):
+        self._pending = []          # the pieces of the line not yet ended
+
+    def feed(self, text):
+        """The lines that `text` ends (a list, maybe empty)."""
+        if "\n" not in text:
+            if text:
+                self._pending.append(text)
+            return []
+        parts = text.split("\n")
+        if self._pending:
+            self._pending.append(parts[0])
+            parts[0] = "".join(self._pending)
+        tail = parts.pop()
+        self._pending = [tail] if tail else []
+        return parts
+
+    def finish(self):
+        """The last line when the text did not end with a newline, else None."""
+        if not self._pending:
+            return None
+        line = "".join(self._pending)
+        self._pending = []
+        return line
 
 
 class TextSource:
@@ -137,29 +170,17 @@ class TextSource:
         (a file with CR line ends, or none, is one line)."""
         with self._errors():
             read = self._stream.read
-            pending, out = [], []      # pending: the pieces of the line not yet ended
+            splitter, out = LineSplitter(), []
             while True:
                 text = read(size)
                 if not text:
                     break
-                if "\n" not in text:
-                    pending.append(text)
-                    continue
-                parts = text.split("\n")
-                if pending:
-                    pending.append(parts[0])
-                    parts[0] = "".join(pending)
-                    pending = []
-                tail = parts.pop()
-                if tail:
-                    pending.append(tail)
-                out.extend([part.rstrip() for part in parts])
+                out.extend([part.rstrip() for part in splitter.feed(text)])
                 while len(out) >= max_lines:
                     yield out[:max_lines]
                     del out[:max_lines]
-            if pending:
-                line = "".join(pending)
-                pending = None          # the pieces go before rstrip copies the line
+            line = splitter.finish()    # the pieces are gone before rstrip copies the line
+            if line is not None:
                 out.append(line.rstrip())
                 del line
             while out:

@@ -107,19 +107,18 @@ def _blocks(source, max_lines, size=1 << 20):
     of at most max_lines."""
     with source._errors():
         read = source._stream.read
-        pending, out = "", []
+        splitter, out = streams.LineSplitter(), []
         while True:
             text = read(size)
             if not text:
                 break
-            parts = (pending + text).split("\n")
-            pending = parts.pop()
-            out.extend(parts)
+            out.extend(splitter.feed(text))
             while len(out) >= max_lines:
                 yield out[:max_lines]
                 del out[:max_lines]
-        if pending:
-            out.append(pending)
+        line = splitter.finish()
+        if line is not None:
+            out.append(line)
         while out:
             yield out[:max_lines]
             del out[:max_lines]

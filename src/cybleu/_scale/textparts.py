@@ -167,9 +167,9 @@ def _lines_by_range(path, first, end, offsets, encoding):
     skip = first - block * INDEX_EVERY
     want = end - first
     left = offsets[stop] - offsets[block] if stop < len(offsets) else -1
+    from ..streams import LineSplitter
     decoder = codecs.getincrementaldecoder(encoding)()
-    out = []
-    tail = []         # the pieces of the line that the last block left unfinished
+    splitter, out = LineSplitter(), []
     with _open(path) as f:
         f.seek(offsets[block])
         while len(out) < skip + want:
@@ -179,20 +179,13 @@ def _lines_by_range(path, first, end, offsets, encoding):
             except UnicodeDecodeError:
                 return None
             if not data:
-                if tail and "".join(tail):
-                    out.append("".join(tail))          # a last line without a newline
+                line = splitter.finish()
+                if line is not None:
+                    out.append(line)          # a last line without a newline
                 break
             if left > 0:
                 left -= len(data)
-            if "\n" not in text:
-                tail.append(text)
-                continue
-            parts = text.split("\n")
-            if tail:
-                tail.append(parts[0])
-                parts[0] = "".join(tail)
-            tail = [parts.pop()]
-            out.extend(parts)
+            out.extend(splitter.feed(text))
     if len(out) < skip + want:
         return None
     return out[skip:skip + want]
