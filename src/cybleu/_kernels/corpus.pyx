@@ -41,6 +41,16 @@ cdef int load_chunk(Workspace ws, segments, hyps, Py_ssize_t start, Py_ssize_t s
     return 0
 
 
+cdef inline void add_row(const int64_t* stats, Py_ssize_t width, int64_t* totals, int64_t* rows,
+                         Py_ssize_t k) noexcept nogil:
+    """A segment's statistics added to the totals and, unless rows is NULL, kept as row k."""
+    cdef Py_ssize_t w
+    for w in range(width):
+        totals[w] += stats[w]
+    if rows != NULL:
+        memcpy(rows + k * width, stats, width * sizeof(int64_t))
+
+
 cdef int count_chunk(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t stop,
                      int tok_mode, int max_order, int64_t* totals, int64_t* rows,
                      Py_ssize_t* where, Py_ssize_t group, Py_ssize_t* table_seg) noexcept nogil:
@@ -48,7 +58,7 @@ cdef int count_chunk(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t s
     to totals and, unless rows is NULL, written to rows (segment start first). On an error,
     returns it with *where the segment. With group > 1 (cached references only), hypotheses
     h*group..h*group+group-1 are candidates for reference segment h: see count_grouped."""
-    cdef Py_ssize_t width = 2 + 2 * max_order, k, s, w, r, nref
+    cdef Py_ssize_t width = 2 + 2 * max_order, k, s, r, nref
     cdef int rc = 0
     cdef bint streamed = cached is None
     if group > 1:
@@ -88,10 +98,7 @@ cdef int count_chunk(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t s
                            True, ws.stats.data)
         if rc < 0:
             return rc
-        for w in range(width):
-            totals[w] += ws.stats.data[w]
-        if rows != NULL:
-            memcpy(rows + k * width, ws.stats.data, width * sizeof(int64_t))
+        add_row(ws.stats.data, width, totals, rows, k)
     return 0
 
 
@@ -102,7 +109,7 @@ cdef int count_grouped(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t
     interned and their n-grams tabled once (in ws, remembered by *table_seg across chunks), and
     each candidate only looks its n-grams up there: the same statistics as count_segment, with
     the references' work done once per segment instead of once per candidate."""
-    cdef Py_ssize_t width = 2 + 2 * max_order, k, s, seg, w, nref
+    cdef Py_ssize_t width = 2 + 2 * max_order, k, s, seg, nref
     cdef int rc = 0
     for k in range(stop - start):
         s = start + k
@@ -133,10 +140,7 @@ cdef int count_grouped(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t
                                  max_order, ws.stats.data)
         if rc < 0:
             return rc
-        for w in range(width):
-            totals[w] += ws.stats.data[w]
-        if rows != NULL:
-            memcpy(rows + k * width, ws.stats.data, width * sizeof(int64_t))
+        add_row(ws.stats.data, width, totals, rows, k)
     return 0
 
 
