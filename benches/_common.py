@@ -80,6 +80,6 @@ def versions():
     try:
         import cybleu
         out["cybleu_backend"] = cybleu.BACKEND
-    except Exception as exc:  # reported, not fatal
+    except Exception as exc:  # noqa: BLE001 - reported in the output, not fatal
         out["cybleu_backend"] = f"import failed: {exc}"
     return out

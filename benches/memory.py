@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import machine, missing_data_reason, read_lines, wmt22_ende_dir  # noqa: E402
+from _common import machine, missing_data_reason, read_lines, wmt22_ende_dir
 
 IMPLS = ("cybleu", "sacrebleu")
 WARMUP_PAIRS = 50

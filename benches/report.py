@@ -26,7 +26,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from _common import REPO, machine, versions  # noqa: E402
+from _common import REPO, machine, versions  # noqa: E402 - after sys.path
 
 GROUP_ORDER = ["corpus-13a", "sentence-batch", "tok-none", "tok-zh", "tok-intl", "tok-char", "tok-ja-mecab",
                "ids-sentence-256x1024", "ids-sentence-1024x128",

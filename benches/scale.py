@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import read_lines, shared_data_dir  # noqa: E402
+from _common import read_lines, shared_data_dir
 
 
 def load():

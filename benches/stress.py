@@ -32,7 +32,6 @@ the wall time is the CPU time stretched by the load; compare CPU times, and rati
 import argparse
 import json
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -41,7 +40,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import REPO, machine  # noqa: E402
+from _common import REPO, machine
 
 SAMPLE = REPO / "src" / "cybleu" / "data"
 GC_PROBE = """

@@ -17,6 +17,7 @@ import sacrebleu
 import cybleu
 from cybleu import hf, ids
 from cybleu import nltk as cy_nltk
+from cybleu.dataset import TestSetError
 from cybleu.metrics.bleu import BLEU
 from cybleu.tokenizers.tokenizer_13a import Tokenizer13a
 from cybleu.tokenizers.tokenizer_char import TokenizerChar
@@ -632,8 +633,6 @@ def _tm(name):
     import cybleu.torchmetrics as ctm
     return getattr(ctm, name)
 
-
-from cybleu.dataset import TestSetError  # noqa: E402
 
 _H3 = ["a b c", "d e f", "g h"]
 _PER_HYP = [["a b c", "a b d"], ["d e f", "d"], ["g h", "g i"]]   # per hypothesis, not streams

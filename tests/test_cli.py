@@ -474,7 +474,7 @@ def _check(case, ours, oracle, same_stderr=SAME_STDERR, clean=CLEAN_ERRORS):
 
 def _has_tabulate():
     try:
-        import tabulate  # noqa: F401
+        import tabulate  # noqa: F401 - a probe
     except ImportError:
         return False
     return True

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import cybleu
 from cybleu._scale import partition as _partition
-from cybleu.metrics import BLEU, CHRF, TER
+from cybleu.metrics import BLEU
 from conftest import bits
 from scale_data import (METRICS, N_SEGMENTS, N_TER, cuts, kind, require_engine, third_stream,
                         with_missing, wmt22)
@@ -286,7 +286,6 @@ def test_bad_input_names_the_partition_and_line(client, tmp_path):
     hyp = _write(tmp_path / "h.txt", ["a"] * 7 + ["b"])
     ref = _write(tmp_path / "r.txt", ["a"] * 8)
     bag = cd.read_text(hyp, ref, records_per_partition=3)
-    plan = _partition.Plan(TER(), 1, "cybleu.dask")
     # a read_text bag names the file and line: make row 1 of partition 2 (line 8) fail
     where = cd._where(bag, None)[2]
     assert where(1) == f"line 8 of {hyp}"

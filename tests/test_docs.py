@@ -30,7 +30,6 @@ import inspect
 import io
 import os
 import re
-import shutil
 import subprocess
 import sys
 import textwrap

@@ -8,6 +8,7 @@ import struct
 import subprocess
 import sys
 from collections import deque
+from collections.abc import Sequence as _Sequence
 
 import numpy as np
 import pytest
@@ -194,7 +195,6 @@ class Lines:
         return self._items[i]
 
 
-from collections.abc import Sequence as _Sequence  # noqa: E402
 _Sequence.register(Lines)
 
 

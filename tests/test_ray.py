@@ -12,7 +12,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import cybleu
-from cybleu._scale import partition as _partition
 from conftest import bits
 from scale_data import (METRICS, N_SEGMENTS, N_TER, cuts, kind, require_engine, third_stream,
                         with_missing, wmt22)
@@ -30,7 +29,7 @@ SETTINGS = settings(max_examples=2, deadline=None,
 
 @pytest.fixture(scope="module")
 def ray():
-    ray = require_engine("ray", "ray")
+    require_engine("ray", "ray")
     require_engine("ray.data", "ray")
     import ray.cloudpickle
     # the workers cannot import this test module: its classes travel by value

@@ -30,9 +30,9 @@ from report_helpers import (HOSTILE, demo, hostile_corpus, page_data, parse_page
                             seg_texts)
 
 sacrebleu = pytest.importorskip("sacrebleu")
-from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402
-from sacrebleu.metrics import CHRF as SacreCHRF  # noqa: E402
-from sacrebleu.metrics import TER as SacreTER  # noqa: E402
+from sacrebleu.metrics import BLEU as SacreBLEU  # noqa: E402 - after the skip
+from sacrebleu.metrics import CHRF as SacreCHRF  # noqa: E402 - after the skip
+from sacrebleu.metrics import TER as SacreTER  # noqa: E402 - after the skip
 
 
 @pytest.fixture(autouse=True)

@@ -47,7 +47,7 @@ def _unavailable():
             reasons.append(f"{what} is not at {path} (apt install chromium chromium-driver, or "
                            f"set CYBLEU_CHROMIUM / CYBLEU_CHROMEDRIVER)")
     try:
-        import selenium  # noqa: F401
+        import selenium  # noqa: F401 - a probe
     except ImportError:
         reasons.append('Selenium is not installed (pip install "cybleu[browser]")')
     return "; ".join(reasons)

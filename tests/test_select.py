@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import cybleu
 from cybleu._scale import partition as _partition
 from cybleu.cli import main
-from cybleu.metrics import BLEU, CHRF, TER
+from cybleu.metrics import BLEU, TER
 from conftest import bits
-from scale_data import (METRICS, N_SEGMENTS, N_TER, cuts, kind, oracle, slices, third_stream,
+from scale_data import (METRICS, N_SEGMENTS, N_TER, cuts, kind, third_stream,
                         with_missing, wmt22)
 
 SETTINGS = settings(max_examples=12, deadline=None,

@@ -4,7 +4,6 @@ import importlib
 import logging
 
 import pytest
-import sacrebleu
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU

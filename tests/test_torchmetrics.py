@@ -12,11 +12,11 @@ torch = pytest.importorskip("torch", reason="torch is not installed (pip install
 tm_text = pytest.importorskip("torchmetrics.text",
                               reason="torchmetrics is not installed (pip install 'cybleu[torchmetrics]')")
 
-import sacrebleu  # noqa: E402
+import sacrebleu  # noqa: E402 - after the skips
 
-import cybleu.torchmetrics as ctm  # noqa: E402
-from cybleu._kernels import core_py as _core_py  # noqa: E402
-from conftest import _core_c  # noqa: E402
+import cybleu.torchmetrics as ctm  # noqa: E402 - after the skips
+from cybleu._kernels import core_py as _core_py  # noqa: E402 - after the skips
+from conftest import _core_c  # noqa: E402 - after the skips
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])

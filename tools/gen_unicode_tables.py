@@ -60,7 +60,7 @@ def main():
         "Code point classes of sacreBLEU 2.6.0's `intl` and `zh` tokenizers, as flat runs\n"
         "(first code point, class, first code point, class, ...): a class holds until the next run.\n"
         '"""\n',
-        f"# the `regex` release whose Unicode tables intl follows, and a digest of those tables\n",
+        "# the `regex` release whose Unicode tables intl follows, and a digest of those tables\n",
         f"REGEX_VERSION = {regex.__version__!r}\n",
         f"INTL_SHA256 = {hashlib.sha256(intl).hexdigest()!r}\n",
         "# intl classes: 1 = \\p{N}, 2 = \\p{P}, 3 = \\p{S}, 0 = anything else\n",

@@ -902,7 +902,7 @@ def main(argv=None):
         except MemoryError:
             logger.error("out of memory while preparing or computing the results")
             return 1
-        except Exception as err:  # noqa: BLE001 - a clean message instead of a traceback
+        except Exception as err:
             from .dataset import TestSetError
             if isinstance(err, TestSetError):
                 for line in str(err).split("\n"):

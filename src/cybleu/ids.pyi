@@ -1,7 +1,7 @@
 # Types of cybleu.ids (BLEU on token IDs); checked against the module by tests/test_packaging.py
 # with mypy's stubtest.
 from collections.abc import Sequence
-from typing import Any, ClassVar, Optional, Union
+from typing import ClassVar, Optional, Union
 
 import numpy as np
 import numpy.typing as npt

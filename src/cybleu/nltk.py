@@ -40,7 +40,7 @@ _METHOD0_WARNING = ("\nThe hypothesis contains 0 counts of {}-gram overlaps.\n"
 
 def _warn_zero_order(order):
     # one call site for both paths, so the warnings registry sees one location, as in nltk
-    warnings.warn(_METHOD0_WARNING.format(order))
+    warnings.warn(_METHOD0_WARNING.format(order), stacklevel=1)  # nltk's stacklevel
 
 
 class Fraction(_Fraction):

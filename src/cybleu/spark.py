@@ -18,7 +18,7 @@ runtime); each compares with cybleu's in-memory functions.
 Needs `pip install "cybleu[spark]"` (pyspark with pyarrow and pandas) and a Java runtime.
 """
 try:
-    import pyspark  # noqa: F401
+    import pyspark  # noqa: F401 - the ImportError below names the extra
     from pyspark.sql import functions as F
 except ImportError as _err:  # pragma: no cover - the message is the point
     raise ImportError('cybleu.spark needs PySpark: pip install "cybleu[spark]"') from _err

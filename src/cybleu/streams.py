@@ -424,7 +424,7 @@ def make_metrics(registry, metric_args, refs, n_segments, label="the references"
         except (ImportError, OSError, TypeError, ValueError, RuntimeError) as err:
             message = " ".join(str(err).split())
             prefix = f"{registry[key].__name__}: "
-            raise InputError(message if message.startswith(prefix) else prefix + message)
+            raise InputError(message if message.startswith(prefix) else prefix + message) from err
     return metrics
 
 

@@ -9,8 +9,8 @@ import logging
 import os
 import sys
 
-from ._scoring.bleu import my_log, sum_of_lists  # noqa: F401
-from .dataset import (  # noqa: F401
+from ._scoring.bleu import my_log, sum_of_lists
+from .dataset import (  # noqa: F401 - sacrebleu.utils' names
     SUBSETS,
     TestSetError,
     download_test_set,
@@ -26,7 +26,7 @@ from .dataset import (  # noqa: F401
     smart_open,
     test_set_lines,
 )
-from .render import Color  # noqa: F401
+from .render import Color  # noqa: F401 - sacrebleu.utils' name
 
 USERHOME = os.path.expanduser("~")
 # where sacreBLEU keeps test sets (read when this module is imported, as sacreBLEU does)

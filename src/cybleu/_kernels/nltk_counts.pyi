@@ -1,5 +1,5 @@
 # Stub of the compiled nltk/HF counting module; kept equal to the pure-Python twin (_nltkcore_py.py).
-from typing import Any, Hashable, Optional, Sequence, Union
+from typing import Hashable, Sequence, Union
 
 __all__ = ["corpus_counts", "hf_counts", "sentence_score"]
 

@@ -45,7 +45,7 @@ def map_in_threads(func, items, workers, on_error=None):
     try:
         for thread in threads:
             thread.join()
-    except BaseException as err:
+    except BaseException as err:  # noqa: BLE001 - stops the workers, re-raised below
         fail(-1, err)
         for thread in threads:
             thread.join()

@@ -294,7 +294,7 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
     ...                                                   "b": ["a cat sat on a mat"]})
     >>> [round(m["corpus"][1]["score"], 10) for m in rep.data["sets"][0]["metrics"]]
     [32.4667915475, 45.654498288, 33.3333333333]
-    
+
     """
     from .. import significance as sig
     from . import compute

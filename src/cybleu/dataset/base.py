@@ -378,7 +378,7 @@ class Dataset(metaclass=ABCMeta):
             for fin in fins:
                 fin.close()
 
-    def __iter__(self, langpair):
+    def __iter__(self, langpair):  # noqa: PLE0302 - sacreBLEU's signature
         """Tuples of every field's line, one tuple per segment (sacreBLEU's signature: call
         `dataset.__iter__(langpair)`)."""
         fins = [smart_open(f) for f in self.get_files(langpair)]

@@ -3,4 +3,4 @@
 The BLEU metric does not call these objects line by line: for the tokenizers the compiled core
 implements, it tokenizes inside the core. These classes give the same strings for standalone use.
 """
-from .tokenizer_base import BaseTokenizer  # noqa: F401
+from .tokenizer_base import BaseTokenizer  # noqa: F401 - sacreBLEU's import path

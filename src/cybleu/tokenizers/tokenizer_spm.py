@@ -139,7 +139,7 @@ class Flores200Tokenizer(TokenizerSPM):
         super().__init__("flores200", model_file)
 
 
-class spBLEU1KTokenizer(TokenizerSPM):  # noqa: N801 (sacreBLEU's name)
+class spBLEU1KTokenizer(TokenizerSPM):  # noqa: N801 - sacreBLEU's name
     """sacreBLEU's `spBLEU-1K` (the spBLEU-1K sentencepiece model).
 
     :param model_file: The model's path (default: looked up as :class:`TokenizerSPM` says).
