@@ -163,6 +163,30 @@ def test_bad_options(api, kwargs, message):
         api.BLEU(**kwargs)
 
 
+def test_unknown_tokenizer_is_a_keyerror_as_in_sacrebleu_and_a_valueerror():
+    """sacreBLEU raises KeyError (its tokenizer table is a dict); code written against it catches
+    that, code written against cybleu's earlier releases catches ValueError: both handlers work,
+    and the message reads as a sentence (KeyError's str() would quote and escape it)."""
+    from cybleu.tokenizers import UnknownTokenizerError
+    with pytest.raises(KeyError):
+        SacreBLEU(tokenize="13b")
+    for make in (lambda: cybleu.BLEU(tokenize="13b"),
+                 lambda: cybleu.corpus_bleu(["a"], [["a"]], tokenize="13b"),
+                 lambda: cybleu.sentence_bleu("a", ["a"], tokenize="13b")):
+        for handler in (KeyError, ValueError, LookupError):
+            try:
+                make()
+            except handler as err:
+                caught = err
+            assert isinstance(caught, UnknownTokenizerError)
+        assert str(caught) == ("Unknown tokenizer '13b'; available: none, zh, 13a, intl, char, "
+                               "ja-mecab, ko-mecab, spm, flores101, flores200, spBLEU-1K.")
+        assert caught.args == (str(caught),)
+    import pickle
+    again = pickle.loads(pickle.dumps(caught))
+    assert type(again) is type(caught) and str(again) == str(caught)
+
+
 def test_error_mid_corpus_keeps_the_cache_usable(api):
     metric = api.BLEU(references=[REFS_A])
     with pytest.raises(TypeError):

@@ -53,6 +53,7 @@ from ._scoring.bleu import MAX_ORDER_LIMIT
 from .metrics.bleu import BLEU, _TOKENIZERS, _plan, _segment, _segment_refs
 from .metrics.chrf import CHRF
 from .metrics.ter import TER
+from .tokenizers.registry import UnknownTokenizerError
 
 __all__ = ["BLEUScore", "SacreBLEUScore", "CHRFScore", "TranslationEditRate", "bleu_score",
            "sacre_bleu_score", "chrf_score", "translation_edit_rate"]
@@ -341,8 +342,9 @@ class SacreBLEUScore(BLEUScore):
                  lowercase: bool = False, weights: Optional[Sequence[float]] = None,
                  **kwargs: Any) -> None:
         if tokenize not in _TOKENIZERS:
-            raise ValueError(f"Unsupported tokenizer selected. Please, choose one of "
-                             f"{list(_TOKENIZERS)}")
+            # torchmetrics' message; the class is a ValueError, as torchmetrics raises
+            raise UnknownTokenizerError(f"Unsupported tokenizer selected. Please, choose one of "
+                                        f"{list(_TOKENIZERS)}")
         self._tokenize = tokenize
         super().__init__(n_gram=n_gram, smooth=smooth, weights=weights, _lowercase=lowercase,
                          **kwargs)

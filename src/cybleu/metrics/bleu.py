@@ -261,7 +261,8 @@ class BLEU(Metric):
         `zh`, `ja-mecab` and `ko-mecab`.
     :param references: Reference streams to tokenize once and keep: then `corpus_score(hyps,
         None)` scores against them (faster when the same references are scored many times).
-    :raises ValueError: An unknown tokenizer or smoothing method, a bad smoothing value, a
+    :raises ValueError: An unknown tokenizer (`cybleu.tokenizers.UnknownTokenizerError`, a
+        KeyError too, as sacreBLEU raises) or smoothing method, a bad smoothing value, a
         `max_ngram_order` that is not an int from 1 to 256.
 
     >>> from cybleu.metrics import BLEU
@@ -307,8 +308,8 @@ class BLEU(Metric):
         try:
             tokenizer_class = _get_tokenizer(tokenize)
         except KeyError:
-            raise ValueError(f"Unknown tokenizer {tokenize!r}; available: "
-                             f"{', '.join(_TOKENIZERS)}.") from None
+            raise registry.UnknownTokenizerError(f"Unknown tokenizer {tokenize!r}; available: "
+                                                 f"{', '.join(_TOKENIZERS)}.") from None
         # a plain attribute, as in sacreBLEU: assigning another tokenizer object takes effect
         self.tokenizer = tokenizer_class()
         self.tokenizer_signature = self.tokenizer.signature()

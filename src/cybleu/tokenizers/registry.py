@@ -24,6 +24,18 @@ DEFAULT = "13a"
 BY_LANGUAGE = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
 
+class UnknownTokenizerError(KeyError, ValueError):
+    """A tokenizer name that is not in the registry.
+
+    A KeyError, as sacreBLEU raises (its table is a dict), and a ValueError (a bad argument
+    value), so handlers written for either catch it. Its str() is the message itself, not
+    KeyError's quoted repr of it.
+    """
+
+    def __str__(self):
+        return Exception.__str__(self)
+
+
 def class_path(name):
     """'module.Class' of tokenizer `name` (KeyError for an unknown name)."""
     return TOKENIZERS[name][0]
