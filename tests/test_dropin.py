@@ -347,3 +347,48 @@ else:
     want = {"sacrebleu": sacrebleu.corpus_bleu, "chrf": sacrebleu.corpus_chrf,
             "ter": sacrebleu.corpus_ter}[name](["the cat sat"], [["the cat sat on"]]).score
     assert float(patched.stdout.strip().splitlines()[-1]) == want
+
+
+# -- sacrebleu.utils.print_results_table: what it prints and what it leaves in the caller's dict --
+
+@pytest.mark.parametrize("fmt", ["text", "latex", "json"])
+@pytest.mark.parametrize("paired", [None, "bs", "ar"])
+@pytest.mark.parametrize("colors", [False, True])
+def test_print_results_table_leaves_the_dict_as_sacrebleu(fmt, paired, colors, capsys,
+                                                          monkeypatch):
+    """sacreBLEU's text and LaTeX tables pop 'System' off the caller's dict and colour the
+    baseline's name in the caller's list of names; JSON leaves both. Code that reads the dict
+    after printing (to print it again, or to save it) sees the same with cybleu."""
+    import argparse
+
+    import sacrebleu.utils as sacre_utils
+    from sacrebleu.significance import Result
+
+    import cybleu.render
+    import cybleu.utils
+    monkeypatch.setattr(sacre_utils.Color, "ENABLE_COLORS", colors)
+    monkeypatch.setattr(cybleu.render.Color, "ENABLE_COLORS", colors)
+    args = argparse.Namespace(format=fmt, width=1, paired_bs=paired == "bs",
+                              paired_ar=paired == "ar", paired_bs_n=1000, paired_ar_n=10000)
+    signatures = {"BLEU": "nrefs:1|bs:1000|seed:12345|case:mixed|eff:no|tok:13a|smooth:exp"}
+
+    def results():
+        names = ["Baseline: a.txt", "b.txt"] if paired else ["a.txt", "b.txt"]
+        if paired == "bs":   # the bootstrap's mean and interval, a p-value against the baseline
+            cells = [Result(31.25, None, 31.2, 1.5), Result(29.5, 0.0123, 29.4, 1.25)]
+        elif paired == "ar":
+            cells = [Result(31.25), Result(29.5, 0.0625)]
+        else:
+            cells = ["31.2", "29.5"]
+        return {"System": names, "BLEU": cells, "chrF2": list(cells)}
+
+    printed, after = {}, {}
+    for name, module in (("sacrebleu", sacre_utils), ("cybleu", cybleu.utils)):
+        given = results()
+        names, cells = given["System"], given["BLEU"]
+        module.print_results_table(given, signatures, args)
+        printed[name] = capsys.readouterr().out
+        after[name] = (list(given), list(names), given.get("BLEU") is cells)
+    assert after["cybleu"] == after["sacrebleu"]
+    assert ("System" in after["cybleu"][0]) == (fmt == "json")
+    assert printed["cybleu"] == printed["sacrebleu"]

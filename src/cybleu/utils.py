@@ -26,7 +26,7 @@ from .dataset import (  # noqa: F401 - sacrebleu.utils' names
     smart_open,
     test_set_lines,
 )
-from .render import Color  # noqa: F401 - sacrebleu.utils' name
+from .render import Color
 
 USERHOME = os.path.expanduser("~")
 # where sacreBLEU keeps test sets (read when this module is imported, as sacreBLEU does)
@@ -70,14 +70,24 @@ def print_single_results(results, args):
 
 def print_results_table(results, signatures, args):
     """Print the multi-system table (`args.format`, `args.width`, and for paired tests
-    `args.paired_bs`/`paired_ar` with `paired_bs_n`/`paired_ar_n`)."""
+    `args.paired_bs`/`paired_ar` with `paired_bs_n`/`paired_ar_n`).
+
+    As sacreBLEU's, the text and LaTeX tables take `'System'` out of `results` and colour the
+    baseline's name in that list (when colours are on); JSON leaves `results` as it was."""
     from .render import results_table
     paired = "bs" if getattr(args, "paired_bs", False) else \
         ("ar" if getattr(args, "paired_ar", False) else None)
     n = getattr(args, "paired_bs_n" if paired == "bs" else "paired_ar_n", None)
-    results = dict(results)
-    print(results_table(results, signatures, args.format, args.width, paired=paired,
-                        n_samples=n))
+    if args.format == "json":
+        print(results_table(dict(results), signatures, args.format, args.width, paired=paired,
+                            n_samples=n))
+        return
+    # code written for sacreBLEU may read the dict after printing: leave it as sacreBLEU does
+    names = results.pop("System")
+    table = {"System": list(names), **results}
+    if names and names[0].startswith("Baseline:"):
+        names[0] = Color.format(names[0], "yellow")
+    print(results_table(table, signatures, args.format, args.width, paired=paired, n_samples=n))
 
 
 def print_test_set(test_set, langpair, requested_fields, origlang=None, subset=None):
