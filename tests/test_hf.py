@@ -25,10 +25,12 @@ line = st.lists(st.sampled_from(WORDS), max_size=10).map(" ".join)
 segment_refs = st.lists(line, min_size=1, max_size=4)
 
 
-# The published reference algorithm (tensorflow/nmt scripts/bleu.py compute_bleu, the copy Hugging
-# Face evaluate's `bleu` metric imports, including evaluate's guard for zero lengths), written out
-# plainly on Counters as the independent oracle: evaluate itself fetches the metric script from
-# the Hub at run time, which a test cannot rely on.
+# The published reference algorithm (tensorflow/nmt scripts/bleu.py compute_bleu, which Hugging
+# Face evaluate's `bleu` metric script imports from nmt's repository when it is loaded), written
+# out plainly on Counters as the independent oracle: evaluate itself fetches the metric script from
+# the Hub at run time, which a test cannot rely on. nmt divides by the total lengths, so it raises
+# ZeroDivisionError when either is 0, where cybleu.hf returns a score of 0.0 (a documented
+# difference: test_where_evaluate_divides_by_zero).
 def _ngrams(segment, max_order):
     counts = collections.Counter()
     for order in range(1, max_order + 1):
@@ -65,11 +67,8 @@ def nmt_compute_bleu(reference_corpus, translation_corpus, max_order=4, smooth=F
         geo_mean = math.exp(sum((1. / max_order) * math.log(p) for p in precisions))
     else:
         geo_mean = 0
-    if reference_length == 0 or translation_length == 0:
-        ratio, bp = 0.0, 0.0
-    else:
-        ratio = float(translation_length) / reference_length
-        bp = 1.0 if ratio > 1.0 else math.exp(1 - 1.0 / ratio)
+    ratio = float(translation_length) / reference_length
+    bp = 1. if ratio > 1.0 else math.exp(1 - 1. / ratio)
     return (geo_mean * bp, precisions, bp, ratio, translation_length, reference_length)
 
 
@@ -94,10 +93,82 @@ def test_bleu_equals_the_published_formula(data, max_order, smooth):
     predictions = [p for p, _ in data]
     references = [r for _, r in data]
     tok = hf.tokenizer_13a
-    want = nmt_compute_bleu([[tok(r) for r in refs] for refs in references],
-                            [tok(p) for p in predictions], max_order, smooth)
     got = hf.bleu(predictions, references, max_order=max_order, smooth=smooth)
+    try:
+        want = nmt_compute_bleu([[tok(r) for r in refs] for refs in references],
+                                [tok(p) for p in predictions], max_order, smooth)
+    except ZeroDivisionError:
+        _assert_zero_where_evaluate_divides_by_zero(got)
+        return
     assert {k: _bits(v) for k, v in got.items()} == {k: _bits(v) for k, v in _dict(want).items()}
+
+
+def _assert_zero_where_evaluate_divides_by_zero(got):
+    assert 0 in (got["translation_length"], got["reference_length"])
+    assert (got["bleu"], got["length_ratio"], got["brevity_penalty"]) == (0.0, 0.0, 0.0)
+    assert all(isinstance(v, float) for v in (got["bleu"], got["length_ratio"],
+                                              got["brevity_penalty"]))
+
+
+@pytest.mark.parametrize("predictions,references,max_order", [
+    ([""], [["test"]], 4),                   # an empty prediction: translation length 0
+    (["hello"], [[chr(12)]], 4),             # a reference of a form feed: reference length 0
+    (["", ""], [[""], [" "]], 1),            # everything empty
+    (["", "a b"], [["a"], ["a b"]], 2),      # one prediction of two empty: scored
+])
+def test_where_evaluate_divides_by_zero(predictions, references, max_order):
+    """evaluate's `bleu` divides by the total prediction and reference lengths (nmt's code), and
+    raises ZeroDivisionError when either is 0: a batch of empty generations stops a training
+    loop. cybleu.hf returns BLEU 0.0 with length ratio and brevity penalty 0.0 there, and the
+    precisions and lengths nmt computes before it divides."""
+    tok = hf.tokenizer_13a
+    args = ([[tok(r) for r in refs] for refs in references], [tok(p) for p in predictions],
+            max_order)
+    got = hf.bleu(predictions, references, max_order=max_order)
+    assert hf.compute_bleu(*args) == tuple(got.values())
+    assert hf.Bleu().compute(predictions=predictions, references=references,
+                             max_order=max_order) == got
+    try:
+        want = nmt_compute_bleu(*args)
+    except ZeroDivisionError:
+        _assert_zero_where_evaluate_divides_by_zero(got)
+        matches, possible = _nmt_counts(*args)
+        assert got["precisions"] == [m / p if p else 0.0 for m, p in zip(matches, possible)]
+        return
+    assert got == _dict(want) and got["bleu"] > 0
+
+
+def test_inputs_evaluate_scores_as_something_else_or_fails_on():
+    """The compatibility page's other rows: where evaluate's `datasets` features cast a line to
+    text, read a list as its printed text, or nmt fails with an unrelated error."""
+    with pytest.raises(ValueError, match="the corpus is empty"):
+        hf.bleu([], [])             # evaluate: IndexError
+    with pytest.raises(TypeError, match=r"predictions\[1\] is int"):
+        hf.bleu(["a", 3], [["a"], ["b"]])              # evaluate: scores "3"
+    with pytest.raises(TypeError, match=r"predictions\[1\] is int"):
+        hf.Bleu().compute(predictions=["a", 3], references=[["a"], ["b"]])
+    mixed = ["a b", ["c d", "c"]]   # evaluate: the list is scored as the text "['c d', 'c']"
+    assert hf.Bleu().compute(predictions=["a b", "c d"], references=mixed) == \
+        hf.bleu(["a b", "c d"], [["a b"], ["c d", "c"]])
+    with pytest.raises(TypeError, match=r"references\[1\]\[0\] is list"):
+        hf.bleu(["a b", "c d"], mixed)
+    with pytest.raises(ValueError, match="max_order must be at least 1"):
+        hf.bleu(["a"], ["a"], max_order=0)             # evaluate: ValueError from min()
+
+
+def _nmt_counts(reference_corpus, translation_corpus, max_order):
+    """nmt's match and possible-match counts (computed before it divides)."""
+    matches, possible = [0] * max_order, [0] * max_order
+    for references, translation in zip(reference_corpus, translation_corpus):
+        merged = collections.Counter()
+        for reference in references:
+            merged |= _ngrams(reference, max_order)
+        overlap = _ngrams(translation, max_order) & merged
+        for ngram in overlap:
+            matches[len(ngram) - 1] += overlap[ngram]
+        for order in range(1, max_order + 1):
+            possible[order - 1] += max(0, len(translation) - order + 1)
+    return matches, possible
 
 
 @SETTINGS
@@ -109,7 +180,8 @@ def test_bleu_equals_bleuscore(data, smooth):
     got = hf.bleu(predictions, references, smooth=smooth)
     want = bleuscore.compute(references=references, predictions=predictions, smooth=smooth)
     # bleuscore differs where the reference length is 0: it divides (ratio inf or NaN, penalty 1.0, so a
-    # smoothed score can be 1.0) where evaluate's guard gives ratio = penalty = score = 0.0
+    # smoothed score can be 1.0), where evaluate raises ZeroDivisionError and cybleu.hf gives
+    # ratio = penalty = score = 0.0
     if got["reference_length"] == 0:
         assert got["precisions"] == want["precisions"]
         assert (got["bleu"], got["length_ratio"], got["brevity_penalty"]) == (0.0, 0.0, 0.0)

@@ -70,6 +70,40 @@ def test_add_batch_matches_evaluates_script():
     assert got == want and bits(got["bleu"]) == bits(want["bleu"])
 
 
+def test_the_compatibility_pages_rows_against_evaluates_script():
+    """Each row of the compatibility page's evaluate table on evaluate's own script (with nmt's
+    compute_bleu beside it): what evaluate does, and what cybleu.hf does instead."""
+    for name in ("HF_HUB_OFFLINE", "HF_EVALUATE_OFFLINE", "HF_DATASETS_OFFLINE"):
+        os.environ.setdefault(name, "1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        evaluate = pytest.importorskip("evaluate", reason="evaluate is not installed (pip install "
+                                       "evaluate datasets)")
+        theirs = evaluate.load(str(evaluate_metric_script("bleu")))
+
+    def evaluate_bleu(**kwargs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return theirs.compute(**kwargs)
+
+    for kwargs in ({"predictions": [""], "references": [["test"]]},
+                   {"predictions": ["hello"], "references": [[chr(12)]]},
+                   {"predictions": [""], "references": [[""]], "max_order": 1}):
+        with pytest.raises(ZeroDivisionError):
+            evaluate_bleu(**kwargs)
+        got = hf.Bleu().compute(**kwargs)
+        assert (got["bleu"], got["brevity_penalty"], got["length_ratio"]) == (0.0, 0.0, 0.0)
+    with pytest.raises(IndexError):
+        evaluate_bleu(predictions=[], references=[])
+    assert evaluate_bleu(predictions=["a", "3"], references=[["a"], ["3"]]) == \
+        evaluate_bleu(predictions=["a", 3], references=[["a"], ["3"]])      # cast to "3"
+    mixed = {"predictions": ["a b", "c d"], "references": ["a b", ["c d", "c"]]}
+    as_text = {"predictions": ["a b", "c d"], "references": ["a b", "['c d', 'c']"]}
+    assert evaluate_bleu(**mixed) == evaluate_bleu(**as_text) != hf.Bleu().compute(**mixed)
+    with pytest.raises(ValueError, match="min"):
+        evaluate_bleu(predictions=["a"], references=[["a"]], max_order=0)
+
+
 def test_add_batch_rejects_bad_batches():
     metric = hf.Bleu()
     with pytest.raises(ValueError, match=r"mismatch in the number of predictions \(2\) and "

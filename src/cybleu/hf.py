@@ -7,9 +7,14 @@ The formula (nmt's scripts/bleu.py as evaluate ships it): per sentence the *shor
 length, n-gram matches clipped by the maximum count over the references, possible matches
 len - n + 1 when positive; corpus precisions m/p (0.0 when p is 0), or (m + 1)/(p + 1) on every
 order with smooth=True; geometric mean 0 unless every precision is positive; brevity penalty
-exp(1 - 1/ratio) for ratio <= 1, with ratio and penalty 0.0 when either length is 0. Integer
-statistics come from the compiled core (or its twin); the float arithmetic below is nmt's,
-operation by operation (its builtin `sum`, so Python 3.12's summation applies as it would there).
+exp(1 - 1/ratio) for ratio <= 1. Integer statistics come from the compiled core (or its twin);
+the float arithmetic below is nmt's, operation by operation (its builtin `sum`, so Python 3.12's
+summation applies as it would there).
+
+One difference, on purpose: when the total prediction length or the total reference length is 0
+(every prediction empty, or every reference, after tokenizing), nmt divides by zero and
+evaluate's `bleu` raises ZeroDivisionError; cybleu returns BLEU, length ratio and brevity penalty
+0.0 (with the precisions and lengths), so a batch of empty generations does not stop a run.
 """
 import math
 import numbers
@@ -99,7 +104,8 @@ def compute_bleu(reference_corpus, translation_corpus, max_order=4, smooth=False
     :param max_order: The largest n-gram order (default 4, at most 256).
     :param smooth: Add one to the matches and possible matches of every order.
     :returns: (bleu, precisions, brevity penalty, length ratio, translation length,
-        reference length); BLEU on a 0-1 scale.
+        reference length); BLEU on a 0-1 scale. Where either length is 0 (nmt raises
+        ZeroDivisionError), BLEU, brevity penalty and length ratio are 0.0.
     :raises ValueError: A `max_order` that is not an int or is above 256.
 
     >>> from cybleu import hf
@@ -148,7 +154,9 @@ def bleu(predictions, references, tokenizer=tokenizer_13a, max_order=4, smooth=F
     :param max_order: The largest n-gram order (default 4).
     :param smooth: Add-one smoothing on every order.
     :returns: evaluate's dict: `bleu`, `precisions`, `brevity_penalty`, `length_ratio`,
-        `translation_length`, `reference_length`.
+        `translation_length`, `reference_length`. Where every prediction or every reference is
+        empty after tokenizing (evaluate raises ZeroDivisionError), `bleu`, `brevity_penalty` and
+        `length_ratio` are 0.0.
     :raises TypeError: Inputs that are not lists of strings.
     :raises ValueError: Different numbers of predictions and references, an empty corpus, a bad
         `max_order`.
