@@ -732,3 +732,164 @@ def test_ddp_chrf_and_ter_two_processes_gloo(tmp_path):
         # one or two references per segment here: the float64 lengths add exactly in any order
         assert bits(value.item()) == bits(sacre_ter(CT_PREDS, CT_TARGET).score / 100)
         assert sentences.tolist() == ter_sentences
+
+
+# -- the guide's table: each case against torchmetrics, and the guide listing each -----------------
+
+def _pair(cls_name, preds, target, **kwargs):
+    """(torchmetrics' metric, ours) after one update with the same input."""
+    theirs, ours = getattr(tm_text, cls_name)(**kwargs), getattr(ctm, cls_name)(**kwargs)
+    theirs.update(preds, target)
+    ours.update(preds, target)
+    return theirs, ours
+
+
+def test_bleu_difference_a_flat_list_of_strings_as_target(core):
+    """torchmetrics' BLEUScore and SacreBLEUScore classes iterate each string of a flat `target`,
+    so its characters become the references; its `bleu_score` function wraps each string as one
+    reference, as cybleu does in both forms."""
+    from torchmetrics.functional.text import bleu_score
+    preds, target = ["a b c d"], ["a b c d"]
+    for name in ("BLEUScore", "SacreBLEUScore"):
+        theirs, ours = _pair(name, preds, target)
+        assert theirs.compute().item() == 0.0
+        assert ours.compute().item() == sacrebleu_value(preds, [target]) == 1.0000000000000004
+    assert bleu_score(preds, target).item() == 1.0      # float32
+    assert ctm.bleu_score(preds, target).item() == 1.0000000000000004
+
+
+def test_chrf_difference_an_order_the_reference_lacks():
+    """sacreBLEU counts no prediction n-gram of an order its reference has none of (here word
+    bigrams of the one-word "cd"; so with every Chinese or Japanese reference written without
+    spaces); torchmetrics counts them, and the precision of that order falls."""
+    preds, target = ["a b", "c d"], [["a b"], ["cd"]]
+    theirs, ours = _pair("CHRFScore", preds, target)
+    assert (int(theirs.total_preds_word_2_grams), int(ours.total_preds_word_2_grams)) == (2, 1)
+    assert bits(ours.compute().item()) == bits(sacre_chrf(preds, target).score / 100)
+    assert (round(theirs.compute().item(), 4), round(ours.compute().item(), 4)) == (0.4323, 0.4531)
+
+
+def test_chrf_differences_as_the_guide_gives_them():
+    for preds, target, want_theirs, want_ours in (
+            (["a\u3000b"], [["a b"]], 0.3636, 0.5),          # whitespace other than spaces
+            (["a b", "x"], [["a b"], ["y"]], 0.4773, 0.4167)):  # a sentence scoring 0
+        theirs, ours = _pair("CHRFScore", preds, target)
+        assert bits(ours.compute().item()) == bits(sacre_chrf(preds, target).score / 100)
+        assert (round(theirs.compute().item(), 4), round(ours.compute().item(), 4)) == \
+            (want_theirs, want_ours)
+
+
+def test_ter_differences_as_the_guide_gives_them():
+    for kwargs, preds, target, want_theirs, want_ours in (
+            ({}, ["a b b"], [["b c b a c"]], 0.6, 0.8),        # the shift search's side
+            ({}, [""], [["a b"]], 0.0, 1.0),                   # an empty prediction
+            ({"normalize": True}, ["x's."], [["x's."]], 0.0, 0.6667)):   # tokenized twice
+        theirs, ours = _pair("TranslationEditRate", preds, target, **kwargs)
+        sacre = sacre_ter(preds, target, normalized=kwargs.get("normalize", False))
+        assert bits(ours.compute().item()) == bits(sacre.score / 100)
+        assert (round(theirs.compute().item(), 4), round(ours.compute().item(), 4)) == \
+            (want_theirs, want_ours)
+
+
+def test_float32_states_of_chrf_and_ter_stop_counting_at_2_to_the_24():
+    theirs, ours = tm_text.CHRFScore(), ctm.CHRFScore()
+    for metric in (theirs, ours):
+        metric.total_preds_char_1_grams += 2 ** 24
+        metric.update(["a"], [["a"]])
+    assert (int(theirs.total_preds_char_1_grams), int(ours.total_preds_char_1_grams)) == \
+        (2 ** 24, 2 ** 24 + 1)
+    theirs, ours = tm_text.TranslationEditRate(), ctm.TranslationEditRate()
+    for metric in (theirs, ours):
+        metric.total_num_edits += 2 ** 24
+        metric.update(["a"], [["b"]])
+    assert (int(theirs.total_num_edits), int(ours.total_num_edits)) == (2 ** 24, 2 ** 24 + 1)
+
+
+def test_input_differences_as_the_guide_gives_them():
+    """Different lengths, empty reference lists and non-string lines: what torchmetrics does,
+    and the error cybleu raises instead."""
+    from torchmetrics.functional.text import bleu_score, chrf_score, translation_edit_rate
+    longer = (["a b", "b c", "c d"], [["a b"], ["b c"]])
+    for name in ("BLEUScore", "SacreBLEUScore"):        # zipped to the shorter
+        metric = getattr(tm_text, name)(n_gram=1)
+        metric.update(*longer)
+        assert int(metric.preds_len) == 4
+    for fn in (bleu_score, chrf_score, translation_edit_rate):
+        with pytest.raises(ValueError, match="Corpus has different size"):
+            fn(*longer)
+    for name in ("BLEUScore", "SacreBLEUScore", "CHRFScore", "TranslationEditRate"):
+        with pytest.raises(ValueError, match="3 predictions but references for 2"):
+            getattr(ctm, name)().update(*longer)
+        with pytest.raises(ValueError, match=r"target\[0\] holds no reference"):
+            getattr(ctm, name)().update(["a b c"], [[]])
+        with pytest.raises(TypeError, match=r"preds\[1\] is int"):
+            getattr(ctm, name)().update(["a", 3], [["a"], ["b"]])
+        with pytest.raises(AttributeError):
+            getattr(tm_text, name)().update(["a", 3], [["a"], ["b"]])
+    for name in ("BLEUScore", "SacreBLEUScore"):
+        with pytest.raises(ValueError, match=r"min\(\) arg is an empty sequence"):
+            getattr(tm_text, name)().update(["a b c"], [[]])
+    for name in ("CHRFScore", "TranslationEditRate"):
+        metric = getattr(tm_text, name)()
+        metric.update(["a b c"], [[]])
+        assert metric.compute().item() == 0.0
+    # one empty reference list among good ones: torchmetrics' TER of the whole corpus is 0.0
+    metric = tm_text.TranslationEditRate()
+    metric.update(["a b", "c d"], [["a b x"], []])
+    assert metric.compute().item() == 0.0 and float(metric.total_num_edits) > 1e16
+    assert metric.total_tgt_len.isnan()
+    with pytest.raises(ValueError, match=r"target\[1\] holds no reference"):
+        ctm.TranslationEditRate().update(["a b", "c d"], [["a b x"], []])
+
+
+def test_differences_on_real_data():
+    """The guide's figures: the first 25 lines of WMT22 zh-en (AISP-SJTU) for TER, the first
+    240 of en-ja (DLUT) for chrF++, and the shortest line where the shift searches part."""
+    from conftest import data_path, read_lines
+    wmt = data_path("wmt", "wmt22")
+    hyps = read_lines(wmt / "zh-en" / "sys" / "AISP-SJTU.txt")[:25]
+    refs = [[r] for r in read_lines(wmt / "zh-en" / "ref.A.txt")[:25]]
+    theirs, ours = _pair("TranslationEditRate", hyps, refs)
+    assert bits(ours.compute().item()) == bits(sacre_ter(hyps, refs).score / 100)
+    assert (round(theirs.compute().item(), 6), round(ours.compute().item(), 6)) == \
+        (0.491289, 0.498258)
+    line = 356 - 1
+    hyp = read_lines(wmt / "zh-en" / "sys" / "HuaweiTSC.txt")[line]
+    ref = read_lines(wmt / "zh-en" / "ref.A.txt")[line]
+    assert (hyp, ref) == ("Waiting for you so long.", "I’ve waited so long for you.")
+    theirs, ours = _pair("TranslationEditRate", [hyp], [[ref]])
+    assert (int(theirs.total_num_edits), int(ours.total_num_edits)) == (6, 5)
+    hyps = read_lines(wmt / "en-ja" / "sys" / "DLUT.txt")[:240]
+    refs = [[r] for r in read_lines(wmt / "en-ja" / "ref.A.txt")[:240]]
+    theirs, ours = _pair("CHRFScore", hyps, refs)
+    assert bits(ours.compute().item()) == bits(sacre_chrf(hyps, refs).score / 100)
+    assert (round(theirs.compute().item(), 6), round(ours.compute().item(), 6)) == \
+        (0.284721, 0.286821)
+    assert (int(theirs.total_preds_word_2_grams), int(ours.total_preds_word_2_grams)) == (154, 42)
+
+
+def test_the_guide_lists_every_case_with_its_input():
+    """Each input the tests above hold torchmetrics to appears in the frameworks guide's table."""
+    import os
+    from pathlib import Path
+    root = Path(os.environ.get("CYBLEU_SOURCE_TREE") or Path(__file__).resolve().parents[1])
+    guide = root / "docs" / "guide" / "frameworks.md"
+    if not guide.is_file():
+        pytest.skip(f"{guide} is absent: the docs are not part of an installed package")
+    text = guide.read_text(encoding="utf-8")
+    for case in ('`preds=["a b c"]`, `target=[["a b c d", "a b"]]`', "2**24",
+                 '`SacreBLEUScore(tokenize="char", lowercase=True)`, pred `"İ"`',
+                 '`SacreBLEUScore()`, pred `"a b-\\n"`, ref `"a b"`',
+                 '`BLEUScore(smooth=True)`, `["a b c"]` vs `[["a b d"]]`',
+                 '`BLEUScore()`, `preds=["a b c d"]`, `target=["a b c d"]`',
+                 '`CHRFScore()`, `preds=["a b", "c d"]`, `target=[["a b"], ["cd"]]`',
+                 '`CHRFScore()`, `preds=["a\\u3000b"]`, `target=[["a b"]]`',
+                 '`CHRFScore()`, `preds=["a b", "x"]`, `target=[["a b"], ["y"]]`',
+                 '`TranslationEditRate()`, `preds=["a b b"]`, `target=[["b c b a c"]]`',
+                 '`TranslationEditRate()`, `preds=[""]`, `target=[["a b"]]`',
+                 '`TranslationEditRate(normalize=True)`, `preds=["x\'s."]`, `target=[["x\'s."]]`',
+                 "`preds` and `target` of different lengths", "`target=[[]]`",
+                 '`TranslationEditRate()`, `preds=["a b", "c d"]`, `target=[["a b x"], []]`',
+                 '`preds=["a", 3]`', "TER 0.491289", "chrF++ 0.284721 against 0.286821",
+                 '`"Waiting for you so long."`'):
+        assert case in text, case

@@ -23,17 +23,29 @@ scores are concatenated). What differs, on purpose:
   (rstrip, then lowercase, then the tokenizer; every sacreBLEU tokenizer name);
 - chrF keeps, per sentence, the statistics of the reference with the best sentence chrF, the
   first of equals, also when every reference scores 0 (torchmetrics then counts no reference
-  n-gram at all), and removes all whitespace, not only spaces, when `whitespace=False`;
+  n-gram at all); counts no prediction n-gram of an order the reference has none of (a
+  reference shorter than n characters, or of fewer than n words: a Chinese or Japanese
+  reference without spaces has no word bigrams), where torchmetrics counts them and so lowers
+  the precision; and removes all whitespace, not only spaces, when `whitespace=False`;
 - TER is tercom's as sacreBLEU computes it: shifts are searched on the prediction (torchmetrics
-  searches them on the reference) and an empty prediction costs one deletion per reference word
-  (torchmetrics counts no edit);
+  passes prediction and reference swapped, and searches them on the reference), an empty
+  prediction costs one edit per reference word (torchmetrics counts none), and with
+  `normalize=True` references are tokenized twice, as sacreBLEU does (`x's.` scores 2 edits
+  against itself; torchmetrics 0);
 - BLEU's `smooth=True` is sacreBLEU's add-k with k=1 (torchmetrics' smoothing: add one to every
   order but the first), without torchmetrics' return of 0 when an order has no match. Explicit
   non-uniform `weights` follow torchmetrics' formula instead (see `BLEUScore`);
 - mismatched `preds`/`target` lengths, an empty reference list and non-string lines raise a
-  clear error (torchmetrics truncates or fails later); reference streams passed where
+  clear error (torchmetrics truncates, fails later, or scores the corpus 0: an empty reference
+  list turns TER's states into 2e16 edits over NaN words); reference streams passed where
   torchmetrics takes one list of references per prediction are recognised and the error says
-  to pass `list(zip(*target))`.
+  to pass `list(zip(*target))`;
+- BLEU reads a flat list of strings as `target` as one reference per prediction, as
+  torchmetrics' `bleu_score` does; its `BLEUScore` and `SacreBLEUScore` classes read the
+  characters of each string as references there, and score 0.
+
+cybleu does not reproduce torchmetrics' numbers where they differ: to compare with values
+torchmetrics logged, keep torchmetrics for those.
 """
 import math
 import numbers
@@ -200,8 +212,11 @@ class BLEUScore(Metric):
     """BLEU of whitespace-split text (torchmetrics' `BLEUScore`), on exact statistics.
 
     As input to `update` and `forward`: `preds`, a sequence of hypothesis strings (or one
-    string); `target`, per prediction a sequence of reference strings (or one string).
-    `compute()` and `forward` return the BLEU as a float64 tensor on a 0-1 scale.
+    string); `target`, per prediction a sequence of reference strings (or one string). A flat
+    list of strings is one reference per prediction, as torchmetrics' `bleu_score` function
+    reads it (torchmetrics' own `BLEUScore` class reads each string's characters as references
+    and scores 0 there). `compute()` and `forward` return the BLEU as a float64 tensor on a 0-1
+    scale.
 
     :param n_gram: The largest n-gram order (1 to 256).
     :param smooth: sacreBLEU's add-k smoothing with k=1 (add one to every order but the first).
