@@ -32,6 +32,12 @@ if cybleu.BACKEND == "python":
     SYSTEMS = SYSTEMS[::4]
 
 
+def _every(step, start=0):
+    """Every step-th system from start; without the data, the placeholder that skips saying why
+    (an empty slice would skip with pytest's "got empty parameter set")."""
+    return SYSTEMS[start::step] or SYSTEMS[:1]
+
+
 @functools.lru_cache(maxsize=None)
 def _load(pair, system):
     folder = data_path("wmt", pair)
@@ -90,7 +96,7 @@ def test_corpus_none_tokenizer_lowercase(pair, system):
     _check_corpus(pair, system, 1, "none", True)
 
 
-@pytest.mark.parametrize("pair,system", SYSTEMS[1::4])
+@pytest.mark.parametrize("pair,system", _every(4, 1))
 def test_compat_corpus_bleu_and_signature(pair, system):
     hyps, refs = _load(pair, system)
     for tokenize, lowercase in (("13a", True), ("none", False)):
@@ -106,7 +112,7 @@ def test_compat_corpus_bleu_and_signature(pair, system):
         assert ours.get_signature().format(short=short).rsplit(":", 1)[0] == want
 
 
-@pytest.mark.parametrize("pair,system", SYSTEMS[::3])
+@pytest.mark.parametrize("pair,system", _every(3))
 def test_batch_sentence_scores(pair, system):
     """Every segment's sentence BLEU equals the oracle's sentence score of that segment."""
     hyps, refs = _load(pair, system)
@@ -136,7 +142,7 @@ def _quiet(metric, hyps, refs):
         logger.setLevel(level)
 
 
-@pytest.mark.parametrize("pair,system", SYSTEMS[::8])
+@pytest.mark.parametrize("pair,system", _every(8))
 def test_direct_oracle_runs_at_each_max_order(pair, system):
     """The prefix shortcut above, checked against the oracle run at each maximum order."""
     hyps, refs = _load(pair, system)

@@ -445,6 +445,10 @@ def test_context_manager_keeps_earlier_patch(core):
         with cybleu.patched("fairseq"):
             pass
     cybleu.patch_sacrebleu()
+    with cybleu.patched("sacrebleu"):
+        assert cybleu.is_patched("sacrebleu")
+    assert cybleu.is_patched("sacrebleu")
+    nltk_modules()      # the rest patches nltk: a skip without it
     with cybleu.patched("sacrebleu", "nltk"):
         assert cybleu.is_patched("nltk")
     assert cybleu.is_patched("sacrebleu") and not cybleu.is_patched("nltk")
@@ -999,7 +1003,10 @@ def test_evaluate_bleu_script(core):
 # -- nltk -----------------------------------------------------------------------------------------
 
 def nltk_modules():
-    from nltk import translate
+    """nltk's translate package and bleu_score module, or a skip: nltk 3.10.4 needs Python 3.10
+    or later (the test extra installs it there)."""
+    translate = pytest.importorskip("nltk.translate", reason="nltk is not installed (pip install "
+                                    "nltk==3.10.4, Python 3.10 or later)")
     from nltk.translate import bleu_score
     return translate, bleu_score
 

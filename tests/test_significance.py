@@ -621,7 +621,8 @@ def test_all_pairs(resampler):
 def test_student_t_against_mpmath():
     """Two-sided Student p-values: an independent arbitrary-precision oracle (mpmath's
     regularized incomplete beta); our continued fraction in doubles agrees to ~1e-13."""
-    mpmath = pytest.importorskip("mpmath")
+    mpmath = pytest.importorskip("mpmath", reason="mpmath (the arbitrary-precision oracle) is not "
+                                 "installed: pip install mpmath")
     rng = np.random.default_rng(0)
     for _ in range(300):
         df = int(rng.choice([1, 2, 3, 5, 10, 19, 50, 400]))
