@@ -57,7 +57,7 @@ def test_japanese_needs_kana_and_thai_has_no_sacrebleu_tokenizer():
     thai = guess(["ภาษาไทยเขียนโดยไม่เว้นวรรคระหว่างคำ"] * 3)
     assert thai.language == "th" and thai.tokenizer is None
     assert "-tok flores200" in language_hint.advice(thai, "13a")
-    assert 'BLEU(tokenize="flores200")' in language_hint.advice(thai, "13a", python=True)
+    assert 'BLEU(tokenize="flores200")' in language_hint.advice(thai, "13a", "python")
 
 
 def test_too_little_text_and_empty_lines():
@@ -71,8 +71,10 @@ def test_advice_names_the_flag_that_fixes_it():
     hint = guess(["很抱歉，您点的餐可能会晚到一会。"] * 3)
     cli = language_hint.advice(hint, "13a")
     assert "-l SRC-zh" in cli and "-tok zh" in cli and "'13a'" in cli
-    py = language_hint.advice(hint, "intl", python=True)
+    py = language_hint.advice(hint, "intl", "python")
     assert "BLEU(trg_lang='zh')" in py and "'intl'" in py
+    both = language_hint.advice(hint, "13a", "report")
+    assert "-l SRC-zh (cybleu report)" in both and 'language_pair="SRC-zh"' in both
 
 
 def test_module_examples():

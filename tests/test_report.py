@@ -579,6 +579,181 @@ def test_cli_several_test_sets_and_a_manifest(files, capsys):
     assert code == 1 and "same name" in err
 
 
+# -- the language pair and the references' script --------------------------------------------
+
+def _wmt22_en_zh(*names):
+    d = data_path("wmt", "wmt22", "en-zh")
+    return d / "ref.A.txt", [d / "sys" / f"{n}.txt" for n in names]
+
+
+def test_cli_language_pair_scores_chinese_as_sacrebleu_does(tmp_path, capsys):
+    """The issue's example: WMT22 en-zh, DLUT and GTCOM. With -l en-zh every number is
+    sacreBLEU 2.6.0's with the zh tokenizer (scores, intervals, p-value, signature), bit for
+    bit, and the ranking is the right one; no warning."""
+    from sacrebleu.significance import PairedTest as SacrePairedTest
+    ref, paths = _wmt22_en_zh("DLUT", "GTCOM")
+    out = tmp_path / "zh.html"
+    code, _, err = _cli(["-l", "en-zh", str(ref), "-i", *map(str, paths), "-m", "bleu", "ter",
+                         "-o", str(out)], capsys)
+    assert code == 0, err
+    assert "look Chinese" not in err
+    header = page_data(out.read_text(encoding="utf-8"))[1]
+    ts = header["sets"][0]
+    assert ts["systems"] == ["DLUT", "GTCOM"] and ts["name"] == "en-zh"
+    assert ts["language_pair"] == "en-zh"
+    refs = read_lines(ref)
+    named = [(p.stem, read_lines(p)) for p in paths]
+    oracle = SacrePairedTest(named, {"BLEU": SacreBLEU(trg_lang="zh", references=[refs]),
+                                     "TER": SacreTER(references=[refs])},
+                             None, test_type="bs", n_samples=1000)()
+    for k, name in enumerate(("BLEU", "TER")):
+        m = ts["metrics"][k]
+        for s, expected in enumerate(oracle[1][name]):
+            c = m["corpus"][s]
+            assert bits(c["score"]) == bits(expected.score), (name, s)
+            assert bits(c["mean"]) == bits(float(expected.mean))
+            assert bits(c["ci"]) == bits(float(expected.ci))
+            assert (c["p"] is None) if s == 0 else bits(c["p"]) == bits(expected.p_value)
+        assert m["signature"] == oracle[0][name].format().replace(
+            "version:2.6.0", f"version:cybleu-{cybleu.__version__}")
+    bleu = ts["metrics"][0]
+    assert "tok:zh" in bleu["signature"]
+    assert bleu["corpus"][1]["score"] > bleu["corpus"][0]["score"]   # GTCOM ahead, as it is
+    assert bleu["corpus"][1]["p"] < 0.05
+    # TER splits at spaces whatever -l says (as sacreBLEU): the page says what fixes it
+    assert any("--ter-normalized --ter-asian-support" in n for n in ts["notes"])
+
+
+def test_cli_warns_of_chinese_scored_with_13a(tmp_path, capsys):
+    ref, paths = _wmt22_en_zh("DLUT", "GTCOM")
+    out = tmp_path / "13a.html"
+    code, _, err = _cli([str(ref), "-i", *map(str, paths), "-m", "bleu", "chrf", "-o", str(out)],
+                        capsys)
+    assert code == 0, err
+    assert "look Chinese" in err and "-l SRC-zh" in err
+    meta, header, _ = page_data(out.read_text(encoding="utf-8"))
+    notes = header["sets"][0]["notes"]
+    assert len(notes) == 1 and "'13a'" in notes[0] and "-l SRC-zh" in notes[0]
+    assert meta["sets"][0]["notes"] == notes            # the page without scripts shows it too
+    assert "look Chinese" in out.read_text(encoding="utf-8").split("<script")[0]
+    # -tok zh is a fix as good as -l: no note
+    code, _, err = _cli([str(ref), "-i", *map(str, paths), "-m", "bleu", "-tok", "zh", "-o",
+                         str(out)], capsys)
+    assert code == 0 and "look Chinese" not in err
+    assert page_data(out.read_text(encoding="utf-8"))[1]["sets"][0]["notes"] == []
+
+
+def test_cli_l_is_the_language_pair(files, capsys):
+    ref, systems, d = files["ref"], files["systems"], files["dir"]
+    out = d / "l.html"
+    # a bare -l is not -lc, and its value is not a reference file
+    code, _, err = _cli([ref, "-i", systems[0], "-l", "-o", str(out)], capsys)
+    assert code == 2 and "argument --language-pair/-l: expected one argument" in err
+    code, _, err = _cli(["-l", "en-de", ref, "-i", *systems[:2], "-m", "bleu", "-o", str(out)],
+                        capsys)
+    assert code == 0, err
+    ts = page_data(out.read_text(encoding="utf-8"))[1]["sets"][0]
+    assert ts["n_refs"] == 1 and ts["language_pair"] == "en-de"
+    assert "tok:13a" in ts["metrics"][0]["signature"]
+    code, _, err = _cli(["-l", "english", ref, "-i", systems[0], "-o", str(out)], capsys)
+    assert code == 1 and "A language pair looks like en-de (source-target), not 'english'" in err
+    # per set: before the first --set for all, after it for its set
+    code, _, err = _cli(["-o", str(out), "-m", "bleu", "-l", "en-de", "--set", "a", ref, "-i",
+                         systems[0], "--set", "b", "-l", "en-zh", ref, "-i", systems[1]], capsys)
+    assert code == 0, err
+    sets = page_data(out.read_text(encoding="utf-8"))[1]["sets"]
+    assert [ts["language_pair"] for ts in sets] == ["en-de", "en-zh"]
+    assert ["tok:13a" in ts["metrics"][0]["signature"] for ts in sets] == [True, False]
+    assert "tok:zh" in sets[1]["metrics"][0]["signature"]
+
+
+def test_python_language_pair_and_the_note():
+    d = data_path("wmt", "wmt22", "en-zh")
+    refs = read_lines(d / "ref.A.txt")[:300]
+    systems = {n: read_lines(d / "sys" / f"{n}.txt")[:300] for n in ("DLUT", "GTCOM")}
+    rep = cybleu.report(refs, systems, metrics=["bleu", ("chrf", {"word_order": 2})])
+    ts = rep.data["sets"][0]
+    assert len(ts["notes"]) == 1 and 'language_pair="SRC-zh"' in ts["notes"][0]
+    assert "Note: The references look Chinese" in rep.summary()
+    rep = cybleu.report(refs, systems, metrics=["bleu", "chrf++"], language_pair="en-zh")
+    ts = rep.data["sets"][0]
+    assert ts["notes"] == [] and "tok:zh" in ts["metrics"][0]["signature"]
+    expected = SacreBLEU(trg_lang="zh").corpus_score(systems["GTCOM"], [refs])
+    assert bits(ts["metrics"][0]["corpus"][1]["score"]) == bits(expected.score)
+    # a metric object keeps its own tokenizer; the set's own pair wins over the report's
+    rep = cybleu.report(testsets=[{"name": "x", "references": refs, "systems": systems,
+                                   "language_pair": "en-ja"}],
+                        metrics=[BLEU(tokenize="zh"), "ter"], language_pair="en-de")
+    ts = rep.data["sets"][0]
+    assert "tok:zh" in ts["metrics"][0]["signature"] and ts["language_pair"] == "en-ja"
+    with pytest.raises(ReportInputError, match="not 'zh'"):
+        cybleu.report(refs, systems, language_pair="zh")
+    # English and German references: no note
+    refs, systems = demo(2, 50)
+    assert cybleu.report(refs, systems).data["sets"][0]["notes"] == []
+
+
+def test_manifest_and_dict_keys(files, capsys):
+    """"sources" (documented) and "source" (read too) in a manifest and in Python's dicts; an
+    unknown key is an error naming it and the known ones; a set without a name is named after
+    its language pair or its reference file, not "test set 1"."""
+    ref, systems, d = files["ref"], files["systems"], files["dir"]
+    out = d / "m.html"
+    manifest = d / "keys.json"
+
+    def run(data):
+        manifest.write_text(json.dumps(data), encoding="utf-8")
+        return _cli(["--manifest", str(manifest), "-o", str(out), "-m", "bleu"], capsys)
+
+    entry = {"references": ["ref.txt"], "systems": [os.path.basename(systems[0])]}
+    for key in ("sources", "source"):
+        code, _, err = run({"testsets": [dict(entry, **{key: "ref.txt"})]})
+        assert code == 0, err
+        ts = page_data(out.read_text(encoding="utf-8"))[1]["sets"][0]
+        assert ts["has_source"] and ts["name"] == "ref.txt"
+    code, _, err = run({"testsets": [dict(entry, source="ref.txt", sources="ref.txt")]})
+    assert code == 1 and 'give "sources" or "source", not both' in err
+    code, _, err = run({"testsets": [dict(entry, refs=["ref.txt"])]})
+    assert code == 1 and ("test set 1: unknown key 'refs'; a test set's keys are name, "
+                          "references, systems, sources, language_pair.") in err
+    code, _, err = run({"testsets": [entry], "titel": "typo"})
+    assert code == 1 and ("unknown key 'titel'; a manifest's keys are title, baseline, metrics, "
+                          "language_pair, testsets.") in err
+    code, _, err = run({"language_pair": "en-de", "testsets": [entry, dict(
+        entry, name="zh", language_pair="en-zh")]})
+    assert code == 0, err
+    sets = page_data(out.read_text(encoding="utf-8"))[1]["sets"]
+    assert [(ts["name"], ts["language_pair"]) for ts in sets] == [("en-de", "en-de"),
+                                                                  ("zh", "en-zh")]
+    # the command line: named after the reference file
+    code, _, err = _cli([ref, "-i", systems[0], "-m", "bleu", "-o", str(out)], capsys)
+    assert code == 0, err
+    assert page_data(out.read_text(encoding="utf-8"))[1]["sets"][0]["name"] == "ref.txt"
+    # Python's dicts
+    refs, named = demo(2, 20)
+    rep = cybleu.report(testsets=[{"name": "a", "references": refs, "systems": named,
+                                   "source": refs}], metrics=["bleu"])
+    assert rep.data["sets"][0]["has_source"]
+    with pytest.raises(ReportInputError, match="unknown key 'source_lines'; the keys are name, "
+                                               "references, systems, sources, language_pair"):
+        cybleu.report(testsets=[{"name": "a", "references": refs, "systems": named,
+                                 "source_lines": refs}])
+    with pytest.raises(ReportInputError, match="not both"):
+        cybleu.report(testsets=[{"name": "a", "references": refs, "systems": named,
+                                 "source": refs, "sources": refs}])
+
+
+def test_plurals_and_numbers(files, capsys):
+    rep = cybleu.report(["the cat sat"], {"a": ["the cat sat"]}, metrics=["bleu"])
+    assert rep.summary().splitlines()[1] == "test set: 1 segment, 1 system"
+    assert repr(TestSet("x", ["a b"] * 1200, {"a": ["a b"] * 1200, "b": ["a"] * 1200})) == \
+        "TestSet('x': 1,200 segments, 1 reference, 2 systems)"
+    code, _, err = _cli([files["ref"], "-i", files["systems"][0], "-m", "bleu", "-o",
+                         str(files["dir"] / "one.html")], capsys)
+    assert code == 0, err
+    assert "1 test set, 1 system output\n" in err
+
+
 def test_cli_is_a_subcommand_and_leaves_sacrebleus_alone(files, tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [os.path.dirname(os.path.dirname(cybleu.__file__))] + sys.path))

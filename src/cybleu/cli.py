@@ -687,10 +687,10 @@ def _run(args, parking=None):
         return
 
     if args.langpair:
-        parts = args.langpair.split("-")
-        if len(parts) < 2:
-            _fail(f"A language pair looks like en-de (source-target), not {args.langpair!r}.")
-        args.bleu_trg_lang = parts[1]
+        try:
+            args.bleu_trg_lang = registry.target_language(args.langpair)
+        except ValueError as err:
+            _fail(str(err))
 
     if args.test_set is not None and args.bleu_tokenize == "none":
         logger.warning("You are turning off BLEU's internal tokenizer presumably to supply your "

@@ -9,8 +9,11 @@ intervals, p-values for every pair of systems, BLEU's anatomy and per-segment dr
 Every number is computed here, in Python, by the library's own functions (`compute.py`); the
 page's JavaScript only sorts, filters and draws them. Nothing in the page asks for the network.
 """
+import logging
 import os
 from collections.abc import Mapping, Sequence
+
+logger = logging.getLogger("cybleu.report")
 
 __all__ = ["report", "Report", "TestSet", "ReportInputError"]
 
@@ -36,19 +39,23 @@ class TestSet:
         reference set; None where a stream has no reference for a segment).
     :param systems: {name: lines}, or a sequence of (name, lines) pairs.
     :param sources: the source lines, or None.
+    :param language_pair: "SRC-TGT" (such as "en-zh"), as sacreBLEU's `-l`: the target language
+        picks BLEU's tokenizer (zh, ja-mecab, ko-mecab) for the metrics given by name; None: the
+        report's `language_pair`.
     :raises ReportInputError: lines that are not str, streams or systems of different lengths,
-        a segment without any reference, two systems of the same name.
+        a segment without any reference, two systems of the same name, a language pair without
+        "-".
 
     >>> import cybleu
     >>> news = cybleu.TestSet("news", ["the cat sat"], {"a": ["the cat sat"]})
     >>> news
-    TestSet('news': 1 segments, 1 reference(s), 1 systems)
+    TestSet('news': 1 segment, 1 reference, 1 system)
     >>> rep = cybleu.report(testsets=[news])
     """
 
     __test__ = False  # not a pytest test class
 
-    def __init__(self, name, references, systems, sources=None):
+    def __init__(self, name, references, systems, sources=None, language_pair=None):
         self.name = str(name)
         self.references = _streams(references, self.name)
         n = len(self.references[0])
@@ -56,10 +63,32 @@ class TestSet:
         self.sources = None
         if sources is not None:
             self.sources = _lines(sources, f"{self.name}: the source", n)
+        self.language_pair = _language_pair(language_pair, self.name)
 
     def __repr__(self):
-        return (f"TestSet({self.name!r}: {len(self.references[0])} segments, "
-                f"{len(self.references)} reference(s), {len(self.systems)} systems)")
+        return (f"TestSet({self.name!r}: {_count(len(self.references[0]), 'segment')}, "
+                f"{_count(len(self.references), 'reference')}, "
+                f"{_count(len(self.systems), 'system')})")
+
+
+def _count(n, word):
+    """'1 segment', '2 segments', '3,004 segments'."""
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def _language_pair(pair, name=None):
+    """The pair as given (None stays None), or ReportInputError when it has no target."""
+    if pair is None:
+        return None
+    from ..tokenizers.registry import target_language
+    if not isinstance(pair, str):
+        raise ReportInputError(f"{_where(name)}language_pair should be a str such as 'en-zh', "
+                               f"not {type(pair).__name__}")
+    try:
+        target_language(pair)
+    except ValueError as err:
+        raise ReportInputError(f"{_where(name)}{err}") from None
+    return pair
 
 
 def _where(label):
@@ -149,7 +178,7 @@ class Report:
     ...                     metrics=["chrf"])
     >>> print(rep.summary())
     test set: systems compared
-    test set: 1 segments, 2 systems
+    test set: 1 segment, 2 systems
               chrF2
       a      100.00
       b       45.65
@@ -221,17 +250,20 @@ class Report:
         return write_atomically(os.fspath(path), text)
 
     def summary(self):
-        """A text table of the corpus scores (what `repr` shows).
+        """A text table of the corpus scores (what `repr` shows), and the notes of each test
+        set (a tokenization that does not suit the references' script).
 
         :returns: the table, one line per system and test set."""
         lines = [self.title]
         for ts in self._meta["sets"]:
-            lines.append(f"{ts['name']}: {ts['n_segments']} segments, {len(ts['systems'])} "
-                         "systems")
+            lines.append(f"{ts['name']}: {_count(ts['n_segments'], 'segment')}, "
+                         f"{_count(len(ts['systems']), 'system')}")
             width = max(len(n) for n in ts["systems"])
             lines.append("  " + " " * width + "  " + "  ".join(f"{m:>10}" for m in ts["metrics"]))
             for name, row in zip(ts["systems"], ts["scores"]):
                 lines.append(f"  {name:<{width}}  " + "  ".join(f"{v:>10}" for v in row))
+            for note in ts.get("notes", ()):
+                lines.append(f"  Note: {note}")
         return "\n".join(lines)
 
     def __repr__(self):
@@ -264,9 +296,24 @@ def write_atomically(path, data):
     return path
 
 
+#: the keys of a test set given as a dict (and in a manifest); "source" is read as "sources"
+TESTSET_KEYS = ("name", "references", "systems", "sources", "language_pair")
+
+
+def _testset_from_dict(ts, k):
+    unknown = [key for key in ts if key not in TESTSET_KEYS + ("source",)]
+    if unknown:
+        raise ReportInputError(f"test set {k + 1}: unknown key {unknown[0]!r}; the keys are "
+                               f"{', '.join(TESTSET_KEYS)}")
+    if "source" in ts and "sources" in ts:
+        raise ReportInputError(f"test set {k + 1}: give \"sources\" or \"source\", not both")
+    return TestSet(ts.get("name", f"test set {k + 1}"), ts.get("references"), ts.get("systems"),
+                   ts.get("sources", ts.get("source")), ts.get("language_pair"))
+
+
 def report(references=None, systems=None, *, sources=None, name=None, testsets=None,
            metrics=("bleu", "chrf", "ter"), baseline=None, title=None, paired_test="bs",
-           n_samples=None, seed=None, alpha=0.05):
+           n_samples=None, seed=None, alpha=0.05, language_pair=None):
     """Build a comparison report of MT systems (one page; `Report.save(path)` writes it).
 
     :param references: one reference stream (list of lines) or a list of streams.
@@ -274,9 +321,10 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
     :param sources: the source lines (shown next to each segment), or None.
     :param name: the test set's name (default "test set").
     :param testsets: instead of the four above, several test sets or language pairs:
-        `TestSet` objects or dicts with keys name, references, systems, sources.
-    :param metrics: names ("bleu", "chrf", "chrf++", "ter") or metric objects (e.g.
-        `BLEU(tokenize="intl")`), in the order shown.
+        `TestSet` objects or dicts with keys name, references, systems, sources, language_pair.
+    :param metrics: names ("bleu", "chrf", "chrf++", "ter"), (name, options) pairs such as
+        `("bleu", {"lowercase": True})`, or metric objects (e.g. `BLEU(tokenize="intl")`), in
+        the order shown.
     :param baseline: the system the p-values compare with (default: the first); in every test
         set that has it, else that set's first system.
     :param title: the page's title.
@@ -285,19 +333,27 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
     :param n_samples: resamples or trials (default 1000 / 10000).
     :param seed: the resampling seed (default SACREBLEU_SEED, else 12345, as sacreBLEU).
     :param alpha: the level at which Holm-adjusted p-values count as significant (groups).
+    :param language_pair: "SRC-TGT" (such as "en-zh") of the test sets that give none, as
+        sacreBLEU's `-l`: the target language picks BLEU's tokenizer for the metrics given by
+        name (zh, ja-mecab, ko-mecab, else 13a). Without one, references mostly in a script
+        written without spaces get a note on the page and a warning in the log when BLEU splits
+        at spaces (13a, intl).
     :returns: a `Report`.
     :raises ReportInputError: (a ValueError) inputs of different lengths, unknown baseline,
         lines that are not str, a metric name that is not known.
+    :raises ImportError: a tokenizer the language pair picks needs a package that is missing
+        (ja-mecab: mecab-python3 and ipadic; ko-mecab: mecab-ko).
 
     >>> import cybleu
     >>> rep = cybleu.report(["the cat sat on the mat"], {"a": ["the cat sat on the mat"],
     ...                                                   "b": ["a cat sat on a mat"]})
     >>> [round(m["corpus"][1]["score"], 10) for m in rep.data["sets"][0]["metrics"]]
     [32.4667915475, 45.654498288, 33.3333333333]
-
     """
     from .. import significance as sig
-    from . import compute
+    from ..tokenizers.registry import target_language
+    from . import compute, language
+    from .page import clean_text
 
     if testsets is not None:
         if references is not None or systems is not None or sources is not None:
@@ -307,11 +363,7 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
             if isinstance(ts, TestSet):
                 sets.append(ts)
             elif isinstance(ts, Mapping):
-                unknown = set(ts) - {"name", "references", "systems", "sources"}
-                if unknown:
-                    raise ReportInputError(f"test set {k + 1}: unknown keys {sorted(unknown)}")
-                sets.append(TestSet(ts.get("name", f"test set {k + 1}"), ts.get("references"),
-                                    ts.get("systems"), ts.get("sources")))
+                sets.append(_testset_from_dict(ts, k))
             else:
                 raise ReportInputError(f"test set {k + 1} is {type(ts).__name__}, not a TestSet "
                                        "or dict")
@@ -321,12 +373,15 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
         if references is None or systems is None:
             raise ReportInputError("a report needs references and systems")
         sets = [TestSet(name or "test set", references, systems, sources)]
+    language_pair = _language_pair(language_pair)
     names = [ts.name for ts in sets]
     if len(set(names)) != len(names):
         raise ReportInputError(f"two test sets have the same name: {names}")
 
-    if isinstance(metrics, str):
+    if isinstance(metrics, (str, tuple)) and (isinstance(metrics, str) or (
+            len(metrics) == 2 and isinstance(metrics[1], dict))):
         metrics = [metrics]
+    metrics = list(metrics)
     if not metrics:
         raise ReportInputError("no metric to compute")
     try:
@@ -334,7 +389,8 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
     except (TypeError, ValueError) as err:
         raise ReportInputError(str(err)) from None
     kinds = [compute._kind(m) for m in specs]
-    asked = [m.lower() for m in metrics if isinstance(m, str)]
+    asked = [(m[0] if isinstance(m, tuple) else m).lower() for m in metrics
+             if isinstance(m, str) or (isinstance(m, tuple) and isinstance(m[0], str))]
     if len(set(asked)) < len(asked):
         raise ReportInputError(f"a metric is asked for twice: {list(metrics)}")
     if paired_test not in ("bs", "ar"):
@@ -359,7 +415,15 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
     header_sets, arrays = [], {}
     for k, ts in enumerate(sets):
         base = baseline if baseline in ts.systems else next(iter(ts.systems))
-        fresh = [compute.make_metric(m) for m in specs]
+        pair = ts.language_pair or language_pair
+        target = target_language(pair) if pair else None
+        if target:
+            fresh = [compute.make_metric(m, target) for m in metrics]
+        else:
+            fresh = [compute.make_metric(m) for m in specs]
+        set_notes = language.notes(ts.references, fresh, target)
+        for note in set_notes:
+            logger.warning(f"{clean_text(ts.name)}: {note}")
         head, arrs = compute.compute_testset(ts, fresh, base, paired_test, n_samples,
                                              seed_value, seed_str, alpha)
         for arr_name, arr in arrs.items():
@@ -369,13 +433,18 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
             if "stats_array" in m:
                 m["stats_array"] = f"s{k}.{m['stats_array']}"
         head["ref_len"] = f"s{k}.{head['ref_len']}"
+        # names a page cannot encode (undecodable file-name bytes, lone surrogates) as escapes
+        head["name"] = clean_text(head["name"])
+        head["systems"] = [clean_text(n) for n in head["systems"]]
+        head["language_pair"] = pair
+        head["notes"] = set_notes
         header_sets.append(head)
 
     from ..version import __version__
     title = title if title is not None else (
         "MT systems compared" if len(sets) > 1 else f"{sets[0].name}: systems compared")
     header = {
-        "title": str(title),
+        "title": clean_text(title),
         "generator": f"cybleu {__version__}",
         "test": {"type": paired_test, "n": n_samples, "seed": seed_str, "alpha": alpha,
                  "correction": "holm", "ci_resamples": n_samples if paired_test == "bs" else 1000},
@@ -390,7 +459,8 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
             "sets": [{"name": h["name"], "n_segments": h["n_segments"], "systems": h["systems"],
                       "metrics": [m["name"] for m in h["metrics"]],
                       "scores": [[f"{m['corpus'][s]['score']:.2f}" for m in h["metrics"]]
-                                 for s in range(len(h["systems"]))]}
+                                 for s in range(len(h["systems"]))],
+                      "notes": h["notes"]}
                      for h in header_sets]}
     return Report(meta, header, arrays)
 

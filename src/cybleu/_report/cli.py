@@ -6,9 +6,10 @@
     cybleu report --manifest sets.json -o r.html
 
 Several test sets or language pairs go in one report as groups, each starting with `--set NAME`
-(its references, `-i` systems and `--src`), or in a manifest (JSON: {"title", "baseline",
-"metrics", "testsets": [{"name", "references": [paths], "systems": {name: path} or [paths],
-"source": path}]}, paths relative to the manifest). Files are read as the scoring command line
+(its references, `-i` systems, `--src` and `-l`), or in a manifest (JSON: {"title", "baseline",
+"metrics", "language_pair", "testsets": [{"name", "references": [paths], "systems": {name:
+path} or [paths], "sources": path, "language_pair"}]}, paths relative to the manifest; unknown
+keys are errors). `-l SRC-TGT` is sacreBLEU's: the target language picks BLEU's tokenizer. Files are read as the scoring command line
 reads them (`cybleu.streams`: .gz, -e encoding, lines right-stripped, -nr tab-separated
 references); errors name the file and exit with status 1, prefixed `cybleu: `. The page is
 written to a temporary file in the target directory and renamed, so a failed run leaves nothing.
@@ -26,7 +27,9 @@ from ..tokenizers import registry
 logger = logging.getLogger("cybleu.cli")
 
 METRIC_CHOICES = ("bleu", "chrf", "chrf++", "ter")
-GROUP_KEYS = ("refs", "input", "src", "name", "names")
+GROUP_KEYS = ("refs", "input", "src", "name", "names", "langpair")
+#: the keys of a manifest (a test set's are `TESTSET_KEYS`, as Python's dicts take them)
+MANIFEST_KEYS = ("title", "baseline", "metrics", "language_pair", "testsets")
 
 
 def build_parser():
@@ -52,6 +55,12 @@ def build_parser():
                         help="Names of the systems, in the order of -i (default: the file names "
                              "without their shared prefix and suffix).")
     parser.add_argument("--name", default=None, help="The test set's name.")
+    parser.add_argument("--language-pair", "-l", dest="langpair", default=None,
+                        metavar="SRC-TGT",
+                        help="Source-target language pair (2-char ISO639-1 codes), as in "
+                             "sacreBLEU: the target picks BLEU's tokenizer (zh, ja-mecab, "
+                             "ko-mecab; else 13a). Before the first --set: for every set that "
+                             "gives none.")
     parser.add_argument("--set", dest="set_marker", default=None, metavar="NAME",
                         help="Start another test set named NAME: its references, -i and --src "
                              "follow.")
@@ -82,8 +91,8 @@ def build_parser():
                         help="Encoding of the text files (default: %(default)s).")
     bleu = parser.add_argument_group("BLEU")
     bleu.add_argument("--tokenize", "-tok", choices=registry.NAMES, default=None,
-                      help="BLEU's tokenizer (default 13a; zh/ja-mecab/ko-mecab by target "
-                           "language are not guessed here).")
+                      help="BLEU's tokenizer (default: by the target language of -l, else "
+                           "13a).")
     bleu.add_argument("--lowercase", "-lc", action="store_true", help="Lowercased BLEU.")
     bleu.add_argument("--smooth-method", "-s", choices=("none", "floor", "add-k", "exp"),
                       default="exp", help="BLEU's smoothing (default: exp).")
@@ -110,8 +119,9 @@ def build_parser():
 
 
 class _Group:
-    def __init__(self, name, refs, inputs, src, names):
+    def __init__(self, name, refs, inputs, src, names, langpair=None):
         self.name, self.refs, self.inputs, self.src, self.names = name, refs, inputs, src, names
+        self.langpair = langpair
 
 
 def _segments(argv):
@@ -132,9 +142,12 @@ def parse(argv):
     defaults = vars(parser.parse_args([]))
     merged = dict(defaults)
     groups = []
+    first_langpair = None
     for k, seg in enumerate(_segments(argv)):
         args = parser.parse_args(seg)
         values = vars(args)
+        if k == 0:
+            first_langpair = values["langpair"]
         for key, value in values.items():
             if key in GROUP_KEYS or key == "set_marker":
                 continue
@@ -148,7 +161,8 @@ def parse(argv):
         has_group = values["refs"] or values["input"] is not None or values["src"] is not None
         if k > 0 or has_group:
             groups.append(_Group(name, values["refs"], values["input"], values["src"],
-                                 values["names"]))
+                                 values["names"], values["langpair"] or first_langpair))
+    merged["langpair"] = first_langpair
     opts = argparse.Namespace(**merged)
     return opts, groups
 
@@ -185,7 +199,7 @@ def _default_names(paths):
 
 
 def _testset(group, opts, label, base_dir=None):
-    from . import TestSet
+    from . import ReportInputError, TestSet
     resolve = (lambda p: p if base_dir is None or os.path.isabs(p) else
                os.path.join(base_dir, p))
     refs = [resolve(p) for p in group.refs]
@@ -219,7 +233,11 @@ def _testset(group, opts, label, base_dir=None):
         if len(sources) != n:
             _fail("Source and reference streams have different lengths.",
                   f"{src} has {len(sources)} lines, the references {n}.")
-    ts = TestSet(group.name or label, references, systems, sources)
+    name = group.name or group.langpair or os.path.basename(refs[0])
+    try:
+        ts = TestSet(name, references, systems, sources, group.langpair)
+    except ReportInputError as err:
+        _fail(str(err))
     ts._paths = dict(zip(names, group.inputs or []))
     return ts
 
@@ -236,15 +254,27 @@ def _manifest(opts):
     if not isinstance(data, dict) or not isinstance(data.get("testsets"), list) \
             or not data["testsets"]:
         _fail(f"{path}: a manifest is a JSON object with a non-empty list \"testsets\".")
+    from . import TESTSET_KEYS
+    unknown = [key for key in data if key not in MANIFEST_KEYS]
+    if unknown:
+        _fail(f"{path}: unknown key {unknown[0]!r}; a manifest's keys are "
+              f"{', '.join(MANIFEST_KEYS)}.")
     base_dir = os.path.dirname(os.path.abspath(path))
+    default_pair = data.get("language_pair")
     groups = []
     for k, entry in enumerate(data["testsets"]):
         where = f"{path}: test set {k + 1}"
         if not isinstance(entry, dict):
             _fail(f"{where} is not an object.")
-        unknown = set(entry) - {"name", "references", "systems", "source"}
+        unknown = [key for key in entry if key not in TESTSET_KEYS + ("source",)]
         if unknown:
-            _fail(f"{where}: unknown keys {sorted(unknown)}.")
+            _fail(f"{where}: unknown key {unknown[0]!r}; a test set's keys are "
+                  f"{', '.join(TESTSET_KEYS)}.")
+        if "source" in entry and "sources" in entry:
+            _fail(f"{where}: give \"sources\" or \"source\", not both.")
+        src = entry.get("sources", entry.get("source"))
+        if src is not None and not isinstance(src, str):
+            _fail(f"{where}: \"sources\" is the source file's name.")
         refs = entry.get("references")
         if isinstance(refs, str):
             refs = [refs]
@@ -258,8 +288,8 @@ def _manifest(opts):
         if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs) \
                 or not all(isinstance(i, str) for i in inputs):
             _fail(f"{where}: references and systems are file names.")
-        groups.append((_Group(entry.get("name") or f"test set {k + 1}", refs, inputs,
-                              entry.get("source"), names), base_dir))
+        pair = entry.get("language_pair", default_pair) or opts.langpair
+        groups.append((_Group(entry.get("name"), refs, inputs, src, names, pair), base_dir))
     for key in ("title", "baseline", "metrics"):
         if key in data and getattr(opts, key) is None:
             setattr(opts, key, data[key])
@@ -267,31 +297,32 @@ def _manifest(opts):
 
 
 def _metrics(opts):
-    from ..metrics import BLEU, CHRF, TER
+    """The metrics as (name, options) pairs: the report makes them per test set, BLEU with the
+    target language of the set's language pair."""
     names = opts.metrics or ["bleu", "chrf", "ter"]
+    if isinstance(names, str):
+        names = [names]
     if len(set(names)) < len(names):
         _fail(f"-m names a metric twice: {' '.join(names)}")
     out = []
     for name in names:
         if name not in METRIC_CHOICES:
             _fail(f"unknown metric {name!r}; choose from {', '.join(METRIC_CHOICES)}.")
-        try:
-            if name == "bleu":
-                out.append(BLEU(lowercase=opts.lowercase, tokenize=opts.tokenize,
-                                smooth_method=opts.smooth_method, smooth_value=opts.smooth_value,
-                                force=True))
-            elif name in ("chrf", "chrf++"):
-                word_order = 2 if name == "chrf++" else (opts.chrf_word_order or 0)
-                out.append(CHRF(char_order=opts.chrf_char_order, word_order=word_order,
-                                beta=opts.chrf_beta, lowercase=opts.chrf_lowercase,
-                                whitespace=opts.chrf_whitespace,
-                                eps_smoothing=opts.chrf_eps_smoothing))
-            else:
-                out.append(TER(normalized=opts.ter_normalized, no_punct=opts.ter_no_punct,
-                               asian_support=opts.ter_asian_support,
-                               case_sensitive=opts.ter_case_sensitive))
-        except (ImportError, TypeError, ValueError, RuntimeError) as err:
-            _fail(f"{name}: {err}")
+        if name == "bleu":
+            options = dict(lowercase=opts.lowercase, tokenize=opts.tokenize,
+                           smooth_method=opts.smooth_method, smooth_value=opts.smooth_value,
+                           force=True)
+        elif name in ("chrf", "chrf++"):
+            options = dict(char_order=opts.chrf_char_order, beta=opts.chrf_beta,
+                           lowercase=opts.chrf_lowercase, whitespace=opts.chrf_whitespace,
+                           eps_smoothing=opts.chrf_eps_smoothing)
+            if name == "chrf":
+                options["word_order"] = opts.chrf_word_order or 0
+        else:
+            options = dict(normalized=opts.ter_normalized, no_punct=opts.ter_no_punct,
+                           asian_support=opts.ter_asian_support,
+                           case_sensitive=opts.ter_case_sensitive)
+        out.append((name, options))
     return out
 
 
@@ -339,6 +370,8 @@ def run(opts, groups):
                      alpha=opts.alpha)
     except ReportInputError as err:
         _fail(str(err))
+    except (ImportError, RuntimeError) as err:   # a tokenizer's package is missing
+        _fail(str(err))
     for ts in rep.data["sets"]:
         res = ts["resolution"]
         if res["pairs"] and res["smallest_adjusted"] >= opts.alpha:
@@ -354,8 +387,11 @@ def run(opts, groups):
     if not opts.quiet:
         size = os.path.getsize(out)
         print(os.path.abspath(out))
-        logger.info(f"wrote {out} ({size / 1e6:.1f} MB): {len(sets)} test set(s), "
-                    f"{sum(len(ts.systems) for ts in sets)} system outputs")
+        n_sets = len(sets)
+        n_outputs = sum(len(ts.systems) for ts in sets)
+        logger.info(f"wrote {out} ({size / 1e6:.1f} MB): {n_sets} test set"
+                    f"{'' if n_sets == 1 else 's'}, {n_outputs} system output"
+                    f"{'' if n_outputs == 1 else 's'}")
 
 
 def main(argv):

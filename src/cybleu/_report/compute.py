@@ -53,22 +53,36 @@ SCORE_EDGES = [10, 20, 30, 40, 50, 60, 70, 80, 90]
 FREQ_EDGES = [1, 2, 3, 4, 5, 10, 100, 1000]
 
 
-def make_metric(spec):
-    """A fresh metric object for a name of METRIC_NAMES or a copy of a metric object (its
-    settings; the references are cached later). Raises ValueError for an unknown name."""
+def make_metric(spec, trg_lang=None):
+    """A fresh metric object for a name of METRIC_NAMES or a (name, {options}) pair, or a copy
+    of a metric object (its settings; the references are cached later). `trg_lang` goes to the
+    metrics made from a name whose class takes it (BLEU: the tokenizer sacreBLEU picks for the
+    language); a metric object keeps its own. Raises ValueError for an unknown name."""
+    import inspect
+
     from ..metrics import Metric, get
     if isinstance(spec, Metric):
         metric = copy.copy(spec)
         metric._ref_cache = None
         return metric
+    options = {}
+    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[1], dict):
+        spec, options = spec
     if not isinstance(spec, str):
-        raise TypeError(f"a metric is a name ({', '.join(METRIC_NAMES)}) or a metric object, "
-                        f"not {type(spec).__name__}")
+        raise TypeError(f"a metric is a name ({', '.join(METRIC_NAMES)}), a (name, options) "
+                        f"pair or a metric object, not {type(spec).__name__}")
     key = spec.lower()
     if key not in METRIC_NAMES:
         raise ValueError(f"unknown metric {spec!r}; choose from {', '.join(METRIC_NAMES)}")
     cls_name, kwargs = METRIC_NAMES[key]
-    return get(cls_name)(**kwargs)
+    cls = get(cls_name)
+    kwargs = {**kwargs, **options}
+    if trg_lang is not None and "trg_lang" in inspect.signature(cls).parameters:
+        kwargs["trg_lang"] = trg_lang
+    try:
+        return cls(**kwargs)
+    except (TypeError, ValueError) as err:
+        raise type(err)(f"{key}: {err}") from None
 
 
 def _kind(metric):

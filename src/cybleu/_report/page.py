@@ -21,7 +21,7 @@ import struct
 from importlib import resources
 
 __all__ = ["MAGIC", "encode_payload", "decode_payload", "encode_texts", "decode_texts",
-           "json_for_script",
+           "json_for_script", "clean_text",
            "html_text", "html_attribute", "build_html", "page_blob", "blob_bytes", "CSP"]
 
 MAGIC = b"CYBR"
@@ -59,6 +59,26 @@ def _dumps_bytes(obj):
     except UnicodeEncodeError:
         return json.dumps(obj, ensure_ascii=True, separators=(",", ":"),
                           allow_nan=False).encode("ascii")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogate_escape(match):
+    code = ord(match.group())
+    if 0xdc80 <= code <= 0xdcff:   # a byte that did not decode (surrogateescape: file names)
+        return f"\\x{code - 0xdc00:02x}"
+    return f"\\u{code:04x}"
+
+
+def clean_text(value):
+    """str(value) with lone surrogates written as escapes, so that UTF-8 can hold it: a byte
+    of a file name that is not UTF-8 (Python reads it as U+DC80-U+DCFF) as \\xff, another lone
+    surrogate as \\ud800. Every other character stays as it is."""
+    text = str(value)
+    if _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub(_surrogate_escape, text)
 
 
 def html_text(value):
@@ -194,6 +214,8 @@ def _static_table(meta):
     parts = []
     for ts in meta["sets"]:
         parts.append(f"<h2>{html_text(ts['name'])}</h2>")
+        for note in ts.get("notes", ()):
+            parts.append(f"<p class=\"warn\">{html_text(note)}</p>")
         heads = "".join(f"<th>{html_text(m)}</th>" for m in ts["metrics"])
         parts.append(f"<table class=\"static\"><thead><tr><th>System</th>{heads}</tr></thead>"
                      "<tbody>")

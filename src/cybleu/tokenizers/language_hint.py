@@ -20,7 +20,7 @@ from typing import NamedTuple, Optional, Sequence
 
 from .registry import BY_LANGUAGE
 
-__all__ = ["ScriptHint", "guess", "THRESHOLD", "DEFAULT_TOKENIZERS", "advice"]
+__all__ = ["ScriptHint", "guess", "problem", "fix", "advice", "THRESHOLD", "DEFAULT_TOKENIZERS"]
 
 #: the share of a sample's letters in scripts without spaces from which the text counts as written
 #: in them. Chinese and Japanese references with English names, numbers and brands in them stay
@@ -102,27 +102,40 @@ def guess(lines: Sequence[Optional[str]], sample_chars: int = SAMPLE_CHARS) -> O
     return ScriptHint(language, name, round(min(share, 1.0), 3), BY_LANGUAGE.get(language))
 
 
-def advice(hint: ScriptHint, tokenize: str, *, python: bool = False) -> str:
-    """One sentence naming the problem and the option that fixes it, on the command line
-    (`-l SRC-zh`) or in Python (`BLEU(trg_lang="zh")`)."""
+def problem(hint: ScriptHint, tokenize: str) -> str:
+    """What goes wrong with `tokenize` on text like `hint`'s (one clause, no final stop)."""
     share = f"{hint.share:.0%}"
     if hint.language == "ko":
-        what = (f"the references look {hint.name} ({share} of their letters are Hangul) and BLEU "
-                f"uses the {tokenize!r} tokenizer, which splits only at spaces")
-    else:
-        what = (f"the references look {hint.name} ({share} of their letters are in a script "
-                f"written without spaces) but BLEU uses the {tokenize!r} tokenizer, which splits "
-                "only at spaces and punctuation: whole clauses count as single words, and scores "
-                "and rankings mean little")
-    if hint.tokenizer is not None:
-        if python:
-            fix = (f"give BLEU(trg_lang={hint.language!r}) (the {hint.tokenizer!r} tokenizer, as "
-                   f"sacreBLEU picks for {hint.name})")
-        else:
-            fix = (f"give the language pair, -l SRC-{hint.language} (the {hint.tokenizer!r} "
-                   f"tokenizer, as sacreBLEU picks for {hint.name}), or -tok {hint.tokenizer}")
-    else:
-        option = 'BLEU(tokenize="flores200")' if python else "-tok flores200"
-        fix = (f"sacreBLEU has no tokenizer of its own for {hint.name}: use a SentencePiece one, "
-               f"{option}")
-    return f"{what}; {fix}."
+        return (f"the references look {hint.name} ({share} of their letters are Hangul) but BLEU "
+                f"uses the {tokenize!r} tokenizer, which splits only at spaces and punctuation, "
+                "not into the morphemes sacreBLEU scores Korean on")
+    return (f"the references look {hint.name} ({share} of their letters are in a script written "
+            f"without spaces) but BLEU uses the {tokenize!r} tokenizer, which splits only at "
+            "spaces and punctuation: whole clauses count as single words, and the scores and "
+            "their ranking mean little")
+
+
+def fix(hint: ScriptHint, where: str = "cli") -> str:
+    """The option that fixes it: on the command line (`where="cli"`), in Python (`"python"`), or
+    for a report, which is built either way (`"report"`)."""
+    lang = hint.language
+    if hint.tokenizer is None:
+        options = {"cli": "-tok flores200",
+                   "python": 'BLEU(tokenize="flores200")',
+                   "report": '-tok flores200 (cybleu report) or metrics=[cybleu.BLEU('
+                             'tokenize="flores200"), ...] (cybleu.report)'}[where]
+        return (f"sacreBLEU has no tokenizer of its own for {hint.name}: use a SentencePiece "
+                f"one, {options}")
+    why = f"the {hint.tokenizer!r} tokenizer, as sacreBLEU picks for {hint.name}"
+    if where == "cli":
+        return f"give the language pair, -l SRC-{lang} ({why}), or -tok {hint.tokenizer}"
+    if where == "python":
+        return f"give BLEU(trg_lang={lang!r}) ({why})"
+    return (f"give the language pair, -l SRC-{lang} (cybleu report) or "
+            f"language_pair=\"SRC-{lang}\" (cybleu.report): {why}")
+
+
+def advice(hint: ScriptHint, tokenize: str, where: str = "cli") -> str:
+    """One sentence: the problem and the option that fixes it (see `fix`)."""
+    text = f"{problem(hint, tokenize)}; {fix(hint, where)}."
+    return text[0].upper() + text[1:]

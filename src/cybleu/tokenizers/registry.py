@@ -36,6 +36,17 @@ class UnknownTokenizerError(KeyError, ValueError):
         return Exception.__str__(self)
 
 
+def target_language(language_pair):
+    """The target language of a source-target pair as sacreBLEU's `-l` reads it ('en-zh' ->
+    'zh'): BLEU's `trg_lang`, which picks the tokenizer through BY_LANGUAGE. ValueError for a
+    pair without '-'."""
+    parts = str(language_pair).split("-")
+    if len(parts) < 2:
+        raise ValueError(f"A language pair looks like en-de (source-target), not "
+                         f"{language_pair!r}.")
+    return parts[1]
+
+
 def class_path(name):
     """'module.Class' of tokenizer `name` (KeyError for an unknown name)."""
     return TOKENIZERS[name][0]
