@@ -804,3 +804,28 @@ def test_scoring_streams_the_hypotheses(tmp_path, capsys, monkeypatch):
                 tracemalloc.stop()
             capsys.readouterr()
         assert peaks[1] - peaks[0] < size / 4, (extra, peaks, size)
+
+
+def test_chinese_references_scored_with_13a_warn_on_stderr_only(tmp_path):
+    """References mostly in a script written without spaces, and BLEU's default tokenizer: a
+    warning on stderr naming -l; standard output stays sacreBLEU's, byte for byte (version
+    aside). With -l or -tok zh, no warning."""
+    d = SHARED_DATA / "wmt" / "wmt22" / "en-zh"
+    if not d.is_dir():
+        pytest.skip(f"{d} is absent: the shared evaluation data is not on this machine")
+    ref, hyp = str(d / "ref.A.txt"), str(d / "sys" / "DLUT.txt")
+    for extra in ((), ("-m", "bleu", "chrf", "-f", "text"), ("-b",)):
+        args = (ref, "-i", hyp, *extra)
+        code, out, err = _run_module("cybleu", args)
+        o_code, o_out, o_err = _run_module("sacrebleu", args)
+        assert code == o_code == 0
+        assert _normalize(out) == o_out
+        assert "look Chinese" in err and "-l SRC-zh" in err and "-tok zh" in err
+        assert "look Chinese" not in o_err
+    for extra in (("-l", "en-zh"), ("-tok", "zh"), ("-m", "chrf")):
+        code, out, err = _run_module("cybleu", (ref, "-i", hyp, *extra))
+        assert code == 0 and "look Chinese" not in err, extra
+    # English references: nothing
+    code, _, err = _run_module("cybleu", (str(WMT17 / "ref.txt"), "-i",
+                                          str(WMT17 / "sys" / SYSTEMS["A"]), "-b"))
+    assert code == 0 and "look" not in err

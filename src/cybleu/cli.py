@@ -712,6 +712,8 @@ def _run(args, parking=None):
         parking.start()     # the collector off while the references are read and cached
     full_refs = streams.read_references(ref_groups, args.num_refs, args.encoding)
     args.num_refs = len(full_refs)
+    if "bleu" in args.metrics and args.langpair is None:
+        _warn_if_unspaced(args.bleu_tokenize or registry.DEFAULT, full_refs)
 
     # systems: names first, then their text streams through the metrics
     if args.input is None:
@@ -820,6 +822,16 @@ def _run(args, parking=None):
         _paired(args, metrics, systems)
     else:
         _plain_table(args, metrics, systems)
+
+
+def _warn_if_unspaced(tokenize, refs):
+    """A warning on stderr (standard output stays sacreBLEU's) when the references look written
+    without spaces between words and BLEU's tokenizer splits only at spaces."""
+    from .tokenizers import language_hint
+    if tokenize in language_hint.DEFAULT_TOKENIZERS:
+        hint = language_hint.guess([line for stream in refs for line in stream[:5000]])
+        if hint is not None:
+            logger.warning(language_hint.advice(hint, tokenize, "cli"))
 
 
 class _LogToStderr:
