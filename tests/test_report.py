@@ -754,6 +754,47 @@ def test_plurals_and_numbers(files, capsys):
     assert "1 test set, 1 system output\n" in err
 
 
+def test_names_utf8_cannot_hold_are_shown_escaped(tmp_path):
+    """A lone surrogate in a system name, the title or a set's name (Python strings can hold
+    one) is shown escaped, and the page, its summary and the notebook display are written."""
+    refs, systems = demo(2, 20)
+    a, b = list(systems)
+    rep = cybleu.report(refs, {"bad\ud800name": systems[a], "byte\udcff": systems[b]},
+                        metrics=["bleu"], title="title \udcfe", name="set \ud834",
+                        baseline="byte\udcff")
+    path = rep.save(tmp_path / "s.html")
+    meta, header, _ = page_data((tmp_path / "s.html").read_text(encoding="utf-8"))
+    ts = header["sets"][0]
+    assert ts["systems"] == ["bad\\ud800name", "byte\\xff"] and ts["baseline"] == 1
+    assert ts["name"] == "set \\ud834" and header["title"] == meta["title"] == "title \\xfe"
+    assert "bad\\ud800name" in rep.summary()
+    rep._repr_mimebundle_()["text/html"].encode("utf-8")
+    assert "byte\\textbackslash{}xff (baseline)" in ts["latex"]
+
+
+@pytest.mark.skipif(sys.platform == "win32" or sys.getfilesystemencoding() != "utf-8",
+                    reason="file names of bytes that are not UTF-8: a POSIX file system")
+def test_cli_file_names_that_are_not_utf8(files, tmp_path):
+    """A system file (and the page) whose name is not valid UTF-8: the page shows the byte
+    escaped and the command prints the page's own path."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.path.dirname(os.path.dirname(cybleu.__file__))] + sys.path))
+    refs, systems = files["refs"], files["systems"]
+    bad = os.path.join(os.fsencode(tmp_path), b"sys\xff.txt")
+    with open(bad, "wb") as f, open(systems[0], "rb") as g:
+        f.write(g.read())
+    out = os.path.join(os.fsencode(tmp_path), b"page\xfe.html")
+    proc = subprocess.run([sys.executable, "-m", "cybleu", "report", files["ref"], "-i", bad,
+                           systems[1], "-o", out, "-m", "bleu"], capture_output=True, env=env,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
+    assert b"Traceback" not in proc.stderr
+    assert proc.stdout.strip() == os.path.abspath(out)
+    with open(out, encoding="utf-8") as f:
+        header = page_data(f.read())[1]
+    assert header["sets"][0]["systems"][0] == "sys\\xff"
+
+
 def test_cli_is_a_subcommand_and_leaves_sacrebleus_alone(files, tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [os.path.dirname(os.path.dirname(cybleu.__file__))] + sys.path))

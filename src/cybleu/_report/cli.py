@@ -386,12 +386,22 @@ def run(opts, groups):
         _fail(f"{out}: cannot write the report: {reason}.")
     if not opts.quiet:
         size = os.path.getsize(out)
-        print(os.path.abspath(out))
+        _print_path(os.path.abspath(out))
         n_sets = len(sets)
         n_outputs = sum(len(ts.systems) for ts in sets)
         logger.info(f"wrote {out} ({size / 1e6:.1f} MB): {n_sets} test set"
                     f"{'' if n_sets == 1 else 's'}, {n_outputs} system output"
                     f"{'' if n_outputs == 1 else 's'}")
+
+
+def _print_path(path):
+    """The path on standard output; its own bytes when it is not valid UTF-8 (a name Python
+    read with surrogateescape), so that other programs can open it."""
+    try:
+        print(path)
+    except UnicodeEncodeError:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(os.fsencode(path) + b"\n")
 
 
 def main(argv):
