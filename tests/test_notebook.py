@@ -5,7 +5,8 @@
 - Ids are stable (a hash of what is shown), every CSS rule is scoped to the block's id, there is
   no script in a score block, and nothing points outside the output (no src/href/action, no URL
   in the CSS), checked with html.parser, inside the report's iframe too.
-- A report's inline HTML stays under 200 KB and shows its scores as plain HTML as well.
+- A report's inline HTML stays under its notebook limit (1 MB unless set) and shows its scores as
+  plain HTML as well; a page left without its segments says so.
 """
 import html
 import html.parser
@@ -154,9 +155,38 @@ def test_report_bundle_is_small_scoped_and_closed():
     frame = _iframe(block)
     assert frame["sandbox"] == "allow-scripts"
     inner = frame["srcdoc"]
-    assert inner == rep.html(light=True)   # 5 x 500 does not fit whole: the corpus views
+    assert inner == rep.html()          # 5 x 500 fits under the default limit, segments too
     assert_nothing_leaves(inner)
     assert bundle == rep._repr_mimebundle_()
+
+
+def test_the_notebook_limit_is_a_parameter_and_the_page_says_what_it_left_out():
+    from report_helpers import page_data
+    refs, systems = demo(4, 500)
+    assert cybleu.report(refs[:5], {k: v[:5] for k, v in systems.items()}).notebook_limit == \
+        notebook.INLINE_LIMIT == 1_000_000
+    rep = cybleu.report(refs, systems, notebook_limit=200_000)
+    whole = len(rep.html().encode("utf-8"))
+    assert 200_000 < whole < 1_000_000
+    block = rep._repr_mimebundle_()["text/html"]
+    assert len(block.encode("utf-8")) <= 200_000
+    inner = _iframe(block)["srcdoc"]
+    _, header, _ = page_data(inner)
+    note = header["light"]["note"]
+    assert "over the notebook limit of 200 KB" in note and "report.notebook_limit = " in note
+    assert header["sets"][0]["texts"] is None and header["sets"][0]["ngrams"] is None
+    assert any("over the notebook limit of 200 KB" in t
+               for t in walk(block.split("<iframe", 1)[0]).text)
+    # the number it suggests shows the whole report
+    rep.notebook_limit = int(note.split("report.notebook_limit = ")[1].split(" ")[0])
+    assert _iframe(rep._repr_mimebundle_()["text/html"])["srcdoc"] == rep.html()
+    rep.notebook_limit = None
+    assert _iframe(rep._repr_mimebundle_()["text/html"])["srcdoc"] == rep.html()
+    for bad in (0, -5, 1.5, True, "1MB"):
+        with pytest.raises(cybleu.ReportInputError, match="notebook_limit"):
+            rep.notebook_limit = bad
+        with pytest.raises(cybleu.ReportInputError, match="notebook_limit"):
+            cybleu.report(refs[:5], {"a": refs[:5]}, notebook_limit=bad)
 
 
 def test_small_report_is_shown_whole_and_a_huge_one_without_iframe(monkeypatch):
@@ -182,3 +212,23 @@ def test_hostile_names_in_the_notebook():
     scripts = [attrs.get("id") for tag, attrs in w.tags if tag == "script"]
     assert scripts == ["cybleu-meta", "cybleu-data", "cybleu-text", None]
     assert inner.lower().count("<script") == inner.lower().count("</script") == 4
+
+
+def test_numbers_are_written_one_way_and_dark_mode():
+    """TER's note writes both counts with thousands separators (it wrote "4,930 edits over 8124
+    words"), two decimals where the reference length is an average; the card has a dark theme."""
+    sacre_ter = pytest.importorskip("sacrebleu.metrics").TER
+    refs, systems = demo(2, 500)
+    hyps = systems["KIT"]
+    expected = sacre_ter().corpus_score(hyps, [refs])
+    html_ = notebook.score_html(TER().corpus_score(hyps, [refs]))
+    assert (f"{int(expected.num_edits):,} edits over {int(expected.ref_length):,} reference "
+            "words") in html_
+    assert expected.ref_length >= 1000                      # a separator to write
+    two = sacre_ter().corpus_score(hyps[:3], [refs[:3], systems["LIUM-NMT"][:3]])
+    assert not float(two.ref_length).is_integer()
+    html_ = notebook.score_html(TER().corpus_score(hyps[:3], [refs[:3], systems["LIUM-NMT"][:3]]))
+    assert f"over {two.ref_length:,.2f} reference words" in html_
+    assert "prefers-color-scheme:dark" in html_
+    root = re.match(r'<div id="(cybleu-ter-[0-9a-f]{10})"', html_)[1]
+    assert_scoped(html_, root)

@@ -7,18 +7,17 @@ a Report, the scikit-learn pattern.
   (stable for snapshot tests) and two different scores never share styles by accident.
 - A Report shows its score table (static HTML) and the interactive page in an `<iframe srcdoc>`
   (sandboxed: scripts run, with no access to the notebook), which survives export to static
-  HTML. The inline HTML stays under INLINE_LIMIT bytes: a large report is shown without its
-  segment-level data (save it to see the segments).
+  HTML. The inline HTML stays under the report's `notebook_limit` (INLINE_LIMIT bytes unless
+  set): a larger report is shown without its segment-level data, and says so, on the page too.
 """
 import hashlib
 import math
 
+from . import NOTEBOOK_LIMIT as INLINE_LIMIT  # the default limit of a report's HTML (bytes)
 from .page import html_attribute, html_text
 
 __all__ = ["score_html", "score_bundle", "report_bundle", "INLINE_LIMIT"]
 
-#: the largest text/html a report puts in a notebook (bytes of UTF-8)
-INLINE_LIMIT = 200_000
 #: a BLEU read on corpus bands needs at least this many reference tokens
 BAND_MIN_REF_TOKENS = 1000
 
@@ -55,11 +54,23 @@ def _css(root):
             f"{r} th,{r} td{{padding:3px 10px;border-bottom:1px solid #d0d7de;text-align:right}}"
             f"{r} th:first-child,{r} td:first-child{{text-align:left}}"
             f"{r} iframe{{width:100%;height:760px;border:1px solid #d0d7de;border-radius:6px;"
-            "margin-top:8px}")
+            "margin-top:8px}"
+            # a dark theme where the system asks for one (the page in the frame follows it too)
+            f"@media (prefers-color-scheme:dark){{{r}{{color:#e6edf3;background:#0d1117;"
+            f"border-color:#3d444d}}{r} .cy-name,{r} .cy-ci,{r} .cy-note{{color:#9198a1}}"
+            f"{r} .cy-text{{color:#e6edf3}}{r} th,{r} td{{border-color:#3d444d}}"
+            f"{r} svg text{{fill:#9198a1}}{r} svg line{{stroke:#3d444d}}}}")
 
 
 def _num(x, digits=2):
     return f"{x:.{digits}f}"
+
+
+def _count(x):
+    """A count with thousands separators; two decimals where it is an average (TER's reference
+    length over several references)."""
+    x = float(x)
+    return f"{x:,.0f}" if x.is_integer() else f"{x:,.2f}"
 
 
 def _precision_svg(score):
@@ -165,7 +176,7 @@ def score_html(score):
         notes.append(f"character n-grams up to {int(score.char_order)}, word n-grams up to "
                      f"{int(score.word_order)}, \u03b2 = {html_text(score.beta)}")
     elif kind == "ter":
-        notes.append(f"{int(score.num_edits):,} edits over {float(score.ref_length):g} reference "
+        notes.append(f"{_count(score.num_edits)} edits over {_count(score.ref_length)} reference "
                      "words (lower is better)")
     body.append(f'<div class="cy-text">{html_text(text)}</div>')
     for note in notes:
@@ -203,9 +214,14 @@ def _summary_table(report):
     return "".join(parts)
 
 
+def _size(n):
+    return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{n / 1e3:.0f} KB"
+
+
 def report_html(report, limit=INLINE_LIMIT):
     """The Report's notebook HTML: its score table and the page in a sandboxed iframe, the whole
-    under `limit` bytes (the page without segment data if need be, else no iframe)."""
+    under `limit` bytes (None: no limit): else the page without its segments, saying so (in the
+    cell and on the page), else no iframe."""
     title = report.title
     root = _id("report", repr(report._meta))
     head = (f'<div id="{root}" class="cybleu-report"><style>{_css(root)}'
@@ -213,22 +229,29 @@ def report_html(report, limit=INLINE_LIMIT):
             f'<div class="cy-head"><span class="cy-value" style="font-size:17px">'
             f'{html_text(title)}</span></div>{_summary_table(report)}')
     tail = "</div>"
-    note = ""
-    for light in (False, True):
-        page = report.html(light=light) if light else report.html()
-        frame = (f'<iframe title="{html_attribute(title)}" sandbox="allow-scripts" '
-                 f'srcdoc="{html_attribute(page)}"></iframe>')
-        if light:
-            note = ('<div class="cy-note">Shown without the segments (the page would exceed '
-                    f'{limit // 1000} KB here): <code>report.save("report.html")</code> writes '
-                    "the whole report.</div>")
-        html = head + note + frame + tail
-        if len(html.encode("utf-8")) <= limit:
-            return html
-    return head + ('<div class="cy-note">The interactive report is too large to show inline: '
-                   '<code>report.save("report.html")</code> writes it.</div>') + tail
+
+    def frame(page):
+        return (f'<iframe title="{html_attribute(title)}" sandbox="allow-scripts" '
+                f'srcdoc="{html_attribute(page)}"></iframe>')
+    html = head + frame(report.html()) + tail
+    size = len(html.encode("utf-8"))
+    if limit is None or size <= limit:
+        return html
+    enough = int(math.ceil(size / 100_000) * 100_000)
+    note = (f"The whole report would take {_size(size)} here, over the notebook limit of "
+            f"{_size(limit)}: shown without its segments (their text, sentence scores and "
+            f"n-grams). report.notebook_limit = {enough:_} (or None) shows it all; "
+            'report.save("report.html") writes it to a file.')
+    html = (head + f'<div class="cy-note cy-left-out">{html_text(note)}</div>'
+            + frame(report._html(light=note)) + tail)
+    if len(html.encode("utf-8")) <= limit:
+        return html
+    return head + ('<div class="cy-note">The interactive report is too large to show inline '
+                   f'({_size(size)}, over the notebook limit of {_size(limit)}): '
+                   '<code>report.save("report.html")</code> writes it, or set '
+                   '<code>report.notebook_limit</code>.</div>') + tail
 
 
 def report_bundle(report, include=None, exclude=None):
-    """`_repr_mimebundle_` of a Report."""
-    return _bundle(repr(report), report_html(report), include, exclude)
+    """`_repr_mimebundle_` of a Report (within its `notebook_limit`)."""
+    return _bundle(repr(report), report_html(report, report.notebook_limit), include, exclude)
