@@ -207,47 +207,62 @@ def test_bucket_scores_are_corpus_scores_of_the_bucket(sample_page):
         assert bleu["buckets"]["by_score"][s] == counts.tolist()
 
 
-def _clipped_counts(refs, hyps, order=4):
-    """Per n-gram, BLEU's clipped matches over the corpus (sacreBLEU's n-gram extraction)."""
+def _clipped_by_segment(refs, hyps, order=4):
+    """Per segment, BLEU's clipped matches of each n-gram (sacreBLEU's n-gram extraction)."""
     from sacrebleu.metrics.helpers import extract_all_word_ngrams
     tok = SacreBLEU().tokenizer
-    out = Counter()
+    out = []
     for h, r in zip(hyps, refs):
         hc, _ = extract_all_word_ngrams(tok(h), 1, order)
         rc, _ = extract_all_word_ngrams(tok(r), 1, order)
-        for gram, count in hc.items():
-            if gram in rc:
-                out[gram] += min(count, rc[gram])
+        out.append(Counter({g: min(c, rc[g]) for g, c in hc.items() if g in rc}))
     return out
 
 
-def test_ngram_tables_are_the_largest_changes_of_clipped_matches(sample_page):
+def test_ngram_tables_rank_as_compare_mt_and_list_their_segments(sample_page):
+    """The n-grams B matches more (less) often than A, ranked as compare-mt ranks them: by
+    (m_B + 1) / (m_A + m_B + 2) (m_A's for "worsened"), then the larger change; the top 20 of
+    all orders and of each; each with the segments where A's and B's clipped matches of it
+    differ. Counted independently here with sacreBLEU's n-gram extraction."""
     refs, systems, header = sample_page["refs"], sample_page["systems"], sample_page["header"]
+    arrays = sample_page["arrays"]
     names = list(systems)
-    counts = [_clipped_counts(refs, systems[n]) for n in names]
+    per_seg = [_clipped_by_segment(refs, systems[n]) for n in names]
+    counts = [sum(segs, Counter()) for segs in per_seg]
     table = header["sets"][0]["ngrams"]
+    assert table["top_k"] == 20 and table["alpha"] == 1.0
+    segments = arrays[table["segments"]]
     from sacrebleu.metrics.helpers import extract_all_word_ngrams
     tok = SacreBLEU().tokenizer
     ceiling = Counter()
     for r in refs:
         ceiling.update(extract_all_word_ngrams(tok(r), 1, 4)[0])
     for a, b in ((0, 1), (1, 3), (2, 3)):
-        per_order = table["pairs"][f"{a},{b}"]
-        for n, (better, worse) in enumerate(per_order, start=1):
-            grams = {g for g in set(counts[a]) | set(counts[b]) if len(g) == n}
-            deltas = sorted((counts[b][g] - counts[a][g] for g in grams), reverse=True)
+        lists = table["pairs"][f"{a},{b}"]
+        assert len(lists) == 5                               # all orders, then 1..4
+        for k, (better, worse) in enumerate(lists):
+            grams = {g for g in set(counts[a]) | set(counts[b]) if k == 0 or len(g) == k}
             for entries, sign in ((better, 1), (worse, -1)):
-                expected = [d for d in (x * sign for x in deltas) if d > 0]
-                expected = sorted(expected, reverse=True)[:table["top_k"]]
+                keys = []
+                for g in grams:
+                    ma, mb = counts[a][g], counts[b][g]
+                    if (mb - ma) * sign > 0:
+                        num = mb if sign > 0 else ma
+                        keys.append((-(num + 1) / (ma + mb + 2), -abs(mb - ma)))
+                expected = sorted(keys)[:20]
                 got = []
-                for gi, ma, mb in entries:
+                for gi, ma, mb, offset, count in entries:
                     text, order, ref_total = table["grams"][gi]
                     gram = tuple(text.split(" "))
-                    assert order == n == len(gram)
+                    assert order == len(gram) and (k == 0 or order == k)
                     assert (ma, mb) == (counts[a][gram], counts[b][gram]), gram
                     assert ref_total == ceiling[gram]
-                    got.append((mb - ma) * sign)
-                assert got == expected
+                    num = mb if sign > 0 else ma
+                    got.append((-(num + 1) / (ma + mb + 2), -abs(mb - ma)))
+                    want = [i for i in range(len(refs))
+                            if per_seg[a][i][gram] != per_seg[b][i][gram]]
+                    assert segments[offset:offset + count].tolist() == want, gram
+                assert got == expected, (a, b, k, sign)
 
 
 def test_token_marks_are_the_longest_matching_reference_ngram():
@@ -762,7 +777,7 @@ def test_names_utf8_cannot_hold_are_shown_escaped(tmp_path):
     rep = cybleu.report(refs, {"bad\ud800name": systems[a], "byte\udcff": systems[b]},
                         metrics=["bleu"], title="title \udcfe", name="set \ud834",
                         baseline="byte\udcff")
-    path = rep.save(tmp_path / "s.html")
+    assert rep.save(tmp_path / "s.html") == str(tmp_path / "s.html")
     meta, header, _ = page_data((tmp_path / "s.html").read_text(encoding="utf-8"))
     ts = header["sets"][0]
     assert ts["systems"] == ["bad\\ud800name", "byte\\xff"] and ts["baseline"] == 1
@@ -779,7 +794,7 @@ def test_cli_file_names_that_are_not_utf8(files, tmp_path):
     escaped and the command prints the page's own path."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [os.path.dirname(os.path.dirname(cybleu.__file__))] + sys.path))
-    refs, systems = files["refs"], files["systems"]
+    systems = files["systems"]
     bad = os.path.join(os.fsencode(tmp_path), b"sys\xff.txt")
     with open(bad, "wb") as f, open(systems[0], "rb") as g:
         f.write(g.read())

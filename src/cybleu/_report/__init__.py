@@ -161,6 +161,18 @@ def _systems(systems, n, name):
     return out
 
 
+#: the largest HTML a report shows in a notebook unless told (bytes of UTF-8): Jupyter drops
+#: output above its IOPub rate limit (1 MB/s over a 3 s window), and every byte stays in the .ipynb
+NOTEBOOK_LIMIT = 1_000_000
+
+
+def _check_limit(value):
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise ReportInputError(f"notebook_limit must be a positive int (bytes) or None, not "
+                               f"{value!r}")
+    return value
+
+
 class Report:
     """A built report: `save(path)` writes the page; `html()` gives it as a str; in a notebook
     it displays inline. `data` holds every number the page shows (a dict: per test set, per
@@ -184,11 +196,22 @@ class Report:
       b       45.65
     """
 
-    def __init__(self, meta, header, arrays):
+    def __init__(self, meta, header, arrays, notebook_limit=NOTEBOOK_LIMIT):
         self._meta = meta
         self._header = header
         self._arrays = arrays
         self._container = None
+        self.notebook_limit = notebook_limit
+
+    @property
+    def notebook_limit(self):
+        """The largest HTML the report shows in a notebook, in bytes (default 1,000,000; None:
+        no limit). Above it the notebook shows the page without its segments, and says so."""
+        return self._notebook_limit
+
+    @notebook_limit.setter
+    def notebook_limit(self, value):
+        self._notebook_limit = _check_limit(value)
 
     @property
     def title(self):
@@ -208,15 +231,16 @@ class Report:
         return self._arrays
 
     def _container_bytes(self, light=False):
-        """(the numbers' container, the texts' JSON or None)."""
+        """(the numbers' container, the texts' JSON or None). `light`: True, or the note the
+        page shows about what it leaves out."""
         from .page import encode_payload, encode_texts
         if light:
             header = dict(self._header)
             header["sets"] = [dict(ts, texts=None, text_layout=None, ngrams=None)
                               for ts in header["sets"]]
-            header["light"] = True
+            header["light"] = {"note": light} if isinstance(light, str) else True
             keep = {name: arr for name, arr in self._arrays.items()
-                    if not name.split(".", 1)[-1].startswith(("sent_", "stats_"))}
+                    if not name.split(".", 1)[-1].startswith(("sent_", "stats_", "ngram_"))}
             return encode_payload(header, keep), None
         if self._container is None:
             header = dict(self._header)
@@ -233,6 +257,9 @@ class Report:
             corpus only, as the notebook display embeds them.
         :returns: the HTML text of the self-contained page.
         """
+        return self._html(compress, bool(light))
+
+    def _html(self, compress=True, light=False):
         from .page import build_html
         container, texts = self._container_bytes(light)
         return build_html(self._meta, container, texts, compress)
@@ -313,7 +340,8 @@ def _testset_from_dict(ts, k):
 
 def report(references=None, systems=None, *, sources=None, name=None, testsets=None,
            metrics=("bleu", "chrf", "ter"), baseline=None, title=None, paired_test="bs",
-           n_samples=None, seed=None, alpha=0.05, language_pair=None):
+           n_samples=None, seed=None, alpha=0.05, language_pair=None,
+           notebook_limit=NOTEBOOK_LIMIT):
     """Build a comparison report of MT systems (one page; `Report.save(path)` writes it).
 
     :param references: one reference stream (list of lines) or a list of streams.
@@ -338,6 +366,9 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
         name (zh, ja-mecab, ko-mecab, else 13a). Without one, references mostly in a script
         written without spaces get a note on the page and a warning in the log when BLEU splits
         at spaces (13a, intl).
+    :param notebook_limit: the largest HTML the report shows in a notebook, in bytes (default
+        1,000,000; None: no limit); above it the notebook shows it without its segments, and
+        says so. `Report.notebook_limit` changes it later.
     :returns: a `Report`.
     :raises ReportInputError: (a ValueError) inputs of different lengths, unknown baseline,
         lines that are not str, a metric name that is not known.
@@ -374,6 +405,7 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
             raise ReportInputError("a report needs references and systems")
         sets = [TestSet(name or "test set", references, systems, sources)]
     language_pair = _language_pair(language_pair)
+    _check_limit(notebook_limit)
     names = [ts.name for ts in sets]
     if len(set(names)) != len(names):
         raise ReportInputError(f"two test sets have the same name: {names}")
@@ -433,6 +465,8 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
             if "stats_array" in m:
                 m["stats_array"] = f"s{k}.{m['stats_array']}"
         head["ref_len"] = f"s{k}.{head['ref_len']}"
+        if head.get("ngrams"):
+            head["ngrams"]["segments"] = f"s{k}.{head['ngrams']['segments']}"
         # names a page cannot encode (undecodable file-name bytes, lone surrogates) as escapes
         head["name"] = clean_text(head["name"])
         head["systems"] = [clean_text(n) for n in head["systems"]]
@@ -462,7 +496,7 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
                                  for s in range(len(h["systems"]))],
                       "notes": h["notes"]}
                      for h in header_sets]}
-    return Report(meta, header, arrays)
+    return Report(meta, header, arrays, notebook_limit)
 
 
 def _latex_escape(text):
@@ -486,12 +520,27 @@ def _latex_escape(text):
 
 
 def _csv_cell(text):
+    """A CSV field: text a spreadsheet would read as a formula gets a leading ', then quotes
+    where the text needs them (the page's own exports do the same)."""
     text = str(text)
+    if text[:1] in ("=", "+", "-", "@", "\t", "\r"):  # not a formula in a spreadsheet
+        text = "'" + text
     if any(c in text for c in ",\"\n\r"):
         return '"' + text.replace('"', '""') + '"'
-    if text[:1] in ("=", "+", "-", "@"):  # not a formula in a spreadsheet
-        return "'" + text
     return text
+
+
+def _fmt_p(p, alpha):
+    """A p-value with four decimals, or as many more as it takes not to read as the level it
+    is below (0.00999 is '0.00999', not '0.0100'); as the page shows it."""
+    if p < 0.0001:
+        return f"{p:.1e}".replace("e-0", "e-")      # 5.0e-5, as JavaScript writes it
+    levels = (0.01, alpha)
+    for digits in range(4, 11):
+        text = f"{p:.{digits}f}"
+        if all((float(text) < level) == (p < level) for level in levels):
+            return text
+    return f"{p:.4f}"
 
 
 def _tables(header, ts):
@@ -518,7 +567,7 @@ def _tables(header, ts):
             c = m["corpus"][s]
             p = c["p"]
             cells += [f"{c['score']:.2f}", f"{c['ci']:.2f}" if c["ci"] is not None else "",
-                      "" if p is None else f"{p:.4f}"]
+                      "" if p is None else _fmt_p(p, test["alpha"])]
             row += [repr(c["score"]), "" if c["mean"] is None else repr(c["mean"]),
                     "" if c["ci"] is None else repr(c["ci"]), "" if p is None else repr(p)]
         lines.append(" & ".join(cells) + " \\\\")

@@ -9,10 +9,11 @@ Several test sets or language pairs go in one report as groups, each starting wi
 (its references, `-i` systems, `--src` and `-l`), or in a manifest (JSON: {"title", "baseline",
 "metrics", "language_pair", "testsets": [{"name", "references": [paths], "systems": {name:
 path} or [paths], "sources": path, "language_pair"}]}, paths relative to the manifest; unknown
-keys are errors). `-l SRC-TGT` is sacreBLEU's: the target language picks BLEU's tokenizer. Files are read as the scoring command line
-reads them (`cybleu.streams`: .gz, -e encoding, lines right-stripped, -nr tab-separated
-references); errors name the file and exit with status 1, prefixed `cybleu: `. The page is
-written to a temporary file in the target directory and renamed, so a failed run leaves nothing.
+keys are errors). `-l SRC-TGT` is sacreBLEU's: the target language picks BLEU's tokenizer.
+Files are read as the scoring command line reads them (`cybleu.streams`: .gz, -e encoding, lines
+right-stripped, -nr tab-separated references); errors name the file and exit with status 1,
+prefixed `cybleu: `. The page is written to a temporary file in the target directory and
+renamed, so a failed run leaves nothing.
 """
 import argparse
 import json

@@ -411,6 +411,9 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
                              "n_systems": len(names),
                              "tokens": grams["tokens"] is not None}
     header["ngrams"], header["word_f"] = ngram_tables
+    if header["ngrams"] is not None:   # the segments of each listed n-gram: an array
+        arrays["ngram_segments"] = header["ngrams"].pop("segments")
+        header["ngrams"]["segments"] = "ngram_segments"
     return header, arrays
 
 

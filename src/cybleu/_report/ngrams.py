@@ -20,6 +20,8 @@ __all__ = ["analyse", "check_against_bleu", "pair_tables", "word_f_buckets", "TO
 
 #: n-grams listed per pair of systems, order and direction
 TOP_K = 20
+#: the smoothing of the ranking's ratio (compare-mt's default: Laplace)
+ALPHA = 1.0
 
 
 class ReportDataError(RuntimeError):
@@ -176,7 +178,11 @@ def analyse(references, hyps, metric=None):
                                                  minlength=n_seg)
             matches[s_] = np.bincount(gid, weights=clipped[s_], minlength=G)
         ref_total = np.bincount(gid, weights=ceiling, minlength=G).astype(np.int64)
-        orders.append({"grams": grams, "matches": matches, "ref_total": ref_total})
+        # per (segment, n-gram) of the references: its segment, its n-gram and each system's
+        # clipped matches there (which segments make two systems' matches of an n-gram differ)
+        orders.append({"grams": grams, "matches": matches, "ref_total": ref_total,
+                       "pair_segment": seg_of_gram, "pair_gram": gid,
+                       "pair_clipped": clipped.astype(np.int32)})
         gid_prev = gid
 
     # per system, the tokens of each segment and a digit (0-max_order) per token
@@ -238,17 +244,36 @@ def _gram_text(grams, order, index):
     return " ".join(reversed(parts))
 
 
-def pair_tables(grams, names, top_k=TOP_K):
-    """For every pair of systems (a < b) and order, the reference n-grams whose clipped matches
-    grew most from a to b and those that fell most (largest change first; equal changes in the
-    order of the n-grams' keys): {"grams": [[text, order, reference count], ...],
-    "pairs": {"a,b": [[improved entries, worsened entries] per order]}}, an entry being
-    [gram index, clipped matches of a, clipped matches of b]. The reference count is the sum
-    over segments of the n-gram's clipping ceiling (its largest count in one reference)."""
+def _ranked(sel, num, ma, mb, alpha):
+    """The positions `sel` ordered as compare-mt ranks salient n-grams: by the smoothed ratio
+    (num + alpha) / (ma + mb + 2 alpha), highest first; then the larger change; then `sel`'s
+    own order. Returns (order into sel, scores)."""
+    import numpy as np
+    score = (num[sel] + alpha) / (ma[sel] + mb[sel] + 2 * alpha)
+    change = np.abs(mb[sel] - ma[sel])
+    return np.lexsort((sel, -change, -score)), score
+
+
+def pair_tables(grams, names, top_k=TOP_K, alpha=ALPHA):
+    """For every pair of systems (a < b), the reference n-grams B matches more often than A
+    ("improved") and less often ("worsened"), ranked as compare-mt's n-gram difference analysis
+    ranks them: by the smoothed ratio (m_B + alpha) / (m_A + m_B + 2 alpha) (for "worsened",
+    m_A's), m being an n-gram's clipped matches over the corpus; then by the larger change;
+    then in the order of the n-grams' keys. The top `top_k` of all orders together, then of each
+    order.
+
+    Returns {"grams": [[text, order, reference count], ...], "pairs": {"a,b": [[improved,
+    worsened] for all orders, then order 1..N]}, "segments": uint array, "top_k", "alpha"}, an
+    entry being [gram index, clipped matches of a, of b, offset, count]: `segments[offset:
+    offset + count]` are the segments (ascending) where a's and b's clipped matches of the
+    n-gram differ. The reference count is the sum over segments of the n-gram's clipping
+    ceiling (its largest count in one reference)."""
     import numpy as np
     table, where = [], {}
     n_sys = len(names)
-    pairs = {f"{a},{b}": [] for a in range(n_sys) for b in range(a + 1, n_sys)}
+    seg_chunks, seg_where = [], {}
+    n_segs_total = [0]
+    pairs = {}
 
     def gram_index(order, r):
         key = (order, r)
@@ -258,44 +283,57 @@ def pair_tables(grams, names, top_k=TOP_K):
                           int(grams["orders"][order - 1]["ref_total"][r])])
         return where[key]
 
-    for n, o in enumerate(grams["orders"], start=1):
-        m = o["matches"]
-        # only n-grams whose matches differ between some systems can be listed
-        cols = np.flatnonzero(m.max(axis=0) != m.min(axis=0)) if m.size else \
-            np.zeros(0, dtype=np.int64)
-        mc = m[:, cols]
-        width = max(int(cols.size), 1)
-        # a unique sort key per column within a row: the change, then the earlier column first
-        tie = (width - 1 - np.arange(cols.size, dtype=np.int64))
-        k = min(top_k, cols.size)
-        for a in range(n_sys - 1):
-            later = list(range(a + 1, n_sys))
-            if k == 0:
-                for b in later:
-                    pairs[f"{a},{b}"].append([[], []])
-                continue
-            delta = mc[a + 1:] - mc[a]                     # one row per later system b
-            lists = {b: [] for b in later}
-            for sign in (1, -1):
-                key = (delta * sign) * width + tie
-                # the k largest keys of each row (keys are distinct within a row)
-                threshold = np.partition(key, cols.size - k, axis=1)[:, cols.size - k]
-                rows, cs = np.nonzero(key >= threshold[:, None])
-                order = np.lexsort((-key[rows, cs], rows))
-                rows, cs = rows[order], cs[order]
-                keep = (delta[rows, cs] * sign) > 0
-                rows, cs = rows[keep], cs[keep]
-                grams_r = cols[cs]
-                ma = m[a, grams_r].tolist()
-                mb = m[rows + a + 1, grams_r].tolist()
-                per_row = {b: [] for b in later}
-                for row, r, x, y in zip(rows.tolist(), grams_r.tolist(), ma, mb):
-                    per_row[row + a + 1].append([gram_index(n, r), x, y])
-                for b in later:
-                    lists[b].append(per_row[b])
-            for b in later:
-                pairs[f"{a},{b}"].append(lists[b])
-    return {"grams": table, "pairs": pairs, "top_k": top_k}
+    # per order: the (segment, n-gram) pairs of each n-gram, found by sorting once
+    by_gram = []
+    for o in grams["orders"]:
+        index = np.argsort(o["pair_gram"], kind="stable")
+        starts = np.searchsorted(o["pair_gram"][index], np.arange(o["grams"].size + 1))
+        by_gram.append((index, starts))
+
+    def segments(a, b, order, r):
+        key = (a, b, order, r)
+        if key not in seg_where:
+            o = grams["orders"][order - 1]
+            index, starts = by_gram[order - 1]
+            at = index[starts[r]:starts[r + 1]]
+            clipped = o["pair_clipped"]
+            segs = o["pair_segment"][at][clipped[a, at] != clipped[b, at]]
+            seg_where[key] = (n_segs_total[0], int(segs.size))
+            seg_chunks.append(segs)
+            n_segs_total[0] += int(segs.size)
+        return seg_where[key]
+
+    for a in range(n_sys):
+        for b in range(a + 1, n_sys):
+            lists = []
+            merged = [[], []]          # candidates of all orders: (score, change, n, r, ma, mb)
+            for n, o in enumerate(grams["orders"], start=1):
+                m = o["matches"]
+                ma, mb = m[a], m[b]
+                per_dir = []
+                for d, num in enumerate((mb, ma)):
+                    sel = np.flatnonzero(mb > ma) if d == 0 else np.flatnonzero(ma > mb)
+                    rank, score = _ranked(sel, num, ma, mb, alpha)
+                    top = rank[:top_k]
+                    chosen = sel[top].tolist()
+                    per_dir.append([(float(score[t]), n, r, int(ma[r]), int(mb[r]))
+                                    for t, r in zip(top.tolist(), chosen)])
+                    merged[d] += per_dir[-1]
+                lists.append(per_dir)
+            out = []
+            for d in range(2):
+                # all orders: the same ranking over the orders' own top lists (a top entry of
+                # all orders is a top entry of its order)
+                merged[d].sort(key=lambda e: (-e[0], -abs(e[4] - e[3]), e[1], e[2]))
+            for per_dir in [merged] + lists:
+                out.append([[[gram_index(n, r), ma, mb, *segments(a, b, n, r)]
+                             for _, n, r, ma, mb in entries[:top_k]] for entries in per_dir])
+            pairs[f"{a},{b}"] = out
+    seg_all = np.concatenate(seg_chunks) if seg_chunks else np.zeros(0, dtype=np.int64)
+    n_seg = grams["n_seg"]
+    seg_all = seg_all.astype(np.uint16 if n_seg <= 65536 else np.uint32)
+    return {"grams": table, "pairs": pairs, "segments": seg_all, "top_k": top_k,
+            "alpha": alpha}
 
 
 def word_f_buckets(grams, names, edges):

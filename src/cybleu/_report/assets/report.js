@@ -71,8 +71,107 @@
   }
   function fmt(x, d) { return x === null || x === undefined || isNaN(x) ? '\u2013' : x.toFixed(d === undefined ? 2 : d); }
   function fmtSigned(x, d) { if (x === null || x === undefined || isNaN(x)) return '\u2013'; var s = x.toFixed(d === undefined ? 2 : d); return x > 0 ? '+' + s : (s === '-0.00' ? '0.00' : s); }
-  function fmtP(p) { if (p === null || p === undefined) return '\u2013'; if (p < 0.0001) return p.toExponential(1); return p.toFixed(4); }
+  // a p-value with as many digits as it takes not to cross a level the page colours by
+  // (0.0099 shown as "0.0100" would read as not below 0.01): 4 decimals, more where rounding
+  // would reach a level, "< level" past 10
+  function fmtP(p, levels) {
+    if (p === null || p === undefined) return '\u2013';
+    if (p < 0.0001) return p.toExponential(1);
+    levels = levels || [0.01, D ? D.test.alpha : 0.05];
+    for (var d = 4; d <= 10; d++) {
+      var s = p.toFixed(d), v = +s, same = true;
+      for (var k = 0; k < levels.length; k++) if ((v < levels[k]) !== (p < levels[k])) same = false;
+      if (same) return s;
+    }
+    for (k = 0; k < levels.length; k++) if (p < levels[k] && +p.toFixed(10) >= levels[k]) return '< ' + levels[k];
+    return p.toFixed(4);
+  }
   function int(n) { return Number(n).toLocaleString('en-US'); }
+  // a count as the page writes counts: thousands separated, two decimals for an average
+  function count(x) { return Number.isInteger(x) ? int(x) : x.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }); }
+  function plural(n, word) { return int(n) + ' ' + word + (n === 1 ? '' : 's'); }
+  // colours the canvas needs (SVG and HTML take them from the style sheet): the theme's
+  function themeColour(name, fallback) {
+    var v = getComputedStyle(document.documentElement).getPropertyValue(name);
+    return v && v.trim() ? v.trim() : fallback;
+  }
+  // the width a chart may take: its preferred width, or the view's when that is narrower (a
+  // phone), so that its text keeps its size instead of shrinking with the drawing
+  function chartWidth(preferred) {
+    var view = views[S.view], avail = view && view.clientWidth ? view.clientWidth : document.documentElement.clientWidth - 32;
+    return Math.max(280, Math.min(preferred, avail));
+  }
+
+  // ------------------------------------------------------------------ export (LaTeX, CSV, TSV)
+  // A table for export: {name, caption, head: [labels], align: 'lrr...', rows: [[cell]]}, a cell
+  // being {t: the text shown, v: the value in full (a number, a string or null)}. LaTeX takes
+  // what the page shows; CSV and TSV the values in full. Numbers are Python's; this only formats.
+  var LATEX_SPECIAL = { '&': '\\&', '%': '\\%', '$': '\\$', '#': '\\#', '_': '\\_', '{': '\\{', '}': '\\}',
+    '~': '\\textasciitilde{}', '^': '\\textasciicircum{}', '\\': '\\textbackslash{}', '<': '\\textless{}',
+    '>': '\\textgreater{}', '|': '\\textbar{}' };
+  var NONPRINTING = /(?! )[\p{C}\p{Z}]/gu;   // as Python's str.isprintable: control, format, separators
+  function latexEscape(s) {
+    return String(s === null || s === undefined ? '' : s).replace(NONPRINTING, ' ').replace(/[&%$#_{}~^\\<>|]/g, function (c) { return LATEX_SPECIAL[c]; });
+  }
+  function csvCell(v, sep) {
+    if (v === null || v === undefined) return '';
+    if (typeof v === 'number') return isFinite(v) ? String(v) : '';
+    var s = String(v);
+    if (/^[=+\-@\t\r]/.test(s)) s = "'" + s;   // not a formula in a spreadsheet
+    if (s.indexOf(sep) >= 0 || /["\n\r]/.test(s)) s = '"' + s.replace(/"/g, '""') + '"';
+    return s;
+  }
+  function tableText(model, format) {
+    if (format === 'latex') {
+      var out = ['% ' + latexEscape(model.caption), '\\begin{tabular}{' + model.align + '}', '\\toprule',
+        model.head.map(latexEscape).join(' & ') + ' \\\\', '\\midrule'];
+      model.rows.forEach(function (row) { out.push(row.map(function (c) { return latexEscape(c.t); }).join(' & ') + ' \\\\'); });
+      out.push('\\bottomrule', '\\end{tabular}');
+      return out.join('\n') + '\n';
+    }
+    var sep = format === 'tsv' ? '\t' : ',';
+    var lines = [model.head.map(function (h) { return csvCell(h, sep); }).join(sep)];
+    model.rows.forEach(function (row) { lines.push(row.map(function (c) { return csvCell(c.v, sep); }).join(sep)); });
+    return lines.join('\n') + '\n';
+  }
+  function cell(t, v) { return { t: t, v: v === undefined ? t : v }; }
+  var exporters = {};
+  // buttons under a table: each opens its text in a box, to copy or to save as a file
+  function exportBar(id, makeModel, formats) {
+    exporters[id] = makeModel;
+    var panel = el('div', { class: 'export-panel', hidden: true });
+    var bar = el('div', { class: 'export', id: 'export-' + id }, el('span', { class: 'note small', text: 'Export ' }));
+    (formats || ['latex', 'csv']).forEach(function (f) {
+      bar.appendChild(el('button', { type: 'button', class: 'btn small-btn', 'data-format': f, text: { latex: 'LaTeX', csv: 'CSV', tsv: 'TSV' }[f],
+        onclick: function () { showExport(panel, id, f); } }));
+    });
+    return el('div', { class: 'export-wrap' }, bar, panel);
+  }
+  function exportText(id, format) { return tableText(exporters[id](), format); }
+  function showExport(panel, id, format) {
+    var model = exporters[id](), text = tableText(model, format);
+    var ta = el('textarea', { class: 'copy', readonly: true, spellcheck: 'false', 'aria-label': model.caption });
+    ta.value = text;
+    var status = el('span', { class: 'note small' });
+    var file = model.name + '.' + (format === 'latex' ? 'tex' : format);
+    clear(panel).appendChild(el('div', { class: 'export-head' },
+      el('strong', { text: { latex: 'LaTeX (booktabs)', csv: 'CSV', tsv: 'TSV' }[format] }), ' ',
+      el('button', { type: 'button', class: 'btn', text: 'Copy', onclick: function () { copyText(ta, status); } }), ' ',
+      el('button', { type: 'button', class: 'btn', text: 'Save as ' + file, onclick: function () { saveText(text, file, format, status); } }), ' ',
+      el('button', { type: 'button', class: 'btn', text: 'Close', onclick: function () { panel.hidden = true; } }), ' ', status));
+    panel.appendChild(ta);
+    panel.hidden = false;
+  }
+  function saveText(text, file, format, status) {
+    try {
+      var type = { latex: 'application/x-tex', csv: 'text/csv', tsv: 'text/tab-separated-values' }[format] + ';charset=utf-8';
+      var url = URL.createObjectURL(new Blob([text], { type: type }));
+      var a = el('a', { href: url, download: file });
+      document.body.appendChild(a); a.click(); a.remove();
+      setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+      status.textContent = 'saved (where downloads are allowed; else copy it)';
+    } catch (e) { status.textContent = 'cannot save here: copy it'; }
+  }
 
   // ------------------------------------------------------------------ unpacking
   function b64bytes(text) {
@@ -226,7 +325,7 @@
   var S = {                        // what the user chose
     set: 0, view: 'overview', ovMetric: 0, a: 0, b: 1, cmpMetric: 0, anatomy: 0,
     sort: { key: 'delta', dir: -1 }, q: '', lo: '', hi: '', rangeOn: 'delta',
-    selected: -1, ngOrder: 0, bucketMetric: 0
+    selected: -1, ngOrder: 0, bucketMetric: 0, segFilter: null
   };
   var views = {};
   var VIEWS = [
@@ -272,7 +371,7 @@
     VIEWS.forEach(function (v) { views[v[0]] = app.appendChild(el('section', { class: 'view', id: 'view-' + v[0], role: 'tabpanel' })); });
   }
   function chooseSet(i) {
-    S.set = i; S.selected = -1; defaultsForSet(); rendered = {}; go(S.view, true);
+    S.set = i; S.selected = -1; S.segFilter = null; defaultsForSet(); rendered = {}; go(S.view, true);
   }
   function defaultsForSet() {
     var t = T(), n = t.systems.length;
@@ -318,17 +417,29 @@
     return box;
   }
 
+  function notesOf(t) { return t.notes || []; }
+  // the notebook's copy of a report leaves the segments out: say so, and how to see them
+  function lightBanner(root) {
+    if (!D.light) return;
+    var text = typeof D.light === 'object' && D.light.note ? D.light.note
+      : 'This copy of the report leaves out the segments (their text, sentence scores and n-grams). Save the whole report to a file to see them: report.save("report.html").';
+    root.appendChild(el('p', { class: 'warn light-note' }, el('strong', { text: 'Segments left out. ' }), text));
+  }
+
   // ------------------------------------------------------------------ overview
   var ovSort = { key: null, dir: -1 };
   function renderOverview(root) {
     var t = T(), test = D.test, ms = t.metrics, n = t.systems.length;
     var what = test.type === 'bs' ? 'paired bootstrap resampling (' + int(test.n) + ' resamples)'
       : 'approximate randomization (' + int(test.n) + ' trials; intervals from ' + int(test.ci_resamples) + ' bootstrap resamples)';
-    root.appendChild(el('h2', { text: t.name }));
+    root.appendChild(el('h2', null, vis(t.name, 200)));
+    notesOf(t).forEach(function (note) { root.appendChild(el('p', { class: 'warn note-tok' }, el('strong', { text: 'Check the tokenization. ' }), note)); });
     root.appendChild(el('p', { class: 'note' },
-      int(t.n_segments) + ' segments, ' + t.n_refs + ' reference' + (t.n_refs > 1 ? 's' : '') + ', ' + n + ' system' + (n > 1 ? 's' : '') +
-      '. Scores are sacreBLEU 2.6.0\u2019s; \u00b1 is the half-width of the 95% bootstrap interval around its mean \u03bc; p compares each system with the baseline by ' +
-      what + ', seed ' + test.seed + '.'));
+      plural(t.n_segments, 'segment') + ', ' + plural(t.n_refs, 'reference') + ', ' + plural(n, 'system') +
+      (t.language_pair ? ', language pair ' + t.language_pair : '') +
+      '. Scores are sacreBLEU 2.6.0\u2019s; \u00b1 is the half-width of the 95% bootstrap interval around its mean \u03bc' +
+      (n > 1 ? '; p compares each system with the baseline by ' + what + ', seed ' + test.seed : ' (' + int(test.ci_resamples) + ' resamples, seed ' + test.seed + ')') + '.'));
+    lightBanner(root);
     // the table
     var head = el('tr', null, el('th', { class: 'l sortable', text: 'System', onclick: function () { sortOv('name'); } }),
       el('th', { class: 'l', title: 'Systems that share a letter are not significantly different (Holm-adjusted p \u2265 ' + test.alpha + ')', text: 'Group' }));
@@ -356,15 +467,21 @@
         tr.appendChild(el('td', { class: 'score', text: fmt(c.score) }));
         tr.appendChild(el('td', { class: 'muted', text: c.mean === null ? '\u2013' : fmt(c.mean) + ' \u00b1 ' + fmt(c.ci) }));
         if (n > 1) {
-          var sig = c.p !== null && c.p < test.alpha;
-          tr.appendChild(el('td', { class: c.p === null ? 'muted' : (sig ? 'sig' : 'nsig'), title: c.p === null ? 'baseline' : 'p = ' + c.p, text: c.p === null ? '\u2013' : fmtP(c.p) + (sig ? ' *' : '') }));
+          // coloured by direction, as the matrix: green better than the baseline, red worse
+          var sig = c.p !== null && c.p < test.alpha, base = m.corpus[t.baseline].score;
+          var worse = m.higher_is_better ? c.score < base : c.score > base;
+          tr.appendChild(el('td', { class: 'p ' + (c.p === null ? 'muted' : (!sig ? 'nsig' : worse ? 'sigw' : 'sig')),
+            title: c.p === null ? 'baseline' : 'p = ' + c.p + (sig ? (worse ? ': significantly worse than the baseline' : ': significantly better than the baseline') : ''),
+            text: c.p === null ? '\u2013' : fmtP(c.p) + (sig ? ' *' : '') }));
         }
       });
       body.appendChild(tr);
     });
     root.appendChild(el('div', { class: 'table-wrap' }, el('table', { class: 'data', id: 'overview-table' }, el('thead', null, head), body)));
-    root.appendChild(el('p', { class: 'note small' }, '* p < ' + test.alpha + ' against the baseline (not adjusted; the matrix below adjusts every pair with Holm\u2019s method). ' +
-      'Group letters use the metric chosen below. \u2193: lower is better.'));
+    root.appendChild(el('p', { class: 'note small' }, n > 1 ? [
+      '* p < ' + test.alpha + ' against the baseline: ', el('span', { class: 'sig', text: 'better' }), ' or ', el('span', { class: 'sigw', text: 'worse' }),
+      ' (not adjusted; the matrix below adjusts every pair with Holm\u2019s method). Group letters use the metric chosen below. \u2193: lower is better.']
+      : '\u2193: lower is better. With one system there is nothing to compare: no p-values.'));
 
     if (n > 1) {
       root.appendChild(el('h2', { text: 'Every pair of systems' }));
@@ -382,6 +499,7 @@
     root.appendChild(el('h2', { text: 'Signatures' }));
     ms.forEach(function (m) { root.appendChild(el('pre', { class: 'sig-line', text: m.name + '|' + m.signature })); });
     root.appendChild(el('h2', { text: 'Copy the table' }));
+    root.appendChild(el('p', { class: 'note small', text: 'Every table of the report has its own LaTeX and CSV export below it.' }));
     var row = el('div', { class: 'row' });
     [['LaTeX (booktabs)', t.latex, 'latex'], ['CSV', t.csv, 'csv']].forEach(function (x) {
       var ta = el('textarea', { class: 'copy', readonly: true, spellcheck: 'false', id: 'copy-' + x[2], 'aria-label': x[0] });
@@ -399,29 +517,46 @@
     if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(ta.value).then(function () { done(true); }, function () { done(false); });
     else { var ok = false; try { ok = document.execCommand('copy'); } catch (e) { ok = false; } done(ok); }
   }
+  // the class of a matrix cell: who is better, and how clearly
+  function pairClass(p, better) {
+    if (!(p < D.test.alpha)) return 'c-ns';
+    return (better ? 'c-b' : 'c-w') + (p < 0.01 ? '2' : '1');
+  }
   function renderMatrix(root, m) {
     var t = T(), order = m.rank, alpha = D.test.alpha;
+    // the rotated names as tall as the longest needs (up to 40 characters), none cut short
+    var longest = 0;
+    order.forEach(function (s) { longest = Math.max(longest, Math.min(41, String(t.systems[s]).length)); });
+    var tall = Math.round(longest * 7.2 + 12);
     var head = el('tr', null, el('th', { class: 'l', text: '' }));
-    order.forEach(function (s) { head.appendChild(el('th', { class: 'rot', title: visText(t.systems[s]) }, el('div', null, vis(t.systems[s], 40)))); });
+    order.forEach(function (s) { head.appendChild(el('th', { class: 'rot', style: 'height:' + tall + 'px', title: visText(t.systems[s]) }, el('div', { style: 'max-height:' + tall + 'px' }, vis(t.systems[s], 40)))); });
     var body = el('tbody');
     order.forEach(function (r) {
       var tr = el('tr', null, el('td', { class: 'name', title: visText(t.systems[r]) }, vis(t.systems[r], 40), ' ', el('span', { class: 'muted small', text: fmt(m.corpus[r].score) })));
       order.forEach(function (c) {
         if (r === c) { tr.appendChild(el('td', { class: 'cell diag' })); return; }
         var p = m.holm_p[r][c], better = m.higher_is_better ? m.corpus[r].score > m.corpus[c].score : m.corpus[r].score < m.corpus[c].score;
-        var sig = p < alpha, bg = !sig ? '#f6f8fa' : (better ? (p < 0.01 ? '#4ac26b' : '#aceebb') : (p < 0.01 ? '#ff8182' : '#ffcecb'));
-        tr.appendChild(el('td', { class: 'cell', style: 'background:' + bg, title: visText(t.systems[r]) + ' vs ' + visText(t.systems[c]) + ': Holm-adjusted p = ' + p + ' (raw ' + m.raw_p[r][c] + ')', text: fmtP(p) }));
+        tr.appendChild(el('td', { class: 'cell ' + pairClass(p, better), title: visText(t.systems[r]) + ' vs ' + visText(t.systems[c]) + ': Holm-adjusted p = ' + p + ' (raw ' + m.raw_p[r][c] + ')', text: fmtP(p) }));
       });
       body.appendChild(tr);
     });
     root.appendChild(el('div', { class: 'table-wrap' }, el('table', { class: 'data matrix', id: 'pair-matrix' }, el('thead', null, head), body)));
     root.appendChild(el('div', { class: 'legend' },
-      el('span', null, el('span', { class: 'sw', style: 'background:#4ac26b' }), 'row better, p < 0.01'),
-      el('span', null, el('span', { class: 'sw', style: 'background:#aceebb' }), 'row better, p < ' + alpha),
-      el('span', null, el('span', { class: 'sw', style: 'background:#ffcecb' }), 'row worse, p < ' + alpha),
-      el('span', null, el('span', { class: 'sw', style: 'background:#ff8182' }), 'row worse, p < 0.01'),
-      el('span', null, el('span', { class: 'sw', style: 'background:#f6f8fa' }), 'not significant'),
+      el('span', null, el('span', { class: 'sw c-b2' }), 'row better, p < 0.01'),
+      el('span', null, el('span', { class: 'sw c-b1' }), 'row better, p < ' + alpha),
+      el('span', null, el('span', { class: 'sw c-w1' }), 'row worse, p < ' + alpha),
+      el('span', null, el('span', { class: 'sw c-w2' }), 'row worse, p < 0.01'),
+      el('span', null, el('span', { class: 'sw c-ns' }), 'not significant'),
       el('span', { text: 'Cells: ' + m.name + ' p-values of every pair, adjusted with Holm\u2019s method over ' + (t.systems.length > 2 ? 'all ' + int(t.systems.length * (t.systems.length - 1) / 2) + ' pairs' : 'the one pair') + '; systems in order of score.' })));
+    root.appendChild(exportBar('pair-matrix', function () {
+      return { name: 'pairs-' + m.name, caption: t.name + ': ' + m.name + ', Holm-adjusted p-values of every pair (' + (D.test.type === 'bs' ? 'paired bootstrap, ' : 'approximate randomization, ') + D.test.n + ', seed ' + D.test.seed + ')',
+        head: ['System', m.name].concat(order.map(function (s) { return t.systems[s]; })), align: 'lr' + 'c'.repeat(order.length),
+        rows: order.map(function (r) {
+          return [cell(t.systems[r]), cell(fmt(m.corpus[r].score), m.corpus[r].score)].concat(order.map(function (c) {
+            return r === c ? cell('', null) : cell(fmtP(m.holm_p[r][c]), m.holm_p[r][c]);
+          }));
+        }) };
+    }));
   }
   function renderGroups(root, m) {
     var t = T();
@@ -442,7 +577,7 @@
     if (b < 0) { root.appendChild(el('p', { class: 'empty', text: 'BLEU is not among this report\u2019s metrics.' })); return; }
     var m = t.metrics[b], bands = D.bands;
     var row = el('div', { class: 'row' });
-    var W = 860, rowH = 22, n = t.systems.length;
+    var W = chartWidth(860), rowH = 22, n = t.systems.length;
     var maxScore = 0; m.corpus.forEach(function (c) { maxScore = Math.max(maxScore, c.score); });
     var xmax = Math.max(70, Math.ceil((maxScore + 5) / 10) * 10);
     var left = 20, right = W - 20, x = function (v) { return left + (right - left) * Math.min(v, xmax) / xmax; };
@@ -457,16 +592,19 @@
     g.appendChild(sv('rect', { x: left, y: barY, width: right - left, height: barH, fill: 'url(#band-grad)', rx: 4 }));
     bands.forEach(function (bd) {
       if (bd[0] >= xmax) return;
-      g.appendChild(sv('line', { x1: x(bd[0]), x2: x(bd[0]), y1: barY - 6, y2: barY + barH, stroke: '#ffffff', 'stroke-width': 2 }));
-      g.appendChild(sv('text', { x: x(bd[0]) + 2, y: barY - 10, 'font-size': 11, fill: '#59636e', text: bd[0] }));
-      var mid = (x(bd[0]) + x(Math.min(bd[1], xmax))) / 2;
-      g.appendChild(sv('text', { x: mid, y: barY + barH / 2 + 4, 'text-anchor': 'middle', 'font-size': 11, fill: '#fff', 'font-weight': 600, text: shortBand(bd[0]) }));
+      g.appendChild(sv('line', { x1: x(bd[0]), x2: x(bd[0]), y1: barY - 6, y2: barY + barH, class: 'band-edge', 'stroke-width': 2 }));
+      g.appendChild(sv('text', { x: x(bd[0]) + 2, y: barY - 10, 'font-size': 11, class: 'ax', text: bd[0] }));
+      var mid = (x(bd[0]) + x(Math.min(bd[1], xmax))) / 2, label = shortBand(bd[0]);
+      // a band's word only where it fits in the band
+      if (x(Math.min(bd[1], xmax)) - x(bd[0]) >= label.length * 6.6 + 4) {
+        g.appendChild(sv('text', { x: mid, y: barY + barH / 2 + 4, 'text-anchor': 'middle', 'font-size': 11, fill: '#fff', 'font-weight': 600, text: label }));
+      }
     });
     order.forEach(function (s, k) {
       var c = m.corpus[s], cx = x(c.score), y = labelsY + k * rowH;
-      g.appendChild(sv('line', { x1: cx, x2: cx, y1: barY + barH, y2: y - 4, stroke: s === t.baseline ? '#0969da' : '#59636e', 'stroke-width': 1, 'stroke-dasharray': '2,2' }));
-      g.appendChild(sv('circle', { cx: cx, cy: y - 4, r: 4, fill: s === t.baseline ? '#0969da' : '#1f2328' }));
-      var label = sv('text', { x: cx + (cx > W * 0.7 ? -8 : 8), y: y, 'text-anchor': cx > W * 0.7 ? 'end' : 'start', 'font-size': 12, fill: '#1f2328' });
+      g.appendChild(sv('line', { x1: cx, x2: cx, y1: barY + barH, y2: y - 4, class: s === t.baseline ? 'mark-base' : 'mark', 'stroke-width': 1, 'stroke-dasharray': '2,2' }));
+      g.appendChild(sv('circle', { cx: cx, cy: y - 4, r: 4, class: s === t.baseline ? 'dot-base' : 'dot' }));
+      var label = sv('text', { x: cx + (cx > W * 0.7 ? -8 : 8), y: y, 'text-anchor': cx > W * 0.7 ? 'end' : 'start', 'font-size': 12, class: 'lbl' });
       label.textContent = visText(t.systems[s], 60) + '  ' + c.score.toFixed(2);
       g.appendChild(label);
     });
@@ -481,7 +619,7 @@
     var body = el('tbody');
     bands.forEach(function (bd, k) {
       var names = order.filter(function (s) { return m.anatomy[s].band === k; }).map(function (s) { return t.systems[s]; });
-      body.appendChild(el('tr', null, el('td', { class: 'l', text: bd[0] + (k === bands.length - 1 ? '+' : '\u2013' + (bd[1] - 1)) }), el('td', { class: 'l', text: bd[2] }), el('td', { class: 'l wrap', text: names.length ? names.map(function (x) { return visText(x, 60); }).join(', ') : '\u2013' })));
+      body.appendChild(el('tr', null, el('td', { class: 'l', text: bd[0] + (k === bands.length - 1 ? '+' : '\u2013' + (bd[1] - 1)) }), el('td', { class: 'l wrap', text: bd[2] }), el('td', { class: 'l wrap', text: names.length ? names.map(function (x) { return visText(x, 60); }).join(', ') : '\u2013' })));
     });
     tbl.appendChild(body);
     root.appendChild(el('h3', { text: 'The bands' }));
@@ -512,7 +650,7 @@
     var body = el('tbody');
     m.rank.forEach(function (q) {
       var a = m.anatomy[q];
-      var tr = el('tr', { class: q === s ? 'selected' : null, style: q === s ? 'background:#fff8c5' : null, onclick: function () { S.anatomy = q; RENDER.anatomy(clear(root)); } },
+      var tr = el('tr', { class: q === s ? 'selected' : null, onclick: function () { S.anatomy = q; RENDER.anatomy(clear(root)); } },
         el('td', { class: 'name', title: visText(t.systems[q]) }, vis(t.systems[q], 60)), el('td', { text: fmt(a.score) }));
       a.precisions.forEach(function (p, k) { tr.appendChild(el('td', { title: int(a.counts[k]) + ' / ' + int(a.totals[k]), text: p.toFixed(1) })); });
       tr.appendChild(el('td', { text: a.bp.toFixed(3) }));
@@ -521,50 +659,60 @@
       tr.appendChild(el('td', { text: int(a.ref_len) }));
       body.appendChild(tr);
     });
-    root.appendChild(el('div', { class: 'table-wrap' }, el('table', { class: 'data' }, el('thead', null, head), body)));
+    root.appendChild(el('div', { class: 'table-wrap' }, el('table', { class: 'data', id: 'anatomy-table' }, el('thead', null, head), body)));
+    root.appendChild(exportBar('anatomy-table', function () {
+      var heads = ['System', 'BLEU'];
+      for (var k = 1; k <= N; k++) heads.push(k + '-gram %');
+      return { name: 'bleu-anatomy', caption: t.name + ': BLEU, its clipped n-gram precisions, brevity penalty and lengths', head: heads.concat(['BP', 'ratio', 'hyp_len', 'ref_len']),
+        align: 'l' + 'r'.repeat(heads.length + 3), rows: m.rank.map(function (q) {
+          var a = m.anatomy[q];
+          return [cell(t.systems[q]), cell(fmt(a.score), a.score)].concat(a.precisions.map(function (p) { return cell(p.toFixed(1), p); }),
+            [cell(a.bp.toFixed(3), a.bp), cell(a.ratio.toFixed(3), a.ratio), cell(int(a.sys_len), a.sys_len), cell(int(a.ref_len), a.ref_len)]);
+        }) };
+    }));
     root.appendChild(el('p', { class: 'note small', text: 'sacreBLEU prints these as \u201c' + an.verbose + '\u201d.' }));
   }
   function precisionBars(an) {
-    var W = 460, H = 250, L = 48, R = 16, TOP = 16, B = 40, N = an.precisions.length;
+    var W = chartWidth(460), H = 250, L = 48, R = 16, TOP = 16, B = 40, N = an.precisions.length;
     var g = sv('svg', { class: 'chart', id: 'precision-bars', viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, role: 'img', 'aria-label': 'n-gram precisions' });
     var y = function (v) { return TOP + (H - TOP - B) * (1 - v / 100); };
     for (var v = 0; v <= 100; v += 25) {
-      g.appendChild(sv('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: '#eaeef2' }));
-      g.appendChild(sv('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#59636e', text: v + '%' }));
+      g.appendChild(sv('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: 'grid' }));
+      g.appendChild(sv('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', 'font-size': 11, class: 'ax', text: v + '%' }));
     }
     var bw = (W - L - R) / N;
     an.precisions.forEach(function (p, k) {
       var x0 = L + k * bw + bw * 0.18, w = bw * 0.64;
       g.appendChild(sv('rect', { x: x0, y: y(p), width: w, height: Math.max(0, y(0) - y(p)), fill: ['#0969da', '#218bff', '#54aeff', '#80ccff'][k % 4], rx: 2 },
         sv('title', { text: k + 1 + '-grams: ' + int(an.counts[k]) + ' of ' + int(an.totals[k]) + ' match (' + p.toFixed(2) + '%)' })));
-      g.appendChild(sv('text', { x: x0 + w / 2, y: y(p) - 5, 'text-anchor': 'middle', 'font-size': 12, 'font-weight': 600, fill: '#1f2328', text: p.toFixed(1) + '%' }));
-      g.appendChild(sv('text', { x: x0 + w / 2, y: H - B + 16, 'text-anchor': 'middle', 'font-size': 12, fill: '#1f2328', text: (k + 1) + '-gram' }));
-      g.appendChild(sv('text', { x: x0 + w / 2, y: H - B + 31, 'text-anchor': 'middle', 'font-size': 11, fill: '#59636e', text: int(an.counts[k]) + ' / ' + int(an.totals[k]) }));
+      g.appendChild(sv('text', { x: x0 + w / 2, y: y(p) - 5, 'text-anchor': 'middle', 'font-size': 12, 'font-weight': 600, class: 'lbl', text: p.toFixed(1) + '%' }));
+      g.appendChild(sv('text', { x: x0 + w / 2, y: H - B + 16, 'text-anchor': 'middle', 'font-size': 12, class: 'lbl', text: (k + 1) + '-gram' }));
+      g.appendChild(sv('text', { x: x0 + w / 2, y: H - B + 31, 'text-anchor': 'middle', 'font-size': bw < 90 ? 10 : 11, class: 'ax', text: int(an.counts[k]) + ' / ' + int(an.totals[k]) }));
     });
-    g.appendChild(sv('line', { x1: L, x2: W - R, y1: y(0), y2: y(0), stroke: '#8c959f' }));
+    g.appendChild(sv('line', { x1: L, x2: W - R, y1: y(0), y2: y(0), class: 'axis-line' }));
     return g;
   }
   function bpCurve(an) {
-    var W = 460, H = 250, L = 48, R = 16, TOP = 16, B = 40, pts = D.bp_curve;
+    var W = chartWidth(460), H = 250, L = 48, R = 18, TOP = 16, B = 40, pts = D.bp_curve;
     var lo = pts[0][0], hi = pts[pts.length - 1][0];
     var x = function (v) { return L + (W - L - R) * (v - lo) / (hi - lo); };
     var y = function (v) { return TOP + (H - TOP - B) * (1 - v); };
     var g = sv('svg', { class: 'chart', id: 'bp-curve', viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, role: 'img', 'aria-label': 'brevity penalty curve' });
     for (var v = 0; v <= 1.0001; v += 0.25) {
-      g.appendChild(sv('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: '#eaeef2' }));
-      g.appendChild(sv('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#59636e', text: v.toFixed(2) }));
+      g.appendChild(sv('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: 'grid' }));
+      g.appendChild(sv('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', 'font-size': 11, class: 'ax', text: v.toFixed(2) }));
     }
     for (var r = Math.ceil(lo * 10) / 10; r <= hi + 1e-9; r += 0.1) {
-      g.appendChild(sv('text', { x: x(r), y: H - B + 16, 'text-anchor': 'middle', 'font-size': 11, fill: '#59636e', text: r.toFixed(1) }));
+      g.appendChild(sv('text', { x: x(r), y: H - B + 16, 'text-anchor': 'middle', 'font-size': 11, class: 'ax', text: r.toFixed(1) }));
     }
-    g.appendChild(sv('text', { x: (L + W - R) / 2, y: H - 6, 'text-anchor': 'middle', 'font-size': 12, fill: '#1f2328', text: 'c / r  (hypothesis length / reference length)' }));
-    g.appendChild(sv('line', { x1: L, x2: W - R, y1: y(0), y2: y(0), stroke: '#8c959f' }));
+    g.appendChild(sv('text', { x: (L + W - R) / 2, y: H - 6, 'text-anchor': 'middle', 'font-size': 12, class: 'lbl', text: W < 400 ? 'c / r (hypothesis / reference length)' : 'c / r  (hypothesis length / reference length)' }));
+    g.appendChild(sv('line', { x1: L, x2: W - R, y1: y(0), y2: y(0), class: 'axis-line' }));
     var d = pts.map(function (p, i) { return (i ? 'L' : 'M') + x(p[0]).toFixed(1) + ',' + y(p[1]).toFixed(1); }).join('');
-    g.appendChild(sv('path', { d: d, fill: 'none', stroke: '#0969da', 'stroke-width': 2 }));
+    g.appendChild(sv('path', { d: d, fill: 'none', class: 'curve', 'stroke-width': 2 }));
     var rx = Math.min(Math.max(an.ratio, lo), hi);
-    g.appendChild(sv('line', { x1: x(rx), x2: x(rx), y1: y(0), y2: y(an.bp), stroke: '#b35900', 'stroke-dasharray': '3,3' }));
-    g.appendChild(sv('circle', { cx: x(rx), cy: y(an.bp), r: 5, fill: '#b35900' }, sv('title', { text: 'c/r = ' + an.ratio.toFixed(4) + ', BP = ' + an.bp.toFixed(4) })));
-    var lab = sv('text', { x: x(rx) + (x(rx) > W * 0.65 ? -8 : 8), y: y(an.bp) + (an.bp > 0.9 ? 18 : -8), 'text-anchor': x(rx) > W * 0.65 ? 'end' : 'start', 'font-size': 12, 'font-weight': 600, fill: '#b35900' });
+    g.appendChild(sv('line', { x1: x(rx), x2: x(rx), y1: y(0), y2: y(an.bp), class: 'mark-a', 'stroke-dasharray': '3,3' }));
+    g.appendChild(sv('circle', { cx: x(rx), cy: y(an.bp), r: 5, class: 'dot-a' }, sv('title', { text: 'c/r = ' + an.ratio.toFixed(4) + ', BP = ' + an.bp.toFixed(4) })));
+    var lab = sv('text', { x: x(rx) + (x(rx) > W * 0.65 ? -8 : 8), y: y(an.bp) + (an.bp > 0.9 ? 18 : -8), 'text-anchor': x(rx) > W * 0.65 ? 'end' : 'start', 'font-size': 12, 'font-weight': 600, class: 'lbl-a' });
     lab.textContent = 'c/r = ' + an.ratio.toFixed(3) + ', BP = ' + an.bp.toFixed(3) + (an.ratio > hi || an.ratio < lo ? ' (off the chart)' : '');
     g.appendChild(lab);
     return g;
@@ -582,7 +730,10 @@
     var rangeVal = { delta: function (i) { return sb[i] - sa[i]; }, a: function (i) { return sa[i]; }, b: function (i) { return sb[i]; }, len: function (i) { return rl[i]; } }[S.rangeOn];
     var out = new Uint32Array(n), k = 0;
     var ranged = lo !== -Infinity || hi !== Infinity;
-    for (var i = 0; i < n; i++) {
+    // an n-gram's segments (from the n-grams view) limit the rows to those
+    var only = segFilterFor(S.a, S.b), count = only ? only.segs.length : n;
+    for (var j0 = 0; j0 < count; j0++) {
+      var i = only ? only.segs[j0] : j0;
       if (ranged) { var v = rangeVal(i); if (!(v >= lo && v <= hi)) continue; }
       if (q && !matches(i, q)) continue;
       out[k++] = i;
@@ -626,8 +777,12 @@
     return String(i + 1) === q;
   }
 
-  function lightNote(root) {
-    root.appendChild(el('p', { class: 'empty', text: 'This view of the report is shown without its segments (to stay small in a notebook). Save the report to a file to see them: report.save("report.html").' }));
+  function lightNote(root) { lightBanner(root); }
+  // the segments an n-gram's click chose, while the pair of systems is the same
+  function segFilterFor(a, b) {
+    var f = S.segFilter;
+    if (!f || f.set !== S.set) return null;
+    return (f.a === a && f.b === b) || (f.a === b && f.b === a) ? f : null;
   }
   // the segments' text: its own compressed element, unpacked when first needed
   var textsPromise = null;
@@ -674,10 +829,13 @@
       loadTexts().then(function () { rendered.compare = false; if (S.view === 'compare') go('compare', true); });
       return;
     }
-    if (t.systems.length < 2) { root.appendChild(el('p', { class: 'empty', text: 'The report has one system: nothing to compare.' })); }
+    if (t.systems.length < 2) {
+      root.appendChild(el('p', { class: 'empty', id: 'one-system', text: 'The report has one system: there is no second one to compare it with. The Overview, BLEU anatomy and Buckets views show its scores.' }));
+      return;
+    }
     var bar = el('div', { class: 'controls' },
-      el('label', null, el('span', { class: 'tag-a', text: 'A' }), systemSelect(S.a, function (v) { S.a = v; S.selected = S.selected; order = null; refreshCompare(); invalidate(); }, 'System A', 'sel-a')),
-      el('label', null, el('span', { class: 'tag-b', text: 'B' }), systemSelect(S.b, function (v) { S.b = v; order = null; refreshCompare(); invalidate(); }, 'System B', 'sel-b')),
+      el('label', null, el('span', { class: 'tag-a', text: 'A' }), systemSelect(S.a, function (v) { S.a = v; S.selected = S.selected; order = null; RENDER.compare(clear(root)); invalidate(); }, 'System A', 'sel-a')),
+      el('label', null, el('span', { class: 'tag-b', text: 'B' }), systemSelect(S.b, function (v) { S.b = v; order = null; RENDER.compare(clear(root)); invalidate(); }, 'System B', 'sel-b')),
       el('button', { type: 'button', class: 'btn', text: 'swap', title: 'Swap A and B', onclick: function () { var x = S.a; S.a = S.b; S.b = x; order = null; RENDER.compare(clear(root)); invalidate(); } }),
       el('label', null, 'Sentence score'), metricButtons(S.cmpMetric, function (i) { S.cmpMetric = i; order = null; RENDER.compare(clear(root)); invalidate(); }));
     root.appendChild(bar);
@@ -694,8 +852,11 @@
     on.value = S.rangeOn;
     var apply = debounce(function () { S.q = q.value; S.lo = lo.value; S.hi = hi.value; S.rangeOn = on.value; refreshRows(); }, 120);
     q.addEventListener('input', apply); lo.addEventListener('input', apply); hi.addEventListener('input', apply); on.addEventListener('change', apply);
+    var only = segFilterFor(S.a, S.b);
     root.appendChild(el('div', { class: 'controls' }, el('label', null, 'Filter ', q), el('label', null, 'range of ', on, ' from ', lo, ' to ', hi),
-      el('button', { type: 'button', class: 'btn', text: 'clear', onclick: function () { q.value = lo.value = hi.value = ''; S.q = S.lo = S.hi = ''; refreshRows(); } }),
+      el('button', { type: 'button', class: 'btn', text: 'clear', onclick: function () { q.value = lo.value = hi.value = ''; S.q = S.lo = S.hi = ''; S.segFilter = null; RENDER.compare(clear(root)); } }),
+      only ? el('span', { class: 'chip', id: 'seg-filter' }, 'n-gram \u201c', vis(only.label, 60), '\u201d: ' + plural(only.segs.length, 'segment') + ' where A and B match it differently ',
+        el('button', { type: 'button', class: 'chip-x', title: 'Show every segment', 'aria-label': 'Show every segment', text: '\u00d7', onclick: function () { S.segFilter = null; RENDER.compare(clear(root)); } })) : null,
       el('span', { class: 'note', id: 'row-count' })));
     var head = el('div', { class: 'vt-head', role: 'row' });
     [['idx', '#', 'num'], ['len', 'ref len', 'num'], ['a', 'A', 'num'], ['b', 'B', 'num'], ['delta', '\u0394', 'num'], [null, 'hypothesis A', ''], [null, 'hypothesis B', '']].forEach(function (c) {
@@ -713,9 +874,28 @@
       if (order.length) { select(order[at]); scrollToRow(at); }
     });
     root.appendChild(vt);
+    root.appendChild(exportBar('segments', segmentsModel, ['csv', 'tsv']));
     root.appendChild(el('div', { class: 'detail panel', id: 'seg-detail' }, el('p', { class: 'note', text: 'Select a segment to see its source, references and both hypotheses, with each token coloured by the longest reference n-gram it is part of.' })));
     vtState = { root: vt, body: vt.querySelector('.vt-body'), rowH: 28, pending: false, pool: [] };
     refreshCompare();
+  }
+  // the rows of the table as they are filtered and sorted, every text in full
+  function segmentsModel() {
+    var t = T(), m = cmpMetric(), sa = sentence(S.cmpMetric, S.a), sb = sentence(S.cmpMetric, S.b), rl = A[t.ref_len];
+    var nameA = t.systems[S.a], nameB = t.systems[S.b];
+    var head = ['segment', 'ref_len', m.name + ' A: ' + nameA, m.name + ' B: ' + nameB, 'delta (B - A)'];
+    if (t.has_source) head.push('source');
+    for (var r = 0; r < t.n_refs; r++) head.push(t.n_refs > 1 ? 'reference ' + (r + 1) : 'reference');
+    head.push('hypothesis A: ' + nameA, 'hypothesis B: ' + nameB);
+    var rows = [], ord = order || computeOrder();
+    for (var k = 0; k < ord.length; k++) {
+      var i = ord[k], st = segText(i), row = [cell(i + 1), cell(rl[i]), cell(sa[i]), cell(sb[i]), cell(sb[i] - sa[i])];
+      if (t.has_source) row.push(cell(st.source));
+      st.refs.forEach(function (x) { row.push(cell(x)); });
+      row.push(cell(st.hyps[S.a]), cell(st.hyps[S.b]));
+      rows.push(row);
+    }
+    return { name: 'segments', caption: t.name + ': segments', head: head, align: '', rows: rows };
   }
   function niceStep(x) { var p = Math.pow(10, Math.floor(Math.log10(Math.max(x, 1e-9)))), f = x / p; return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p; }
   function debounce(f, ms) { var h = null; return function () { clearTimeout(h); h = setTimeout(f, ms); }; }
@@ -782,7 +962,7 @@
       c[6].textContent = ''; c[6].appendChild(vis(hypText(i, S.b), 300));
     }
     var count = document.getElementById('row-count');
-    if (count) count.textContent = int(n) + ' of ' + int(t.n_segments) + ' segments';
+    if (count) count.textContent = int(n) + ' of ' + plural(t.n_segments, 'segment');
   }
   function onRowClick() { select(this._seg); }
   function scrollToRow(pos) {
@@ -806,46 +986,49 @@
     for (k = 0; k < n; k++) { var x = sb[order[k]] - sa[order[k]]; if (x === 0) continue; var bi = Math.min(bins - 1, Math.max(0, Math.floor((x + R) / w))); counts[bi]++; }
     document.getElementById('hist-title').textContent = 'Sentence ' + m.name + ': B \u2212 A per segment (' + int(better) + ' better in B, ' + int(worse) + ' worse, ' + int(same) + ' equal)';
     var hist = clear(document.getElementById('cmp-hist'));
-    var W = 600, H = 260, L = 44, Rm = 10, TOP = 10, B = 34, maxC = Math.max(1, Math.max.apply(null, counts.concat([same])));
+    var W = chartWidth(600), H = 260, L = 44, Rm = 22, TOP = 10, B = 34, maxC = Math.max(1, Math.max.apply(null, counts.concat([same])));
     var g = sv('svg', { class: 'chart', id: 'delta-hist', viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, role: 'img', 'aria-label': 'histogram of differences' });
     var xs = function (v) { return L + (W - L - Rm) * (v + R) / (2 * R); }, ys = function (c) { return TOP + (H - TOP - B) * (1 - c / maxC); };
     var step = niceStep(maxC / 4); maxC = Math.ceil(maxC / step) * step;
     for (var gy = 0; gy * step <= maxC; gy++) {
       var cv = gy * step;
-      g.appendChild(sv('line', { x1: L, x2: W - Rm, y1: ys(cv), y2: ys(cv), stroke: '#eaeef2' }));
-      g.appendChild(sv('text', { x: L - 6, y: ys(cv) + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#59636e', text: int(cv) }));
+      g.appendChild(sv('line', { x1: L, x2: W - Rm, y1: ys(cv), y2: ys(cv), class: 'grid' }));
+      g.appendChild(sv('text', { x: L - 6, y: ys(cv) + 4, 'text-anchor': 'end', 'font-size': 11, class: 'ax', text: int(cv) }));
     }
     counts.forEach(function (c, b) {
       if (!c) return;
       var x0 = -R + b * w, good = (x0 + w / 2 > 0) === m.higher_is_better;
-      g.appendChild(sv('rect', { x: xs(x0) + 0.5, y: ys(c), width: Math.max(1, xs(x0 + w) - xs(x0) - 1), height: ys(0) - ys(c), fill: good ? '#4ac26b' : '#ff8182' },
+      g.appendChild(sv('rect', { x: xs(x0) + 0.5, y: ys(c), width: Math.max(1, xs(x0 + w) - xs(x0) - 1), height: ys(0) - ys(c), class: good ? 'bar-good' : 'bar-bad' },
         sv('title', { text: '[' + x0.toFixed(1) + ', ' + (x0 + w).toFixed(1) + '): ' + c + ' segments' })));
     });
-    if (same) g.appendChild(sv('rect', { x: xs(0) - 2, y: ys(same), width: 4, height: ys(0) - ys(same), fill: '#8c959f' }, sv('title', { text: 'equal: ' + same + ' segments' })));
-    g.appendChild(sv('line', { x1: L, x2: W - Rm, y1: ys(0), y2: ys(0), stroke: '#8c959f' }));
-    [-R, -R / 2, 0, R / 2, R].forEach(function (v) { g.appendChild(sv('text', { x: xs(v), y: H - B + 16, 'text-anchor': 'middle', 'font-size': 11, fill: '#59636e', text: fmtSigned(v, 0) })); });
-    g.appendChild(sv('text', { x: (L + W) / 2, y: H - 4, 'text-anchor': 'middle', 'font-size': 12, fill: '#1f2328', text: '\u0394 sentence ' + m.name + ' (grey bar at 0: equal scores)' }));
-    if (S.selected >= 0) { var ds = sb[S.selected] - sa[S.selected]; g.appendChild(sv('line', { x1: xs(ds), x2: xs(ds), y1: TOP, y2: ys(0), stroke: '#1f2328', 'stroke-dasharray': '3,2' })); }
+    if (same) g.appendChild(sv('rect', { x: xs(0) - 2, y: ys(same), width: 4, height: ys(0) - ys(same), class: 'bar-same' }, sv('title', { text: 'equal: ' + same + ' segments' })));
+    g.appendChild(sv('line', { x1: L, x2: W - Rm, y1: ys(0), y2: ys(0), class: 'axis-line' }));
+    [-R, -R / 2, 0, R / 2, R].forEach(function (v) { g.appendChild(sv('text', { x: xs(v), y: H - B + 16, 'text-anchor': 'middle', 'font-size': 11, class: 'ax', text: fmtSigned(v, 0) })); });
+    g.appendChild(sv('text', { x: (L + W) / 2, y: H - 4, 'text-anchor': 'middle', 'font-size': 12, class: 'lbl', text: '\u0394 sentence ' + m.name + (W < 420 ? ' (grey: equal)' : ' (grey bar at 0: equal scores)') }));
+    if (S.selected >= 0) { var ds = sb[S.selected] - sa[S.selected]; g.appendChild(sv('line', { x1: xs(ds), x2: xs(ds), y1: TOP, y2: ys(0), class: 'mark-sel', 'stroke-dasharray': '3,2' })); }
     hist.appendChild(g);
     document.getElementById('scatter-title').textContent = '\u0394 against reference length (tokens); click a point to open its segment';
     var cv2 = document.getElementById('cmp-scatter'), dpr = window.devicePixelRatio || 1, cw = cv2.clientWidth || 600, ch = cv2.clientHeight || 260;
     cv2.width = Math.round(cw * dpr); cv2.height = Math.round(ch * dpr);
     var ctx = cv2.getContext('2d'); ctx.setTransform(dpr, 0, 0, dpr, 0, 0); ctx.clearRect(0, 0, cw, ch);
-    var pl = 44, pr = 10, pt = 10, pb = 26, lenMax = Math.ceil(maxLen / 10) * 10;
+    var pl = 44, pr = 16, pt = 10, pb = 26, lenMax = Math.ceil(maxLen / 10) * 10;
     var sx = function (v) { return pl + (cw - pl - pr) * v / lenMax; }, sy = function (v) { return pt + (ch - pt - pb) * (R - v) / (2 * R); };
-    ctx.font = '11px system-ui, sans-serif'; ctx.fillStyle = '#59636e'; ctx.strokeStyle = '#eaeef2';
+    var cMuted = themeColour('--muted', '#59636e'), cGrid = themeColour('--grid', '#eaeef2'), cFaint = themeColour('--faint', '#8c959f');
+    var cGood = themeColour('--good', '#1a7f37'), cBad = themeColour('--bad', '#cf222e'), cFg = themeColour('--fg', '#1f2328');
+    ctx.font = '11px system-ui, sans-serif'; ctx.fillStyle = cMuted; ctx.strokeStyle = cGrid;
     [-R, -R / 2, 0, R / 2, R].forEach(function (v) { ctx.beginPath(); ctx.moveTo(pl, sy(v)); ctx.lineTo(cw - pr, sy(v)); ctx.stroke(); ctx.textAlign = 'right'; ctx.fillText(fmtSigned(v, 0), pl - 5, sy(v) + 4); });
     ctx.textAlign = 'center';
-    for (var lv = 0; lv <= lenMax; lv += Math.max(10, Math.ceil(lenMax / 8 / 10) * 10)) ctx.fillText(String(lv), sx(lv), ch - 10);
-    ctx.strokeStyle = '#8c959f'; ctx.beginPath(); ctx.moveTo(pl, sy(0)); ctx.lineTo(cw - pr, sy(0)); ctx.stroke();
+    var lenStep = Math.max(10, Math.ceil(lenMax / Math.max(2, Math.floor((cw - pl - pr) / 48)) / 10) * 10);
+    for (var lv = 0; lv <= lenMax; lv += lenStep) ctx.fillText(String(lv), sx(lv), ch - 10);
+    ctx.strokeStyle = cFaint; ctx.beginPath(); ctx.moveTo(pl, sy(0)); ctx.lineTo(cw - pr, sy(0)); ctx.stroke();
     ctx.globalAlpha = n > 5000 ? 0.25 : 0.55;
     for (k = 0; k < n; k++) {
       i = order[k]; d = sb[i] - sa[i];
-      ctx.fillStyle = d === 0 ? '#8c959f' : ((d > 0) === m.higher_is_better ? '#1a7f37' : '#cf222e');
+      ctx.fillStyle = d === 0 ? cFaint : ((d > 0) === m.higher_is_better ? cGood : cBad);
       ctx.fillRect(sx(rl[i]) - 1.5, sy(d) - 1.5, 3, 3);
     }
     ctx.globalAlpha = 1;
-    if (S.selected >= 0) { ctx.strokeStyle = '#1f2328'; ctx.lineWidth = 2; ctx.beginPath(); ctx.arc(sx(rl[S.selected]), sy(sb[S.selected] - sa[S.selected]), 6, 0, 7); ctx.stroke(); ctx.lineWidth = 1; }
+    if (S.selected >= 0) { ctx.strokeStyle = cFg; ctx.lineWidth = 2; ctx.beginPath(); ctx.arc(sx(rl[S.selected]), sy(sb[S.selected] - sa[S.selected]), 6, 0, 7); ctx.stroke(); ctx.lineWidth = 1; }
     cv2.onclick = function (e) {
       var rect = cv2.getBoundingClientRect(), px = e.clientX - rect.left, py = e.clientY - rect.top, best = -1, bd = 1e9;
       for (var q = 0; q < order.length; q++) { var j = order[q], dx = sx(rl[j]) - px, dy = sy(sb[j] - sa[j]) - py, dd = dx * dx + dy * dy; if (dd < bd) { bd = dd; best = j; } }
@@ -896,7 +1079,7 @@
     var tr = metricIndex('ter');
     if (tr >= 0 && t.metrics[tr].stats_array) {
       var ta = A[t.metrics[tr].stats_array], q = (s * t.n_segments + i) * 2;
-      parts.appendChild(el('div', { class: 'mono small muted', text: 'TER: ' + ta[q] + ' edits / ' + ta[q + 1] + ' reference words' }));
+      parts.appendChild(el('div', { class: 'mono small muted', text: 'TER: ' + count(ta[q]) + ' edits over ' + count(ta[q + 1]) + ' reference words' }));
     }
     return parts;
   }
@@ -906,49 +1089,62 @@
     var t = T();
     root.appendChild(el('h2', { text: 'N-grams matched more, or less, often' }));
     if (!t.text_layout) { lightNote(root); return; }
-    if (!t.ngrams || t.systems.length < 2) { root.appendChild(el('p', { class: 'empty', text: 'Needs two systems.' })); return; }
+    if (!t.ngrams || t.systems.length < 2) { root.appendChild(el('p', { class: 'empty', text: t.systems.length < 2 ? 'The report has one system: the n-grams compare two.' : 'No n-gram tables in this report.' })); return; }
+    var ng = t.ngrams, orders = ng.pairs[Object.keys(ng.pairs)[0]].length - 1;
     root.appendChild(el('div', { class: 'controls' },
       el('label', null, el('span', { class: 'tag-a', text: 'A' }), systemSelect(S.a, function (v) { S.a = v; order = null; RENDER.ngrams(clear(root)); invalidate(); }, 'System A')),
       el('label', null, el('span', { class: 'tag-b', text: 'B' }), systemSelect(S.b, function (v) { S.b = v; order = null; RENDER.ngrams(clear(root)); invalidate(); }, 'System B')),
       el('label', null, 'Order'), (function () {
         var box = el('span', { class: 'seg-buttons' });
-        ['all', '1', '2', '3', '4'].forEach(function (o, k) { box.appendChild(el('button', { type: 'button', class: 'btn' + (S.ngOrder === k ? ' on' : ''), text: o, onclick: function () { S.ngOrder = k; RENDER.ngrams(clear(root)); } })); });
+        for (var k = 0; k <= orders; k++) {
+          (function (k) { box.appendChild(el('button', { type: 'button', class: 'btn' + (S.ngOrder === k ? ' on' : ''), text: k ? String(k) : 'all', onclick: function () { S.ngOrder = k; RENDER.ngrams(clear(root)); } })); })(k);
+        }
         return box;
       })()));
-    root.appendChild(el('p', { class: 'note', text: 'Across the corpus, clipped matches of each reference n-gram (as BLEU counts them: at most as often as the reference of the segment has it). ' +
-      'Listed: the ' + t.ngrams.top_k + ' n-grams (of one order, or of all four) whose matches grew or fell most from A to B. \u201cIn refs\u201d: how often BLEU could match it at most.' }));
+    root.appendChild(el('p', { class: 'note', text: 'Across the corpus, the clipped matches of each reference n-gram (as BLEU counts them: at most as often as the segment\u2019s reference has it), ranked as compare-mt ranks them: ' +
+      'by the smoothed ratio (B + ' + ng.alpha + ') / (A + B + ' + 2 * ng.alpha + ') of the two systems\u2019 matches (for \u201cworsened\u201d, A\u2019s), which puts n-grams one system matches consistently more often ahead of frequent ones both match about as often; then by the larger change. ' +
+      'The top ' + ng.top_k + ' of ' + (S.ngOrder ? S.ngOrder + '-grams' : 'all orders') + '. \u201cIn refs\u201d: how often BLEU could match it at most. Click an n-gram to list the segments where A and B match it differently.' }));
     if (S.a === S.b) { root.appendChild(el('p', { class: 'empty', text: 'A and B are the same system.' })); return; }
-    var lo = Math.min(S.a, S.b), hi = Math.max(S.a, S.b), per = t.ngrams.pairs[lo + ',' + hi], flip = S.a > S.b;
-    var lists = [[], []];
-    per.forEach(function (byDir, k) {
-      if (S.ngOrder && S.ngOrder !== k + 1) return;
-      byDir.forEach(function (entries, dir) {
-        var target = flip ? 1 - dir : dir;
-        entries.forEach(function (e) { lists[target].push(flip ? [e[0], e[2], e[1]] : e); });
-      });
-    });
+    var lo = Math.min(S.a, S.b), hi = Math.max(S.a, S.b), flip = S.a > S.b, lists = ng.pairs[lo + ',' + hi][S.ngOrder] || [[], []];
+    var segArr = A[ng.segments];
     var row = el('div', { class: 'row' });
     [['Improved: B matches more often than A', 0], ['Worsened: B matches less often than A', 1]].forEach(function (x) {
-      var list = lists[x[1]].slice().sort(function (p, q) { return Math.abs(q[2] - q[1]) - Math.abs(p[2] - p[1]) || p[0] - q[0]; });
-      if (!S.ngOrder) list = list.slice(0, t.ngrams.top_k);
+      // entries: [gram, matches of the lower system, of the higher, offset, count]
+      var list = lists[flip ? 1 - x[1] : x[1]].map(function (e) { return flip ? [e[0], e[2], e[1], e[3], e[4]] : e; });
+      var id = x[1] ? 'ngrams-worse' : 'ngrams-better';
       var body = el('tbody');
       list.forEach(function (e) {
-        var g = t.ngrams.grams[e[0]], d = e[2] - e[1];
-        body.appendChild(el('tr', null, el('td', { class: 'l mono', style: 'max-width:360px;overflow:hidden;text-overflow:ellipsis', title: visText(g[0]) }, vis(g[0], 120)), el('td', { text: g[1] }),
-          el('td', { text: int(e[1]) }), el('td', { text: int(e[2]) }), el('td', { class: d > 0 ? 'pos' : 'neg', text: fmtSigned(d, 0) }), el('td', { class: 'muted', text: int(g[2]) })));
+        var g = ng.grams[e[0]], d = e[2] - e[1];
+        var open = function () {
+          S.segFilter = { set: S.set, a: S.a, b: S.b, label: g[0], segs: segArr.subarray(e[3], e[3] + e[4]) };
+          S.q = ''; S.lo = ''; S.hi = ''; order = null; rendered.compare = false; go('compare');
+        };
+        body.appendChild(el('tr', { class: 'clickable', tabindex: '0', title: 'List the ' + plural(e[4], 'segment') + ' where A and B match \u201c' + visText(g[0], 80) + '\u201d differently',
+          onclick: open, onkeydown: function (ev) { if (ev.key === 'Enter') open(); } },
+          el('td', { class: 'l mono gram' }, vis(g[0], 120)), el('td', { text: g[1] }),
+          el('td', { text: int(e[1]) }), el('td', { text: int(e[2]) }), el('td', { class: d > 0 ? 'pos' : 'neg', text: fmtSigned(d, 0) }), el('td', { class: 'muted', text: int(g[2]) }),
+          el('td', { class: 'seg-link', text: int(e[4]) })));
       });
-      if (!list.length) body.appendChild(el('tr', null, el('td', { class: 'l muted', colspan: 6, text: 'none' })));
-      row.appendChild(el('div', { class: 'col' }, el('h3', { text: x[0] }), el('div', { class: 'table-wrap' }, el('table', { class: 'data', id: x[1] ? 'ngrams-worse' : 'ngrams-better' },
-        el('thead', null, el('tr', null, el('th', { class: 'l', text: 'n-gram' }), el('th', { text: 'n' }), el('th', { class: 'tag-a', text: 'A' }), el('th', { class: 'tag-b', text: 'B' }), el('th', { text: '\u0394' }), el('th', { text: 'in refs' }))), body))));
+      if (!list.length) body.appendChild(el('tr', null, el('td', { class: 'l muted', colspan: 7, text: 'none' })));
+      var title = x[0];
+      row.appendChild(el('div', { class: 'col' }, el('h3', { text: title }), el('div', { class: 'table-wrap' }, el('table', { class: 'data ngrams', id: id },
+        el('thead', null, el('tr', null, el('th', { class: 'l', text: 'n-gram' }), el('th', { text: 'n' }), el('th', { class: 'tag-a', text: 'A' }), el('th', { class: 'tag-b', text: 'B' }), el('th', { text: '\u0394' }), el('th', { text: 'in refs' }), el('th', { text: 'segments', title: 'segments where A and B match it differently' }))), body)),
+        exportBar(id, function () {
+          return { name: id, caption: t.name + ': ' + title + ' (A: ' + t.systems[S.a] + ', B: ' + t.systems[S.b] + '; ' + (S.ngOrder ? S.ngOrder + '-grams' : 'all orders') + ')',
+            head: ['n-gram', 'n', 'A', 'B', 'delta', 'in refs', 'segments'], align: 'lrrrrrr',
+            rows: list.map(function (e) { var g = ng.grams[e[0]]; return [cell(g[0]), cell(g[1]), cell(int(e[1]), e[1]), cell(int(e[2]), e[2]), cell(fmtSigned(e[2] - e[1], 0), e[2] - e[1]), cell(int(g[2]), g[2]), cell(int(e[4]), e[4])]; }) };
+        })));
     });
     root.appendChild(row);
   }
 
   // ------------------------------------------------------------------ buckets
-  var PALETTE = ['#0969da', '#b35900', '#1a7f37', '#8250df', '#cf222e', '#1b7c83', '#9a6700', '#bf3989', '#57606a', '#0550ae', '#953800', '#116329', '#6639ba', '#a40e26', '#136061', '#7d4e00'];
-  function colorOf(s) { return s === S.a ? '#b35900' : s === S.b ? '#0969da' : '#afb8c1'; }
   function lineChart(id, labels, series, yLabel, yMax) {
-    var W = 640, H = 280, L = 48, R = 14, TOP = 12, B = 44, n = labels.length;
+    var W = chartWidth(560), H = 280, L = 48, R = 26, TOP = 12, B = 44, n = labels.length;
+    // x labels turn when they would run into each other (a phone)
+    var longest = 0; labels.forEach(function (l) { longest = Math.max(longest, String(l).length); });
+    var turn = n > 1 && (W - L - R) / (n - 1) < longest * 6.6 + 6;
+    if (turn) B = 30 + longest * 5;
     var g = sv('svg', { class: 'chart', id: id, viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, role: 'img', 'aria-label': yLabel });
     var max = yMax || 0;
     if (!yMax) series.forEach(function (s) { s.values.forEach(function (v) { if (v !== null && v > max) max = v; }); });
@@ -957,58 +1153,73 @@
     var x = function (k) { return L + (W - L - R) * (n === 1 ? 0.5 : k / (n - 1)); }, y = function (v) { return TOP + (H - TOP - B) * (1 - v / max); };
     for (var k = 0; k * step <= max + 1e-9; k++) {
       var v = k * step;
-      g.appendChild(sv('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: '#eaeef2' }));
-      g.appendChild(sv('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#59636e', text: int(Math.round(v)) }));
+      g.appendChild(sv('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: 'grid' }));
+      g.appendChild(sv('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', 'font-size': 11, class: 'ax', text: int(Math.round(v)) }));
     }
-    labels.forEach(function (lab, k) { g.appendChild(sv('text', { x: x(k), y: H - B + 16, 'text-anchor': 'middle', 'font-size': 11, fill: '#59636e', text: lab })); });
-    g.appendChild(sv('text', { x: 12, y: TOP + 4, 'font-size': 11, fill: '#59636e', text: '' }));
+    labels.forEach(function (lab, k) {
+      var at = { x: x(k), y: H - B + 16, 'font-size': 11, class: 'ax', text: lab };
+      if (turn) { at['text-anchor'] = 'end'; at.y = H - B + 12; at.transform = 'rotate(-40 ' + x(k).toFixed(1) + ' ' + (H - B + 12) + ')'; }
+      else at['text-anchor'] = 'middle';
+      g.appendChild(sv('text', at));
+    });
     series.slice().sort(function (p, q) { return (p.hot ? 1 : 0) - (q.hot ? 1 : 0); }).forEach(function (s) {
       var d = '', pen = false;
       s.values.forEach(function (v, k) { if (v === null) { pen = false; return; } d += (pen ? 'L' : 'M') + x(k).toFixed(1) + ',' + y(v).toFixed(1); pen = true; });
-      g.appendChild(sv('path', { d: d, fill: 'none', stroke: s.color, 'stroke-width': s.hot ? 2.5 : 1.2, opacity: s.hot ? 1 : 0.8 }, sv('title', { text: visText(s.name) })));
-      s.values.forEach(function (v, k) { if (v !== null && s.hot) g.appendChild(sv('circle', { cx: x(k), cy: y(v), r: 3.5, fill: s.color }, sv('title', { text: visText(s.name) + ': ' + v.toFixed(2) }))); });
+      g.appendChild(sv('path', { d: d, fill: 'none', class: 'series ' + s.cls, 'stroke-width': s.hot ? 2.5 : 1.2 }, sv('title', { text: visText(s.name) })));
+      s.values.forEach(function (v, k) { if (v !== null && s.hot) g.appendChild(sv('circle', { cx: x(k), cy: y(v), r: 3.5, class: 'point ' + s.cls }, sv('title', { text: visText(s.name) + ': ' + v.toFixed(2) }))); });
     });
-    g.appendChild(sv('text', { x: (L + W) / 2, y: H - 6, 'text-anchor': 'middle', 'font-size': 12, fill: '#1f2328', text: yLabel }));
+    if (!turn) g.appendChild(sv('text', { x: (L + W - R) / 2, y: H - 6, 'text-anchor': 'middle', 'font-size': 12, class: 'lbl', text: yLabel }));
     return g;
   }
-  function bucketTable(id, labels, rows, counts, digits) {
+  function seriesClass(s) { return s === S.a ? 'sys-a' : s === S.b ? 'sys-b' : 'sys-other'; }
+  function bucketTable(id, caption, labels, rows, counts, digits) {
     var t = T(), head = el('tr', null, el('th', { class: 'l', text: 'System' }));
     labels.forEach(function (l) { head.appendChild(el('th', { text: l })); });
     var body = el('tbody');
     if (counts) { var cr = el('tr', null, el('td', { class: 'l muted', text: 'segments' })); counts.forEach(function (c) { cr.appendChild(el('td', { class: 'muted', text: int(c) })); }); body.appendChild(cr); }
+    var show = function (v) { return v === null ? '\u2013' : (digits === 0 ? int(v) : v.toFixed(digits)); };
     rows.forEach(function (r) {
-      var tr = el('tr', null, el('td', { class: 'name', title: visText(t.systems[r.s]) }, el('span', { class: 'sw', style: 'display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;background:' + colorOf(r.s) }), vis(t.systems[r.s], 50)));
-      r.values.forEach(function (v) { tr.appendChild(el('td', { text: v === null ? '\u2013' : (digits === 0 ? int(v) : v.toFixed(digits)) })); });
+      var tr = el('tr', null, el('td', { class: 'name', title: visText(t.systems[r.s]) }, el('span', { class: 'sw key ' + r.cls }), vis(t.systems[r.s], 50)));
+      r.values.forEach(function (v) { tr.appendChild(el('td', { text: show(v) })); });
       body.appendChild(tr);
     });
-    return el('div', { class: 'table-wrap' }, el('table', { class: 'data', id: id }, el('thead', null, head), body));
+    return el('div', null, el('div', { class: 'table-wrap' }, el('table', { class: 'data buckets', id: id }, el('thead', null, head), body)),
+      exportBar(id, function () {
+        var out = rows.map(function (r) { return [cell(t.systems[r.s])].concat(r.values.map(function (v) { return cell(show(v), v); })); });
+        if (counts) out.unshift([cell('segments')].concat(counts.map(function (c) { return cell(int(c), c); })));
+        return { name: id, caption: t.name + ': ' + caption, head: ['System'].concat(labels), align: 'l' + 'r'.repeat(labels.length), rows: out };
+      }));
   }
   function renderBuckets(root) {
     var t = T(), m = t.metrics[S.bucketMetric], n = t.systems.length, bk = m.buckets;
     root.appendChild(el('h2', { text: 'Buckets' }));
     root.appendChild(el('div', { class: 'controls' },
-      el('label', null, el('span', { class: 'tag-a', text: 'A' }), systemSelect(S.a, function (v) { S.a = v; order = null; RENDER.buckets(clear(root)); invalidate(); }, 'System A')),
-      el('label', null, el('span', { class: 'tag-b', text: 'B' }), systemSelect(S.b, function (v) { S.b = v; order = null; RENDER.buckets(clear(root)); invalidate(); }, 'System B')),
+      n > 1 ? el('label', null, el('span', { class: 'tag-a', text: 'A' }), systemSelect(S.a, function (v) { S.a = v; order = null; RENDER.buckets(clear(root)); invalidate(); }, 'System A')) : null,
+      n > 1 ? el('label', null, el('span', { class: 'tag-b', text: 'B' }), systemSelect(S.b, function (v) { S.b = v; order = null; RENDER.buckets(clear(root)); invalidate(); }, 'System B')) : null,
       el('label', null, 'Metric'), metricButtons(S.bucketMetric, function (i) { S.bucketMetric = i; RENDER.buckets(clear(root)); }),
-      el('span', { class: 'note', text: 'A and B in colour, the other systems in grey.' })));
+      n > 2 ? el('span', { class: 'note', text: 'A and B in colour, the other systems in grey.' }) : null));
     var rank = m.rank, e = bk.length_edges;
     var lenLabels = ['<' + e[0]]; for (var k = 1; k < e.length; k++) lenLabels.push(e[k - 1] + '\u2013' + (e[k] - 1)); lenLabels.push('\u2265' + e[e.length - 1]);
-    var series = rank.map(function (s) { return { s: s, name: t.systems[s], values: bk.by_length[s], color: colorOf(s), hot: s === S.a || s === S.b }; });
-    root.appendChild(el('h3', { text: 'Corpus ' + m.name + ' by reference length (tokens)' }));
-    root.appendChild(el('div', { class: 'row' }, el('div', { class: 'col' }, lineChart('bucket-length', lenLabels, series, 'reference length (tokens of the first reference)')),
-      el('div', { class: 'col' }, bucketTable('bucket-length-table', lenLabels, series, bk.length_counts, 2))));
+    var mk = function (values) { return rank.map(function (s) { return { s: s, name: t.systems[s], values: values(s), cls: n > 1 ? seriesClass(s) : 'sys-a', hot: n === 1 || s === S.a || s === S.b }; }); };
+    var series = mk(function (s) { return bk.by_length[s]; });
+    var lenTitle = 'Corpus ' + m.name + ' by reference length (tokens)';
+    root.appendChild(el('h3', { text: lenTitle }));
+    root.appendChild(el('div', { class: 'row bucket-row' }, el('div', { class: 'chart-col' }, lineChart('bucket-length', lenLabels, series, 'reference length (tokens of the first reference)')),
+      el('div', { class: 'col' }, bucketTable('bucket-length-table', lenTitle, lenLabels, series, bk.length_counts, 2))));
     var se = bk.score_edges, scLabels = ['<' + se[0]]; for (k = 1; k < se.length; k++) scLabels.push(se[k - 1] + '\u2013' + se[k]); scLabels.push('\u2265' + se[se.length - 1]);
-    var sseries = rank.map(function (s) { return { s: s, name: t.systems[s], values: bk.by_score[s], color: colorOf(s), hot: s === S.a || s === S.b }; });
-    root.appendChild(el('h3', { text: 'Segments by sentence ' + m.name }));
-    root.appendChild(el('div', { class: 'row' }, el('div', { class: 'col' }, lineChart('bucket-score', scLabels, sseries, 'sentence ' + m.name + ' bucket (number of segments)')),
-      el('div', { class: 'col' }, bucketTable('bucket-score-table', scLabels, sseries, null, 0))));
+    var sseries = mk(function (s) { return bk.by_score[s]; });
+    var scTitle = 'Segments by sentence ' + m.name;
+    root.appendChild(el('h3', { text: scTitle }));
+    root.appendChild(el('div', { class: 'row bucket-row' }, el('div', { class: 'chart-col' }, lineChart('bucket-score', scLabels, sseries, 'sentence ' + m.name + ' bucket (number of segments)')),
+      el('div', { class: 'col' }, bucketTable('bucket-score-table', scTitle + ' (number of segments)', scLabels, sseries, null, 0))));
     if (t.word_f) {
       var wf = t.word_f;
-      var fseries = rank.map(function (s) { return { s: s, name: t.systems[s], values: wf.systems[s].map(function (b) { return b.f; }), color: colorOf(s), hot: s === S.a || s === S.b }; });
-      root.appendChild(el('h3', { text: 'Word F-measure by the word\u2019s frequency in the references' }));
+      var fseries = mk(function (s) { return wf.systems[s].map(function (b) { return b.f; }); });
+      var wfTitle = 'Word F-measure by the word\u2019s frequency in the references';
+      root.appendChild(el('h3', { text: wfTitle }));
       root.appendChild(el('p', { class: 'note', text: 'compare-mt\u2019s word accuracy: BLEU\u2019s tokens bucketed by how often they occur in the references (0: only in the hypotheses). Precision = clipped matches / hypothesis words, recall = clipped matches / reference words, F = their harmonic mean (%).' }));
-      root.appendChild(el('div', { class: 'row' }, el('div', { class: 'col' }, lineChart('bucket-wordf', wf.labels, fseries, 'frequency of the word in the references', 100)),
-        el('div', { class: 'col' }, bucketTable('bucket-wordf-table', wf.labels, fseries, null, 1))));
+      root.appendChild(el('div', { class: 'row bucket-row' }, el('div', { class: 'chart-col' }, lineChart('bucket-wordf', wf.labels, fseries, 'frequency of the word in the references', 100)),
+        el('div', { class: 'col' }, bucketTable('bucket-wordf-table', wfTitle + ' (F, %)', wf.labels, fseries, null, 1))));
     }
   }
 
@@ -1037,7 +1248,9 @@
       defaultsForSet();
       var want = (location.hash || '#overview').slice(1);
       if (!VIEWS.some(function (v) { return v[0] === want; })) want = 'overview';
-      window.__cybleu = { state: S, go: go, select: function (i) { go('compare'); select(i); }, sortBy: sortBy, order: function () { return order; }, refreshRows: refreshRows, chooseSet: chooseSet, loadTexts: loadTexts };
+      window.__cybleu = { state: S, go: go, select: function (i) { go('compare'); select(i); }, sortBy: sortBy, order: function () { return order; }, refreshRows: refreshRows, chooseSet: chooseSet, loadTexts: loadTexts,
+        exportText: exportText, fmtP: fmtP, latexEscape: latexEscape };
+      lastWidth = document.documentElement.clientWidth;
       var ready = function () { timings.firstView = performance.now(); window.__cybleuReady = true; };
       if (want === 'compare' && T().text_layout) {
         // the first view needs the segments: ready once they are shown
@@ -1051,5 +1264,13 @@
     }).catch(fail);
   }
   window.addEventListener('hashchange', function () { if (D) go((location.hash || '#overview').slice(1)); });
+  // charts take the width they are given (a phone, a rotated one): drawn again when it changes
+  var lastWidth = 0;
+  window.addEventListener('resize', debounce(function () {
+    var w = document.documentElement.clientWidth;
+    if (!D || Math.abs(w - lastWidth) < 40) return;
+    lastWidth = w;
+    var keep = S.view; rendered = {}; go(keep, true);
+  }, 200));
   start();
 })();
