@@ -450,6 +450,26 @@ def test_latex_and_csv_tables():
         assert row[4] == ("" if bleu["p"] is None else repr(bleu["p"]))
 
 
+def test_p_values_in_latex_do_not_read_as_the_level_they_are_below():
+    from cybleu._report import _fmt_p
+    assert _fmt_p(0.00999, 0.05) == "0.00999"          # not "0.0100"
+    assert _fmt_p(0.0499999, 0.05) == "0.0499999"
+    assert _fmt_p(0.0100001, 0.05) == "0.0100"
+    assert _fmt_p(0.1149, 0.05) == "0.1149"
+    assert _fmt_p(0.00005, 0.05) == "5.0e-5"
+    assert _fmt_p(0.0999999, 0.1) == "0.0999999"
+    refs, systems = demo(5, 300)
+    rep = cybleu.report(refs, systems, baseline="PROMT-Rule-based", metrics=["bleu"],
+                        n_samples=100)                  # p of 1/101 = 0.0099...
+    ts = rep.data["sets"][0]
+    ps = [c["p"] for c in ts["metrics"][0]["corpus"] if c["p"] is not None]
+    assert any(0.0099 < p < 0.01 for p in ps)
+    for p in ps:
+        shown = [line for line in ts["latex"].splitlines() if f"& {_fmt_p(p, 0.05)} " in
+                 line + " "]
+        assert shown and (float(_fmt_p(p, 0.05)) < 0.01) == (p < 0.01)
+
+
 # -- bad input ---------------------------------------------------------------------------------
 
 def test_bad_input_from_python():

@@ -14,6 +14,7 @@ Selenium through /usr/bin/chromedriver; nothing downloads a browser).
 Without Chromium, chromedriver or Selenium (`pip install "cybleu[browser]"`) these tests skip
 with the reason, unless CYBLEU_REQUIRE_BROWSER=1 (CI), where that fails them.
 """
+import html
 import json
 import os
 import re
@@ -440,3 +441,302 @@ def test_fifty_thousand_segments_build_open_and_sort(browser, tmp_path, artifact
     _time_table(browser, "4x50000: table (ms)")
     _shot(browser, artifacts, "big-compare")
     assert np.isfinite(sa).all()
+
+
+# -- issue: the page as a researcher uses it (colours, exports, n-grams, phones, dark mode) -----
+
+def _emulate(driver, width=None, height=None, dark=False, mobile=False):
+    """Viewport size, phone and colour scheme for the next page loads (None: Chromium's own)."""
+    if width is None:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    else:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 2 if mobile else 1,
+            "mobile": mobile})
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+        {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+
+
+def _viewport_shot(driver, artifacts, name, width, height, mobile=False):
+    """A screenshot of the whole view at this width (the page's height, up to 6000 px)."""
+    full = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": min(max(full, height), 6000),
+        "deviceScaleFactor": 2 if mobile else 1, "mobile": mobile})
+    time.sleep(0.2)
+    driver.save_screenshot(os.path.join(artifacts, f"{name}.png"))
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 2 if mobile else 1,
+        "mobile": mobile})
+
+
+# every chart's text inside its chart (no "≥100(" or "+10(" cut at an edge)
+CLIPPED_TEXT = """
+var out = [];
+document.querySelectorAll('section.view.active svg.chart').forEach(function (svg) {
+  var box = svg.getBoundingClientRect();
+  svg.querySelectorAll('text').forEach(function (t) {
+    var r = t.getBoundingClientRect();
+    if (!r.width) return;
+    if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 ||
+        r.bottom > box.bottom + 0.5) out.push(svg.id + ': ' + t.textContent);
+  });
+});
+return out;"""
+# charts drawn at their size: text keeps its size (no 4 px text on a phone)
+SHRUNK_CHARTS = """
+var out = [];
+document.querySelectorAll('section.view.active svg.chart').forEach(function (svg) {
+  var vb = svg.viewBox.baseVal, w = svg.getBoundingClientRect().width;
+  if (vb && vb.width && w / vb.width < 0.95) out.push(svg.id + ' at ' + (w / vb.width).toFixed(2));
+});
+return out;"""
+# tables wider than their box, rotated names cut short
+OVERFLOW = """
+var out = [];
+if (document.documentElement.scrollWidth > document.documentElement.clientWidth + 1)
+  out.push('page ' + document.documentElement.scrollWidth);
+document.querySelectorAll('section.view.active .table-wrap').forEach(function (w) {
+  if (w.scrollWidth > w.clientWidth + 1) out.push((w.firstChild.id || 'table') + ' ' + w.scrollWidth + ' > ' + w.clientWidth);
+});
+document.querySelectorAll('section.view.active th.rot > div').forEach(function (d) {
+  if (d.scrollHeight > d.clientHeight + 1) out.push('header ' + d.textContent);
+});
+return out;"""
+
+
+def test_layout_desktop_and_phone_light_and_dark(browser, demo_page, artifacts):
+    """At 1440 px nothing is wider than the page and no table scrolls; on a 390 px phone the
+    header is short, charts keep their text size; no chart text is cut at an edge, in light and
+    dark. Screenshots of every view, in the four."""
+    try:
+        for width, height, mobile in ((1440, 900, False), (390, 844, True)):
+            for dark in (False, True):
+                _emulate(browser, width, height, dark, mobile)
+                _open(browser, demo_page["path"])
+                bg = browser.execute_script(
+                    "return getComputedStyle(document.body).backgroundColor")
+                assert (bg == "rgb(13, 17, 23)") == dark, bg
+                for view in VIEWS:
+                    browser.execute_script(f"window.__cybleu.go('{view}')")
+                    if view == "compare":
+                        browser.execute_script("window.__cybleu.select(window.__cybleu.order()[0])")
+                    time.sleep(0.1)
+                    assert browser.execute_script(CLIPPED_TEXT) == [], (width, dark, view)
+                    assert browser.execute_script(SHRUNK_CHARTS) == [], (width, dark, view)
+                    if not mobile:
+                        assert browser.execute_script(OVERFLOW) == [], (width, dark, view)
+                    else:
+                        header = browser.execute_script(
+                            "return document.querySelector('header.top').offsetHeight")
+                        assert header <= 0.12 * height, header
+                    _viewport_shot(browser, artifacts,
+                                   f"layout-{view}-{'phone' if mobile else 'desktop'}-"
+                                   f"{'dark' if dark else 'light'}", width, height, mobile)
+                assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    finally:
+        _emulate(browser)
+
+
+def test_p_values_are_coloured_by_direction_and_show_enough_digits(browser, demo_page):
+    header = demo_page["header"]
+    ts = header["sets"][0]
+    alpha = header["test"]["alpha"]
+    _open(browser, demo_page["path"])
+    got = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#overview-table tbody tr')).map(tr =>"
+        " [+tr.getAttribute('data-system'), Array.from(tr.querySelectorAll('td.p'))"
+        ".map(td => [td.className.replace('p ', ''), td.textContent])])")
+    seen = set()
+    for s, cells in got:
+        for m, (cls, text) in zip(ts["metrics"], cells):
+            c, base = m["corpus"][s], m["corpus"][ts["baseline"]]
+            if c["p"] is None:
+                assert cls == "muted"
+                continue
+            worse = c["score"] < base["score"] if m["higher_is_better"] else \
+                c["score"] > base["score"]
+            want = "nsig" if c["p"] >= alpha else ("sigw" if worse else "sig")
+            assert cls == want, (s, m["name"], c)
+            seen.add(want)
+            assert (float(text.rstrip(" *")) < alpha) == (c["p"] < alpha)
+    assert seen == {"sig", "sigw", "nsig"}   # the sample has all three
+    # the matrix: a cell's text never reads as the other side of the level its colour shows
+    for k, m in enumerate(ts["metrics"]):
+        browser.execute_script(
+            f"window.__cybleu.state.ovMetric = {k}; window.__cybleu.go('overview', true)")
+        cells = browser.execute_script(
+            "return Array.from(document.querySelectorAll('#pair-matrix td.cell:not(.diag)'))"
+            ".map(td => [td.className, td.textContent])")
+        assert len(cells) == len(ts["systems"]) * (len(ts["systems"]) - 1)
+        adjusted = sorted(p for row in m["holm_p"] for p in row if p is not None)
+        shown = []
+        for cls, text in cells:
+            value = float(text.lstrip("< "))
+            strong = cls.endswith("2")
+            assert (value < 0.01 or text.startswith("<")) == strong, (cls, text)
+            shown.append(value)
+        assert any(0.0099 < p < 0.01 for p in adjusted)         # the case that read "0.0100"
+        assert "0.00999" in [text for _, text in cells]
+    assert browser.execute_script("return window.__cybleu.fmtP(0.00999)") == "0.00999"
+    assert browser.execute_script("return window.__cybleu.fmtP(0.0499999)") == "0.0499999"
+    assert browser.execute_script("return window.__cybleu.fmtP(0.0100001)") == "0.0100"
+
+
+LATEX_NAMES = ["a&b%c$d#e_f{g}h~i^j\\k", "<b>bold</b> | </script>", "=HYPERLINK(\"x\")",
+               "\u202eevil\0 name"]
+
+
+def _latex(name):
+    """What the exports must write for a name (Python's escaping of the overview table)."""
+    from cybleu._report import _latex_escape
+    return _latex_escape(name)
+
+
+def test_exports_escape_names_and_give_the_numbers(browser, tmp_path):
+    import csv
+    import io
+    refs, systems = demo(4, 80)
+    named = dict(zip(LATEX_NAMES, systems.values()))
+    rep = cybleu.report(refs, named, sources=[f"src {i}" for i in range(80)])
+    path = tmp_path / "export.html"
+    rep.save(path)
+    _, header, arrays = page_data(path.read_text(encoding="utf-8"))
+    ts = header["sets"][0]
+    _open(browser, str(path))
+    # long names: the matrix's rotated header is as tall as they need, none cut short
+    assert browser.execute_script(OVERFLOW) == []
+    m = ts["metrics"][0]
+    latex = browser.execute_script("return window.__cybleu.exportText('pair-matrix', 'latex')")
+    assert latex.startswith("% ") and "\\begin{tabular}{lr" in latex
+    assert latex.rstrip().endswith("\\end{tabular}")
+    lines = latex.splitlines()
+    for s in m["rank"]:
+        assert any(line.startswith(_latex(ts["systems"][s]) + " & ") for line in lines), s
+    assert "a\\&b\\%c\\$d\\#e\\_f\\{g\\}h\\textasciitilde{}i\\textasciicircum{}j" \
+           "\\textbackslash{}k" in latex
+    assert "</script>" not in latex and "\u202e" not in latex and "\0" not in latex
+    rows = list(csv.reader(io.StringIO(
+        browser.execute_script("return window.__cybleu.exportText('pair-matrix', 'csv')"))))
+    order = m["rank"]
+    assert rows[0][2:] == [("'" if ts["systems"][s].startswith("=") else "") + ts["systems"][s]
+                           for s in order]
+    for row, r in zip(rows[1:], order):
+        assert float(row[1]) == m["corpus"][r]["score"]
+        for cell, c in zip(row[2:], order):
+            assert (cell == "") if r == c else float(cell) == m["holm_p"][r][c]
+    # the other tables
+    for view, table in (("anatomy", "anatomy-table"), ("buckets", "bucket-length-table"),
+                        ("buckets", "bucket-score-table"), ("buckets", "bucket-wordf-table"),
+                        ("ngrams", "ngrams-better"), ("ngrams", "ngrams-worse")):
+        browser.execute_script(f"window.__cybleu.go('{view}')")
+        text = browser.execute_script(f"return window.__cybleu.exportText('{table}', 'latex')")
+        assert "\\toprule" in text and "</script>" not in text, table
+        rows = list(csv.reader(io.StringIO(browser.execute_script(
+            f"return window.__cybleu.exportText('{table}', 'csv')"))))
+        assert len(rows) > 1, table
+    # the anatomy's numbers in full
+    browser.execute_script("window.__cybleu.go('anatomy')")
+    rows = list(csv.reader(io.StringIO(browser.execute_script(
+        "return window.__cybleu.exportText('anatomy-table', 'csv')"))))
+    for row, s in zip(rows[1:], m["rank"]):
+        an = m["anatomy"][s]
+        assert [float(x) for x in row[1:]] == [an["score"], *an["precisions"], an["bp"],
+                                               an["ratio"], an["sys_len"], an["ref_len"]]
+    # the segment list, as filtered: every text in full, the scores Python computed
+    browser.execute_script("window.__cybleu.go('compare')")
+    browser.execute_script("var s = window.__cybleu.state; s.q = 'the'; "
+                           "window.__cybleu.refreshRows()")
+    state = browser.execute_script("return window.__cybleu.state")
+    order = browser.execute_script("return Array.from(window.__cybleu.order())")
+    assert 0 < len(order) < 80
+    sa = sentence(header, arrays, 0, state["cmpMetric"], state["a"])
+    sb = sentence(header, arrays, 0, state["cmpMetric"], state["b"])
+    names = list(named)
+    for fmt, sep in (("csv", ","), ("tsv", "\t")):
+        text = browser.execute_script(f"return window.__cybleu.exportText('segments', '{fmt}')")
+        rows = list(csv.reader(io.StringIO(text), delimiter=sep))
+        assert rows[0][:2] == ["segment", "ref_len"] and len(rows) == len(order) + 1
+        for row, i in zip(rows[1:], order):
+            assert int(row[0]) == i + 1
+            assert float(row[2]) == sa[i] and float(row[3]) == sb[i]
+            assert float(row[4]) == sb[i] - sa[i]
+            assert row[5:] == [f"src {i}", refs[i], named[names[state["a"]]][i],
+                               named[names[state["b"]]][i]]
+
+
+def test_a_click_on_an_ngram_lists_its_segments(browser, demo_page, artifacts):
+    from selenium.webdriver.common.by import By
+    header, arrays = demo_page["header"], demo_page["arrays"]
+    ng = header["sets"][0]["ngrams"]
+    _open(browser, demo_page["path"], "ngrams")
+    state = browser.execute_script("return window.__cybleu.state")
+    a, b = sorted((state["a"], state["b"]))
+    first = ng["pairs"][f"{a},{b}"][0][0 if state["a"] < state["b"] else 1][0]
+    text = ng["grams"][first[0]][0]
+    row = browser.find_element(By.CSS_SELECTOR, "#ngrams-better tbody tr")
+    assert row.find_element(By.CSS_SELECTOR, "td").text == text
+    _shot(browser, artifacts, "ngrams-ranked")
+    row.click()
+    time.sleep(0.3)
+    assert browser.execute_script("return window.__cybleu.state.view") == "compare"
+    want = arrays[ng["segments"]][first[3]:first[3] + first[4]].tolist()
+    assert sorted(browser.execute_script("return Array.from(window.__cybleu.order())")) == want
+    chip = browser.find_element(By.ID, "seg-filter")
+    assert text in chip.text and f"{len(want)} segment" in chip.text
+    assert browser.find_element(By.ID, "row-count").text.startswith(f"{len(want)} of 500")
+    _shot(browser, artifacts, "ngrams-clicked-compare")
+    chip.find_element(By.CSS_SELECTOR, "button").click()
+    time.sleep(0.3)
+    assert len(browser.execute_script("return Array.from(window.__cybleu.order())")) == 500
+
+
+def test_one_system_has_no_pickers_and_no_matrix(browser, tmp_path, artifacts):
+    refs, systems = demo(1, 60)
+    path = tmp_path / "one.html"
+    cybleu.report(refs, systems).save(path)
+    _open(browser, str(path))
+    text = browser.find_element("id", "view-overview").text
+    assert "matrix" not in text and "Every pair" not in text
+    assert "1 system." in text or "1 system," in text
+    for view in ("compare", "buckets", "ngrams"):
+        browser.execute_script(f"window.__cybleu.go('{view}')")
+        assert browser.execute_script(
+            f"return document.querySelectorAll('#view-{view} select').length") == 0, view
+    browser.execute_script("window.__cybleu.go('compare')")
+    assert "one system" in browser.find_element("id", "one-system").text
+    browser.execute_script("window.__cybleu.go('buckets')")
+    assert browser.execute_script(
+        "return document.querySelectorAll('#bucket-length circle').length") > 0
+    _shot(browser, artifacts, "one-system-buckets")
+
+
+def test_the_page_says_when_the_tokenization_does_not_suit(browser, tmp_path, artifacts):
+    d = data_path("wmt", "wmt22", "en-zh")
+    refs = read_lines(d / "ref.A.txt")[:200]
+    systems = {n: read_lines(d / "sys" / f"{n}.txt")[:200] for n in ("DLUT", "GTCOM")}
+    path = tmp_path / "zh.html"
+    cybleu.report(refs, systems).save(path)
+    _open(browser, str(path))
+    notes = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#view-overview .note-tok'))"
+        ".map(p => p.textContent)")
+    assert len(notes) == 2                                # BLEU's tokenizer, TER's
+    assert "-l SRC-zh" in notes[0] and 'language_pair="SRC-zh"' in notes[0]
+    assert "--ter-normalized --ter-asian-support" in notes[1]
+    _shot(browser, artifacts, "zh-13a-overview")
+
+
+def test_a_notebook_page_says_it_left_out_the_segments(browser, tmp_path):
+    from cybleu._report import notebook
+    refs, systems = demo(3, 300)
+    rep = cybleu.report(refs, systems, notebook_limit=150_000)
+    block = notebook.report_html(rep, rep.notebook_limit)
+    inner = html.unescape(re.search(r'srcdoc="([^"]*)"', block)[1])
+    path = tmp_path / "light.html"
+    path.write_text(inner, encoding="utf-8")
+    _open(browser, str(path))
+    note = browser.find_element("css selector", "#view-overview .light-note").text
+    assert "Segments left out." in note and "report.notebook_limit" in note
+    browser.execute_script("window.__cybleu.go('compare')")
+    assert "report.notebook_limit" in browser.find_element("id", "view-compare").text

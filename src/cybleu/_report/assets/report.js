@@ -526,7 +526,7 @@
     var t = T(), order = m.rank, alpha = D.test.alpha;
     // the rotated names as tall as the longest needs (up to 40 characters), none cut short
     var longest = 0;
-    order.forEach(function (s) { longest = Math.max(longest, Math.min(41, String(t.systems[s]).length)); });
+    order.forEach(function (s) { longest = Math.max(longest, visText(t.systems[s], 40).length); });
     var tall = Math.round(longest * 7.2 + 12);
     var head = el('tr', null, el('th', { class: 'l', text: '' }));
     order.forEach(function (s) { head.appendChild(el('th', { class: 'rot', style: 'height:' + tall + 'px', title: visText(t.systems[s]) }, el('div', { style: 'max-height:' + tall + 'px' }, vis(t.systems[s], 40)))); });
