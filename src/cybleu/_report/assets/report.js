@@ -97,9 +97,11 @@
   }
   // the width a chart may take: its preferred width, or the view's when that is narrower (a
   // phone), so that its text keeps its size instead of shrinking with the drawing
-  function chartWidth(preferred) {
-    var view = views[S.view], avail = view && view.clientWidth ? view.clientWidth : document.documentElement.clientWidth - 32;
-    return Math.max(280, Math.min(preferred, avail));
+  // `box`: the element the chart goes in, already on the page (a column of a row)
+  function chartWidth(preferred, box) {
+    var view = views[S.view], avail = box && box.clientWidth ? box.clientWidth
+      : view && view.clientWidth ? view.clientWidth : document.documentElement.clientWidth - 32;
+    return Math.max(260, Math.min(preferred, Math.floor(avail)));
   }
 
   // ------------------------------------------------------------------ export (LaTeX, CSV, TSV)
@@ -576,8 +578,15 @@
     root.appendChild(el('h2', { text: 'What corpus BLEU means, roughly' }));
     if (b < 0) { root.appendChild(el('p', { class: 'empty', text: 'BLEU is not among this report\u2019s metrics.' })); return; }
     var m = t.metrics[b], bands = D.bands;
-    var row = el('div', { class: 'row' });
-    var W = chartWidth(860), rowH = 22, n = t.systems.length;
+    var row = el('div', { class: 'row' }), chartCol = el('div', { class: 'col', style: 'flex: 3 1 560px' });
+    var caveat = el('div', { class: 'caveat' },
+      el('strong', { text: 'Read the bands as rough guidance only. ' }),
+      'They are Google Cloud Translation\u2019s \u201crough guideline\u201d for corpus BLEU. How high a score can go depends on the language pair, the test set, the references (their number and style) and the tokenization, so scores are comparable only on the same test set, language pair and signature. ' +
+      'The bands describe a whole test set: BLEU of a single sentence says little, and no segment is coloured by band anywhere in this report.');
+    row.appendChild(chartCol);
+    row.appendChild(el('div', { class: 'col', style: 'flex: 1 1 280px' }, caveat));
+    root.appendChild(row);
+    var W = chartWidth(860, chartCol), rowH = 22, n = t.systems.length;
     var maxScore = 0; m.corpus.forEach(function (c) { maxScore = Math.max(maxScore, c.score); });
     var xmax = Math.max(70, Math.ceil((maxScore + 5) / 10) * 10);
     var left = 20, right = W - 20, x = function (v) { return left + (right - left) * Math.min(v, xmax) / xmax; };
@@ -608,13 +617,7 @@
       label.textContent = visText(t.systems[s], 60) + '  ' + c.score.toFixed(2);
       g.appendChild(label);
     });
-    row.appendChild(el('div', { class: 'col', style: 'flex: 3 1 560px' }, g));
-    var caveat = el('div', { class: 'caveat' },
-      el('strong', { text: 'Read the bands as rough guidance only. ' }),
-      'They are Google Cloud Translation\u2019s \u201crough guideline\u201d for corpus BLEU. How high a score can go depends on the language pair, the test set, the references (their number and style) and the tokenization, so scores are comparable only on the same test set, language pair and signature. ' +
-      'The bands describe a whole test set: BLEU of a single sentence says little, and no segment is coloured by band anywhere in this report.');
-    row.appendChild(el('div', { class: 'col', style: 'flex: 1 1 280px' }, caveat));
-    root.appendChild(row);
+    chartCol.appendChild(g);
     var tbl = el('table', { class: 'data' }, el('thead', null, el('tr', null, el('th', { class: 'l', text: 'Band (corpus BLEU)' }), el('th', { class: 'l', text: 'Rough reading' }), el('th', { class: 'l', text: 'Systems' }))));
     var body = el('tbody');
     bands.forEach(function (bd, k) {
@@ -640,9 +643,11 @@
       'BLEU = BP \u00d7 exp((' + logs + ') / ' + N + ')\n     = ' + an.bp.toFixed(4) + ' \u00d7 ' + (an.geo_mean === null ? '0' : an.geo_mean.toFixed(4)) + ' = ' + an.score.toFixed(4) +
       '\nBP = exp(1 \u2212 r/c) when c < r, else 1: c = hyp_len = ' + int(an.sys_len) + ', r = ref_len = ' + int(an.ref_len) + ', c/r = ' + an.ratio.toFixed(4) }));
     var row = el('div', { class: 'row' });
-    row.appendChild(el('div', { class: 'col' }, el('h3', { text: 'Clipped n-gram precisions (matches / n-grams)' }), precisionBars(an)));
-    row.appendChild(el('div', { class: 'col' }, el('h3', { text: 'Brevity penalty' }), bpCurve(an)));
+    var left = el('div', { class: 'col' }, el('h3', { text: 'Clipped n-gram precisions (matches / n-grams)' }));
+    var right = el('div', { class: 'col' }, el('h3', { text: 'Brevity penalty' }));
+    row.appendChild(left); row.appendChild(right);
     root.appendChild(row);
+    left.appendChild(precisionBars(an, left)); right.appendChild(bpCurve(an, right));
     root.appendChild(el('h3', { text: 'Every system' }));
     var head = el('tr', null, el('th', { class: 'l', text: 'System' }), el('th', { text: 'BLEU' }));
     for (var k = 1; k <= N; k++) head.appendChild(el('th', { text: k + '-gram %' }));
@@ -672,8 +677,8 @@
     }));
     root.appendChild(el('p', { class: 'note small', text: 'sacreBLEU prints these as \u201c' + an.verbose + '\u201d.' }));
   }
-  function precisionBars(an) {
-    var W = chartWidth(460), H = 250, L = 48, R = 16, TOP = 16, B = 40, N = an.precisions.length;
+  function precisionBars(an, box) {
+    var W = chartWidth(460, box), H = 250, L = 48, R = 16, TOP = 16, B = 40, N = an.precisions.length;
     var g = sv('svg', { class: 'chart', id: 'precision-bars', viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, role: 'img', 'aria-label': 'n-gram precisions' });
     var y = function (v) { return TOP + (H - TOP - B) * (1 - v / 100); };
     for (var v = 0; v <= 100; v += 25) {
@@ -692,8 +697,8 @@
     g.appendChild(sv('line', { x1: L, x2: W - R, y1: y(0), y2: y(0), class: 'axis-line' }));
     return g;
   }
-  function bpCurve(an) {
-    var W = chartWidth(460), H = 250, L = 48, R = 18, TOP = 16, B = 40, pts = D.bp_curve;
+  function bpCurve(an, box) {
+    var W = chartWidth(460, box), H = 250, L = 48, R = 18, TOP = 16, B = 40, pts = D.bp_curve;
     var lo = pts[0][0], hi = pts[pts.length - 1][0];
     var x = function (v) { return L + (W - L - R) * (v - lo) / (hi - lo); };
     var y = function (v) { return TOP + (H - TOP - B) * (1 - v); };
@@ -986,10 +991,10 @@
     for (k = 0; k < n; k++) { var x = sb[order[k]] - sa[order[k]]; if (x === 0) continue; var bi = Math.min(bins - 1, Math.max(0, Math.floor((x + R) / w))); counts[bi]++; }
     document.getElementById('hist-title').textContent = 'Sentence ' + m.name + ': B \u2212 A per segment (' + int(better) + ' better in B, ' + int(worse) + ' worse, ' + int(same) + ' equal)';
     var hist = clear(document.getElementById('cmp-hist'));
-    var W = chartWidth(600), H = 260, L = 44, Rm = 22, TOP = 10, B = 34, maxC = Math.max(1, Math.max.apply(null, counts.concat([same])));
+    var W = chartWidth(600, hist), H = 260, L = 44, Rm = 22, TOP = 10, B = 34, maxC = Math.max(1, Math.max.apply(null, counts.concat([same])));
     var g = sv('svg', { class: 'chart', id: 'delta-hist', viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, role: 'img', 'aria-label': 'histogram of differences' });
     var xs = function (v) { return L + (W - L - Rm) * (v + R) / (2 * R); }, ys = function (c) { return TOP + (H - TOP - B) * (1 - c / maxC); };
-    var step = niceStep(maxC / 4); maxC = Math.ceil(maxC / step) * step;
+    var step = Math.max(1, niceStep(maxC / 4)); maxC = Math.ceil(maxC / step) * step;   // counts: whole steps
     for (var gy = 0; gy * step <= maxC; gy++) {
       var cv = gy * step;
       g.appendChild(sv('line', { x1: L, x2: W - Rm, y1: ys(cv), y2: ys(cv), class: 'grid' }));
@@ -1139,8 +1144,8 @@
   }
 
   // ------------------------------------------------------------------ buckets
-  function lineChart(id, labels, series, yLabel, yMax) {
-    var W = chartWidth(560), H = 280, L = 48, R = 26, TOP = 12, B = 44, n = labels.length;
+  function lineChart(id, labels, series, yLabel, yMax, box) {
+    var W = chartWidth(560, box), H = 280, L = 48, R = 26, TOP = 12, B = 44, n = labels.length;
     // x labels turn when they would run into each other (a phone)
     var longest = 0; labels.forEach(function (l) { longest = Math.max(longest, String(l).length); });
     var turn = n > 1 && (W - L - R) / (n - 1) < longest * 6.6 + 6;
@@ -1190,6 +1195,12 @@
         return { name: id, caption: t.name + ': ' + caption, head: ['System'].concat(labels), align: 'l' + 'r'.repeat(labels.length), rows: out };
       }));
   }
+  // a chart and its table side by side while they fit: the chart drawn once its box is placed
+  function bucketRow(root, chart, table) {
+    var box = el('div', { class: 'chart-col' });
+    root.appendChild(el('div', { class: 'row bucket-row' }, box, el('div', { class: 'col' }, table)));
+    box.appendChild(chart(box));
+  }
   function renderBuckets(root) {
     var t = T(), m = t.metrics[S.bucketMetric], n = t.systems.length, bk = m.buckets;
     root.appendChild(el('h2', { text: 'Buckets' }));
@@ -1204,22 +1215,22 @@
     var series = mk(function (s) { return bk.by_length[s]; });
     var lenTitle = 'Corpus ' + m.name + ' by reference length (tokens)';
     root.appendChild(el('h3', { text: lenTitle }));
-    root.appendChild(el('div', { class: 'row bucket-row' }, el('div', { class: 'chart-col' }, lineChart('bucket-length', lenLabels, series, 'reference length (tokens of the first reference)')),
-      el('div', { class: 'col' }, bucketTable('bucket-length-table', lenTitle, lenLabels, series, bk.length_counts, 2))));
+    bucketRow(root, function (box) { return lineChart('bucket-length', lenLabels, series, 'reference length (tokens of the first reference)', 0, box); },
+      bucketTable('bucket-length-table', lenTitle, lenLabels, series, bk.length_counts, 2));
     var se = bk.score_edges, scLabels = ['<' + se[0]]; for (k = 1; k < se.length; k++) scLabels.push(se[k - 1] + '\u2013' + se[k]); scLabels.push('\u2265' + se[se.length - 1]);
     var sseries = mk(function (s) { return bk.by_score[s]; });
     var scTitle = 'Segments by sentence ' + m.name;
     root.appendChild(el('h3', { text: scTitle }));
-    root.appendChild(el('div', { class: 'row bucket-row' }, el('div', { class: 'chart-col' }, lineChart('bucket-score', scLabels, sseries, 'sentence ' + m.name + ' bucket (number of segments)')),
-      el('div', { class: 'col' }, bucketTable('bucket-score-table', scTitle + ' (number of segments)', scLabels, sseries, null, 0))));
+    bucketRow(root, function (box) { return lineChart('bucket-score', scLabels, sseries, 'sentence ' + m.name + ' bucket (number of segments)', 0, box); },
+      bucketTable('bucket-score-table', scTitle + ' (number of segments)', scLabels, sseries, null, 0));
     if (t.word_f) {
       var wf = t.word_f;
       var fseries = mk(function (s) { return wf.systems[s].map(function (b) { return b.f; }); });
       var wfTitle = 'Word F-measure by the word\u2019s frequency in the references';
       root.appendChild(el('h3', { text: wfTitle }));
       root.appendChild(el('p', { class: 'note', text: 'compare-mt\u2019s word accuracy: BLEU\u2019s tokens bucketed by how often they occur in the references (0: only in the hypotheses). Precision = clipped matches / hypothesis words, recall = clipped matches / reference words, F = their harmonic mean (%).' }));
-      root.appendChild(el('div', { class: 'row bucket-row' }, el('div', { class: 'chart-col' }, lineChart('bucket-wordf', wf.labels, fseries, 'frequency of the word in the references', 100)),
-        el('div', { class: 'col' }, bucketTable('bucket-wordf-table', wfTitle + ' (F, %)', wf.labels, fseries, null, 1))));
+      bucketRow(root, function (box) { return lineChart('bucket-wordf', wf.labels, fseries, 'frequency of the word in the references', 100, box); },
+        bucketTable('bucket-wordf-table', wfTitle + ' (F, %)', wf.labels, fseries, null, 1));
     }
   }
 
