@@ -183,6 +183,7 @@ class Report:
     :param meta: what the page's first view needs (titles, systems, corpus scores).
     :param header: every number of the page (`data`).
     :param arrays: the typed arrays of the page's data (`arrays`).
+    :param notebook_limit: the largest HTML it shows in a notebook (bytes; None: no limit).
 
     >>> import cybleu
     >>> rep = cybleu.report(["the cat sat on the mat"],
