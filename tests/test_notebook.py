@@ -232,3 +232,16 @@ def test_numbers_are_written_one_way_and_dark_mode():
     assert "prefers-color-scheme:dark" in html_
     root = re.match(r'<div id="(cybleu-ter-[0-9a-f]{10})"', html_)[1]
     assert_scoped(html_, root)
+
+
+def test_the_notebook_card_says_when_the_tokenization_does_not_suit():
+    from conftest import data_path, read_lines
+    d = data_path("wmt", "wmt22", "en-zh")
+    refs = read_lines(d / "ref.A.txt")[:100]
+    systems = {n: read_lines(d / "sys" / f"{n}.txt")[:100] for n in ("DLUT", "GTCOM")}
+    rep = cybleu.report(refs, systems, metrics=["bleu", "chrf"])
+    cell = rep._repr_mimebundle_()["text/html"].split("<iframe", 1)[0]
+    notes = [t for t in walk(cell).text if "look Chinese" in t]
+    assert len(notes) == 1 and "-l SRC-zh" in notes[0]
+    rep = cybleu.report(refs, systems, metrics=["bleu", "chrf"], language_pair="en-zh")
+    assert "look Chinese" not in rep._repr_mimebundle_()["text/html"]

@@ -335,7 +335,8 @@ def _testset_from_dict(ts, k):
                                f"{', '.join(TESTSET_KEYS)}")
     if "source" in ts and "sources" in ts:
         raise ReportInputError(f"test set {k + 1}: give \"sources\" or \"source\", not both")
-    return TestSet(ts.get("name", f"test set {k + 1}"), ts.get("references"), ts.get("systems"),
+    name = ts.get("name") or ts.get("language_pair") or f"test set {k + 1}"
+    return TestSet(name, ts.get("references"), ts.get("systems"),
                    ts.get("sources", ts.get("source")), ts.get("language_pair"))
 
 

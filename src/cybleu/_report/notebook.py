@@ -46,6 +46,7 @@ def _css(root):
             f"{r} .cy-band{{display:inline-block;padding:1px 8px;border-radius:10px;color:#fff;"
             "font-size:12px}"
             f"{r} .cy-note{{color:#59636e;font-size:11.5px;margin-top:4px}}"
+            f"{r} .cy-warn{{color:#a40e26;border-left:3px solid #cf222e;padding-left:6px}}"
             f"{r} .cy-text{{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;"
             "white-space:pre-wrap;overflow-wrap:anywhere;margin:6px 0 0;color:#1f2328}"
             f"{r} .cy-charts{{display:flex;gap:18px;flex-wrap:wrap;margin-top:6px}}"
@@ -207,10 +208,14 @@ def _summary_table(report):
         rows = "".join(
             f"<tr><td>{html_text(name)}</td>" + "".join(f"<td>{html_text(v)}</td>" for v in row)
             + "</tr>" for name, row in zip(ts["systems"], ts["scores"]))
+        n = int(ts["n_segments"])
         parts.append(f'<div class="cy-name">{html_text(ts["name"])} \u2014 '
-                     f'{int(ts["n_segments"]):,} segments</div>'
+                     f'{n:,} segment{"" if n == 1 else "s"}</div>'
                      f"<table><thead><tr><th>System</th>{heads}</tr></thead>"
                      f"<tbody>{rows}</tbody></table>")
+        # a tokenization that does not suit the references' script, said under its scores
+        for note in ts.get("notes", ()):
+            parts.append(f'<div class="cy-note cy-warn">{html_text(note)}</div>')
     return "".join(parts)
 
 

@@ -16,7 +16,7 @@ ScriptHint(language='zh', name='Chinese', share=1.0, tokenizer='zh')
 True
 """
 import re
-from typing import NamedTuple, Optional, Sequence
+from collections import namedtuple
 
 from .registry import BY_LANGUAGE
 
@@ -57,17 +57,14 @@ _LETTER = re.compile(r"[^\W\d_]")
 _KANA_SHARE_JA = 0.1
 
 
-class ScriptHint(NamedTuple):
-    """What `guess` found: the language code and name, the share of the sample's letters in the
-    scripts without spaces, and the tokenizer sacreBLEU picks for the language (None when
-    sacreBLEU has none of its own: Thai, Khmer, ...)."""
-    language: str
-    name: str
-    share: float
-    tokenizer: Optional[str]
+# (typing is not imported: the scoring command asks this on every run, and starts fast)
+ScriptHint = namedtuple("ScriptHint", "language name share tokenizer")
+ScriptHint.__doc__ = """What `guess` found: the language code and name (str), the share of the
+sample's letters in the scripts without spaces (float), and the tokenizer sacreBLEU picks for
+the language (None when sacreBLEU has none of its own: Thai, Khmer, ...)."""
 
 
-def _sample(lines: Sequence[Optional[str]], limit: int) -> str:
+def _sample(lines, limit):
     """Lines spread over the whole sequence (every k-th), joined, about `limit` characters."""
     present = [line for line in lines if line]
     if not present:
@@ -78,7 +75,7 @@ def _sample(lines: Sequence[Optional[str]], limit: int) -> str:
     return "\n".join(present[::step])[:limit]
 
 
-def guess(lines: Sequence[Optional[str]], sample_chars: int = SAMPLE_CHARS) -> Optional[ScriptHint]:
+def guess(lines, sample_chars=SAMPLE_CHARS):
     """The language of `lines` (a list of str; None entries are skipped) when most of their
     letters are in a script written without spaces (or in Hangul), else None.
 
@@ -86,10 +83,13 @@ def guess(lines: Sequence[Optional[str]], sample_chars: int = SAMPLE_CHARS) -> O
     :param sample_chars: how many characters to look at, taken from lines spread over the list.
     :returns: a ScriptHint, or None (a spaced script, or fewer than MIN_LETTERS letters)."""
     text = _sample(lines, sample_chars)
+    unspaced = len(_UNSPACED.findall(text))
+    if not unspaced:         # the common case, a spaced script: one scan, nothing to count
+        return None
     letters = len(_LETTER.findall(text))
     if letters < MIN_LETTERS:
         return None
-    share = len(_UNSPACED.findall(text)) / letters
+    share = unspaced / letters
     if share < THRESHOLD:
         return None
     counts = {name: len(pattern.findall(text)) for name, pattern in _PATTERNS.items()}
@@ -102,7 +102,7 @@ def guess(lines: Sequence[Optional[str]], sample_chars: int = SAMPLE_CHARS) -> O
     return ScriptHint(language, name, round(min(share, 1.0), 3), BY_LANGUAGE.get(language))
 
 
-def problem(hint: ScriptHint, tokenize: str) -> str:
+def problem(hint, tokenize):
     """What goes wrong with `tokenize` on text like `hint`'s (one clause, no final stop)."""
     share = f"{hint.share:.0%}"
     if hint.language == "ko":
@@ -115,7 +115,7 @@ def problem(hint: ScriptHint, tokenize: str) -> str:
             "their ranking mean little")
 
 
-def fix(hint: ScriptHint, where: str = "cli") -> str:
+def fix(hint, where="cli"):
     """The option that fixes it: on the command line (`where="cli"`), in Python (`"python"`), or
     for a report, which is built either way (`"report"`)."""
     lang = hint.language
@@ -135,7 +135,7 @@ def fix(hint: ScriptHint, where: str = "cli") -> str:
             f"language_pair=\"SRC-{lang}\" (cybleu.report): {why}")
 
 
-def advice(hint: ScriptHint, tokenize: str, where: str = "cli") -> str:
+def advice(hint, tokenize, where="cli"):
     """One sentence: the problem and the option that fixes it (see `fix`)."""
     text = f"{problem(hint, tokenize)}; {fix(hint, where)}."
     return text[0].upper() + text[1:]
