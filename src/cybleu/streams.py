@@ -310,6 +310,8 @@ def os_error_message(label, err):
     import gzip
     if isinstance(err, gzip.BadGzipFile) or (isinstance(err, EOFError)):
         return f"{label}: not a valid gzip file ({err or 'truncated'})"
+    if err.errno is not None and err.strerror and err.strerror != os.strerror(err.errno):
+        return f"{label}: {err.strerror}"   # said in words already (cybleu.outputs)
     if isinstance(err, FileNotFoundError):
         return f"{label}: no such file"
     if isinstance(err, IsADirectoryError):
