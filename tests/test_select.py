@@ -376,7 +376,7 @@ def test_cli_progress_on_a_terminal(tmp_path, capsys, monkeypatch):
 def test_sacrebleu_command_line_is_untouched_for_a_file_named_filter(tmp_path, monkeypatch,
                                                                       capsys):
     from cybleu import cli
-    assert cli.SUBCOMMANDS["filter"] == "._scale.cli"
+    assert cli.SUBCOMMANDS["filter"].module == "._scale.cli"
     monkeypatch.chdir(tmp_path)
     (tmp_path / "filter").write_text("a b c d\n")     # a reference file named like the command
     (tmp_path / "hyp").write_text("a b c d\n")

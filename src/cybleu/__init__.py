@@ -46,6 +46,7 @@ if TYPE_CHECKING:  # mypy sees the eager imports
     from .metrics import BLEU, CHRF, TER, BLEUScore, CHRFScore, TERScore
     from .metrics.helpers import extract_char_ngrams, extract_word_ngrams
     from ._scale.select import best_of
+    from .sample import sample_path
     from .patch import (is_patched, patch_nltk, patch_sacrebleu, patched, unpatch_nltk,
                         unpatch_sacrebleu)
     from ._report import Report, ReportInputError, TestSet, report
@@ -62,6 +63,7 @@ _LAZY = {
     **dict.fromkeys(("BLEU", "CHRF", "TER", "BLEUScore", "CHRFScore", "TERScore"), "metrics"),
     **dict.fromkeys(("extract_char_ngrams", "extract_word_ngrams"), "metrics.helpers"),
     "best_of": "_scale.select",
+    "sample_path": "sample",
     **dict.fromkeys(("is_patched", "patch_nltk", "patch_sacrebleu", "patched", "unpatch_nltk",
                      "unpatch_sacrebleu"), "patch"),
     **dict.fromkeys(("report", "Report", "TestSet", "ReportInputError"), "_report"),
@@ -78,7 +80,8 @@ __all__ = ["BLEU", "BLEUScore", "CHRF", "CHRFScore", "corpus_bleu", "raw_corpus_
            "batch_sentence_chrf", "pairwise_chrf", "TER", "TERScore", "corpus_ter", "sentence_ter",
            "batch_sentence_ter", "extract_char_ngrams", "extract_word_ngrams",
            "BACKEND", "__version__", "patch_sacrebleu", "unpatch_sacrebleu", "patch_nltk",
-           "unpatch_nltk", "patched", "is_patched", "best_of", "report", "Report", "TestSet",
+           "unpatch_nltk", "patched", "is_patched", "best_of", "sample_path", "report", "Report",
+           "TestSet",
            "ReportInputError", "DATASETS", "SACREBLEU_DIR",
            "download_test_set", "get_available_testsets", "get_langpairs_for_testset",
            "get_reference_files", "get_source_file", "smart_open"]

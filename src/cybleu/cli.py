@@ -16,12 +16,12 @@ imported), statistics tests from `cybleu.significance`, test sets from `cybleu.d
 from `cybleu.render`; each is imported when the arguments need it (tests/test_imports.py).
 """
 import argparse
-import io
 import logging
 import os
 import sys
 
 from . import streams
+from ._command import Exit as _Exit, fail as _fail
 from .tokenizers import registry
 from .version import SACREBLEU_VERSION, __version__
 
@@ -33,8 +33,24 @@ TOKENIZERS = registry.NAMES  # sacreBLEU's order
 # sacreBLEU's chrF defaults for the flags' defaults (CHRF's class attributes, which a test
 # compares; written out so that parsing arguments does not import chrF)
 CHRF_DEFAULTS = {"CHAR_ORDER": 6, "WORD_ORDER": 0, "BETA": 2}
-# the commands beyond sacreBLEU's: name -> the module whose main(argv) runs it (argv[0] is the name)
-SUBCOMMANDS = {"report": "._report.cli", "best-of": "._scale.cli", "filter": "._scale.cli"}
+
+
+class Subcommand:
+    """A command beyond sacreBLEU's: the module whose main(argv) runs it (argv[0] is the
+    command's name) and its line in `cybleu --help`."""
+
+    __slots__ = ("module", "summary")
+
+    def __init__(self, module, summary):
+        self.module, self.summary = module, summary
+
+
+# the commands beyond sacreBLEU's, in the order --help lists them
+SUBCOMMANDS = {
+    "report": Subcommand("._report.cli", "an HTML page comparing systems (p-values, segments)"),
+    "best-of": Subcommand("._scale.cli", "the best of k candidates per segment (n-best lists)"),
+    "filter": Subcommand("._scale.cli", "split a parallel corpus by sentence score"),
+}
 # Inputs longer than this show a progress bar (on a terminal).
 PROGRESS_LINES = 100_000
 
@@ -42,18 +58,6 @@ DEMO_PREFIX = "wmt17-en-de."
 DEMO_REF = DEMO_PREFIX + "ref.txt"
 
 
-class _Exit(Exception):
-    """Stop with an exit status (the CLI's sys.exit, without leaving main())."""
-
-    def __init__(self, code):
-        super().__init__(code)
-        self.code = code
-
-
-def _fail(*messages, code=1):
-    for message in messages:
-        logger.error(message)
-    raise _Exit(code)
 
 
 def _metric_classes(names):
@@ -86,15 +90,29 @@ def build_parser():
             "    cat output.txt | cybleu ref.txt -f text\n"
             "    cybleu ref.txt -i base.txt a.txt b.txt -pbs  (paired bootstrap test)\n"
             "    cybleu -t wmt17 -l en-de -i output.txt       (sacreBLEU's cached test sets)\n"
-            "    cybleu --demo                                (score the bundled WMT17 sample)\n\n"
+            "    cybleu --demo                                (score the bundled WMT17 sample)\n"
+            "    cybleu --sample-path                         (where that sample is)\n\n"
             "Output is byte-identical to sacrebleu's for the same arguments, except the\n"
             "signature's version (cybleu-<version>). Test sets are read from sacreBLEU's\n"
-            "cache ($SACREBLEU, default ~/.sacrebleu); cybleu never downloads."),
+            "cache ($SACREBLEU, default ~/.sacrebleu); cybleu never downloads.\n\n"
+            "Commands beyond sacreBLEU's (cybleu COMMAND --help for each):\n"
+            + "".join(f"    cybleu {name:<9}{command.summary}\n"
+                      for name, command in SUBCOMMANDS.items())),
         formatter_class=argparse.RawDescriptionHelpFormatter)
 
     parser.add_argument("--demo", action="store_true",
-                        help="Score a bundled 500-segment sample of WMT17 en-de (5 systems) and "
-                             "print a table with the time taken, then quit.")
+                        help="Score a bundled 500-segment sample of WMT17 en-de (5 systems), "
+                             "print a table with the time taken, write its report (see "
+                             "--demo-report), then quit.")
+    parser.add_argument("--demo-report", default=None, metavar="PATH",
+                        help="Where --demo writes its HTML report (default: $CYBLEU_DEMO_REPORT, "
+                             "else a new file cybleu-demo-*.html in the temporary folder; "
+                             "`none`: no report).")
+    parser.add_argument("--sample-path", nargs="?", const="", default=None, metavar="NAME",
+                        help="Print where the bundled sample is and quit: its folder, or with a "
+                             "NAME (ref, online-B, KIT, ... or a file name) that file "
+                             "(`cp \"$(cybleu --sample-path)\"/wmt17-en-de.* .` copies it "
+                             "here).")
     parser.add_argument("--citation", "--cite", default=False, action="store_true",
                         help="Dump the bibtex citation and quit.")
     parser.add_argument("--list", default=False, action="store_true",
@@ -481,13 +499,11 @@ def _detail_rows(args, metrics, stats):
 
 def _demo_files():
     from importlib import resources
+
+    from .sample import SAMPLE_SYSTEMS
     root = resources.files("cybleu") / "data"
-    systems = {}
-    for entry in root.iterdir():
-        name = entry.name
-        if name.startswith(DEMO_PREFIX) and name.endswith(".txt") and name != DEMO_REF:
-            systems[name[len(DEMO_PREFIX):-len(".txt")]] = entry
-    return root / DEMO_REF, systems
+    return root / DEMO_REF, {name: root / f"{DEMO_PREFIX}{name}.txt" for name in SAMPLE_SYSTEMS
+                             if (root / f"{DEMO_PREFIX}{name}.txt").is_file()}
 
 
 def _demo_lines(entry):
@@ -551,26 +567,44 @@ def _demo(args):
     print(f"Signature: {metric.get_signature().format(args.short)}")
     print("Data: WMT17 newstest2017 en-de (reference and system outputs, first 500 lines), "
           "from sacreBLEU's test fixtures, Apache-2.0 (see cybleu/data/README.md).")
-    _demo_report(refs, hyps)
+    _demo_report(args, refs, hyps)
 
 
-def _demo_report(refs, hyps):
-    """The report of the sample (cybleu.report), written to the temporary directory (or
-    $CYBLEU_DEMO_REPORT); prints where it is."""
+def _demo_report_path(args):
+    """Where --demo writes its report: --demo-report, else $CYBLEU_DEMO_REPORT, else a new file
+    of its own in the temporary folder (never a fixed name there, which another user of the
+    machine could have made a link to a file of yours); None for `none`."""
     import tempfile
+    path = args.demo_report or os.environ.get("CYBLEU_DEMO_REPORT")
+    if path:
+        return None if path.lower() == "none" else path
+    fd, path = tempfile.mkstemp(prefix="cybleu-demo-", suffix=".html")
+    os.close(fd)
+    return path
 
+
+def _demo_report(args, refs, hyps):
+    """The report of the sample (cybleu.report); prints where it is."""
     from ._report import report
-    path = os.environ.get("CYBLEU_DEMO_REPORT") or os.path.join(tempfile.gettempdir(),
-                                                                 "cybleu-demo-report.html")
+    from .outputs import Output
+    path = _demo_report_path(args)
+    if path is None:
+        return
     rep = report(refs, hyps, name="WMT17 en-de, first 500 segments",
                  title="cybleu demo: 5 WMT17 en-de systems")
-    try:
-        rep.save(path)
-    except OSError as err:
-        _fail(streams.os_error_message(path, err).replace(": ", ": cannot write the demo "
-                                                          "report: ", 1))
+    with Output(path, binary=True, atomic=True, stdout=True,
+                label=f"the demo report {path}") as out:
+        out.write(rep.html().encode("utf-8"))
     print(f"Report (BLEU, chrF, TER, significance, segments): {path}")
     print("Open it in a browser; it works offline.")
+
+
+def _sample_path(args):
+    from .sample import sample_path
+    try:
+        _print(sample_path(args.sample_path or None))
+    except ValueError as err:
+        _fail(f"--sample-path: {err}")
 
 
 def _list(args):
@@ -629,6 +663,11 @@ def _run(args, parking=None):
     """The run `args` ask for; `parking` (a streams.CollectorParking, started here, stopped by
     the caller) keeps the references out of the garbage collector's way."""
     from . import render
+    if args.sample_path is not None:
+        _sample_path(args)
+        return
+    if args.demo_report is not None and not args.demo:
+        _fail("--demo-report names where --demo writes its report: give --demo too.")
     if args.demo:
         if args.refs or args.input is not None or args.test_set:
             _fail("--demo scores the bundled sample: give no reference or input files.")
@@ -834,98 +873,54 @@ def _warn_if_unspaced(tokenize, refs):
             logger.warning(language_hint.advice(hint, tokenize, "cli"))
 
 
-class _LogToStderr:
-    """sacreBLEU's logging setup, scoped to one main() call: INFO and up on stderr with a
-    prefix, or (quiet) warnings and errors only, bare."""
-
-    def __init__(self, quiet):
-        self.quiet = quiet
-
-    def __enter__(self):
-        self.lib = logging.getLogger("cybleu")
-        self.saved = (self.lib.level, self.lib.propagate)
-        self.handler = logging.StreamHandler(sys.stderr)
-        self.handler.setFormatter(logging.Formatter("%(message)s" if self.quiet
-                                                    else "cybleu: %(message)s"))
-        self.handler.setLevel(logging.WARNING if self.quiet else logging.INFO)
-        self.lib.addHandler(self.handler)
-        self.lib.setLevel(logging.INFO)
-        self.lib.propagate = False
-        return self
-
-    def __exit__(self, *exc):
-        self.handler.flush()
-        self.lib.removeHandler(self.handler)
-        self.lib.setLevel(self.saved[0])
-        self.lib.propagate = self.saved[1]
+def _mistyped_command(word):
+    """True (after saying so on stderr) when `word`, the first argument, is no file but is
+    close to a command's name (`cybleu reprot ...`). A file of that name is a reference file,
+    as in sacreBLEU, and a word that looks like a file name (a dot, a slash) is left to the
+    reference reader, which names the missing file."""
+    import re
+    if os.path.exists(word) or not re.fullmatch(r"[A-Za-z][A-Za-z_-]*", word):
         return False
-
-
-def _setup_process_streams():
-    """For a real command-line run: UTF-8 stdout and default SIGPIPE handling, as sacreBLEU."""
-    try:
-        from signal import SIG_DFL, SIGPIPE, signal
-        signal(SIGPIPE, SIG_DFL)
-    except (ImportError, ValueError):  # no SIGPIPE (Windows), or not the main thread
-        pass
-    reconfigure = getattr(sys.stdout, "reconfigure", None)
-    if reconfigure is not None:
-        try:
-            reconfigure(encoding="utf-8")
-        except (ValueError, OSError, io.UnsupportedOperation):
-            pass
+    from difflib import get_close_matches
+    close = get_close_matches(word.lower(), SUBCOMMANDS, n=1, cutoff=0.6)
+    if not close:
+        return False
+    sys.stderr.write(f"cybleu: {word!r} is neither a file nor a command: did you mean "
+                     f"`cybleu {close[0]}`? (commands: {', '.join(SUBCOMMANDS)}; "
+                     "see cybleu --help)\n")
+    return True
 
 
 def main(argv=None):
     """Run the command line on `argv` (default: sys.argv[1:]); returns the exit status.
     `cybleu report|best-of|filter ...` run the command of that name (SUBCOMMANDS)."""
+    from . import _command
     words = sys.argv[1:] if argv is None else list(argv)
     # a file of the same name keeps sacreBLEU's meaning (`cybleu report -i hyp.txt` with a
     # reference file called `report`)
     if words and words[0] in SUBCOMMANDS and not os.path.exists(words[0]):
         from importlib import import_module
         if argv is None:
-            _setup_process_streams()
-        return import_module(SUBCOMMANDS[words[0]], __package__).main(words)
+            _command.setup_process_streams()
+        return import_module(SUBCOMMANDS[words[0]].module, __package__).main(words)
+    if words and _mistyped_command(words[0]):
+        return 2
     try:
         args = parse_args(argv)
     except SystemExit as exc:  # --help, --version, usage errors
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)
     if argv is None:
-        _setup_process_streams()
+        _command.setup_process_streams()
 
     parking = streams.CollectorParking()
-    with _LogToStderr(args.quiet):
+
+    def body():
         try:
-            try:
-                _run(args, parking)
-            finally:
-                parking.stop()
-        except _Exit as exc:
-            return exc.code
-        except streams.InputError as err:
-            for message in err.messages:
-                logger.error(message)
-            return err.code
-        except KeyboardInterrupt:
-            logger.error("Interrupted.")
-            return 130
-        except MemoryError:
-            logger.error("out of memory while preparing or computing the results")
-            return 1
-        except Exception as err:
-            from .dataset import TestSetError
-            if isinstance(err, TestSetError):
-                for line in str(err).split("\n"):
-                    logger.error(line)
-                return 1
-            if isinstance(err, (OSError, ValueError, LookupError, ImportError)):
-                logger.error(f"{type(err).__name__}: {err}")
-                return 1
-            raise
-    sys.stdout.flush()
-    return 0
+            _run(args, parking)
+        finally:
+            parking.stop()
+    return _command.run(body, args.quiet)
 
 
 if __name__ == "__main__":

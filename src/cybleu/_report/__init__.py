@@ -266,16 +266,22 @@ class Report:
         return build_html(self._meta, container, texts, compress)
 
     def save(self, path, compress=True):
-        """Write the page to `path` (a temporary file in the same directory, renamed when
-        complete: a failed write leaves no partial report).
+        """Write the page to `path`. A regular file is written as a temporary file beside it and
+        renamed when complete (a failed write leaves no partial report, and an old file as it
+        was); a symbolic link is written through to its target; a path that is not a regular
+        file (a FIFO, /dev/stdout, /dev/null) is written directly, never replaced.
 
         :param path: the file to write (str or path-like).
         :param compress: as for :meth:`html`.
-        :returns: the path written.
-        :raises OSError: the directory is missing or not writable (the message names the
-            path)."""
+        :returns: the path written (a link's target for a link).
+        :raises OSError: the page cannot be written there: the folder is missing, a filesystem
+            that allows no new file, read-only, no permission, no space left (the exception's
+            `filename` is the path, its message says which)."""
+        from ..outputs import Output
         text = self.html(compress).encode("utf-8")
-        return write_atomically(os.fspath(path), text)
+        with Output(path, binary=True, atomic=True) as out:
+            out.write(text)
+        return out.target
 
     def summary(self):
         """A text table of the corpus scores (what `repr` shows), and the notes of each test
@@ -300,28 +306,6 @@ class Report:
     def _repr_mimebundle_(self, include=None, exclude=None):
         from .notebook import report_bundle
         return report_bundle(self, include, exclude)
-
-
-def write_atomically(path, data):
-    """Write bytes to `path` through a temporary file in its directory and an atomic rename;
-    the temporary file is removed if anything fails. Returns `path`."""
-    import secrets
-    directory = os.path.dirname(os.path.abspath(path))
-    tmp = os.path.join(directory, f".{os.path.basename(path)}.{secrets.token_hex(6)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return path
 
 
 #: the keys of a test set given as a dict (and in a manifest); "source" is read as "sources"

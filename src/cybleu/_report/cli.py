@@ -22,7 +22,8 @@ import os
 import sys
 
 from .. import streams
-from ..cli import _Exit, _fail, _LogToStderr, _Parser
+from ..cli import _fail, _Parser
+from ..outputs import Output, check_outputs
 from ..tokenizers import registry
 
 logger = logging.getLogger("cybleu.cli")
@@ -240,6 +241,7 @@ def _testset(group, opts, label, base_dir=None):
     except ReportInputError as err:
         _fail(str(err))
     ts._paths = dict(zip(names, group.inputs or []))
+    ts._inputs = refs + inputs + ([resolve(group.src)] if group.src is not None else [])
     return ts
 
 
@@ -360,37 +362,35 @@ def run(opts, groups):
     if opts.seed is not None and opts.seed < 0:
         _fail(f"--seed must be a non-negative integer, not {opts.seed}.")
     out = opts.output
-    directory = os.path.dirname(os.path.abspath(out))
-    if os.path.isdir(out):
-        _fail(f"{out}: is a directory; give the report's file name with -o.")
-    if not os.path.isdir(directory):
-        _fail(f"{out}: cannot write the report: the directory {directory} does not exist.")
-    try:
-        rep = report(testsets=sets, metrics=metrics, baseline=baseline, title=opts.title,
-                     paired_test=test, n_samples=opts.paired_n, seed=opts.seed,
-                     alpha=opts.alpha)
-    except ReportInputError as err:
-        _fail(str(err))
-    except (ImportError, RuntimeError) as err:   # a tokenizer's package is missing
-        _fail(str(err))
-    for ts in rep.data["sets"]:
-        res = ts["resolution"]
-        if res["pairs"] and res["smallest_adjusted"] >= opts.alpha:
-            logger.warning(f"{ts['name']}: with {rep.data['test']['n']} resamples no pair of "
-                           f"the {len(ts['systems'])} systems can be significant after Holm's "
-                           f"correction over {res['pairs']} pairs; use --paired-n "
-                           f"{res['needed']} or more to tell them apart.")
-    try:
-        rep.save(out, compress=not opts.no_compress)
-    except OSError as err:
-        reason = streams.os_error_message(out, err)[len(out) + 2:]
-        _fail(f"{out}: cannot write the report: {reason}.")
+    inputs = [path for ts in sets for path in ts._inputs]
+    check_outputs([("-o", out)], inputs + ([opts.manifest] if opts.manifest else []))
+    # opened (a temporary file beside it) before the minutes of computing: a place that cannot
+    # take the page is said at once
+    with Output(out, binary=True, atomic=True, stdout=True) as target:
+        try:
+            rep = report(testsets=sets, metrics=metrics, baseline=baseline, title=opts.title,
+                         paired_test=test, n_samples=opts.paired_n, seed=opts.seed,
+                         alpha=opts.alpha)
+        except ReportInputError as err:
+            _fail(str(err))
+        except (ImportError, RuntimeError) as err:   # a tokenizer's package is missing
+            _fail(str(err))
+        for ts in rep.data["sets"]:
+            res = ts["resolution"]
+            if res["pairs"] and res["smallest_adjusted"] >= opts.alpha:
+                logger.warning(f"{ts['name']}: with {rep.data['test']['n']} resamples no pair "
+                               f"of the {len(ts['systems'])} systems can be significant after "
+                               f"Holm's correction over {res['pairs']} pairs; use --paired-n "
+                               f"{res['needed']} or more to tell them apart.")
+        page = rep.html(compress=not opts.no_compress).encode("utf-8")
+        target.write(page)
     if not opts.quiet:
-        size = os.path.getsize(out)
-        _print_path(os.path.abspath(out))
+        if not target.is_stdout:
+            _print_path(os.path.abspath(out))
         n_sets = len(sets)
         n_outputs = sum(len(ts.systems) for ts in sets)
-        logger.info(f"wrote {out} ({size / 1e6:.1f} MB): {n_sets} test set"
+        logger.info(f"wrote {'standard output' if target.is_stdout else out} "
+                    f"({len(page) / 1e6:.1f} MB): {n_sets} test set"
                     f"{'' if n_sets == 1 else 's'}, {n_outputs} system output"
                     f"{'' if n_outputs == 1 else 's'}")
 
@@ -408,22 +408,10 @@ def _print_path(path):
 def main(argv):
     """`cybleu report ...` (argv[0] is the word `report`, as `cybleu.cli.main` hands it over);
     returns the exit status."""
+    from .. import _command
     try:
         opts, groups = parse(list(argv)[1:])
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)
-    with _LogToStderr(opts.quiet):
-        try:
-            run(opts, groups)
-        except _Exit as exc:
-            return exc.code
-        except streams.InputError as err:
-            for message in err.messages:
-                logger.error(message)
-            return err.code
-        except KeyboardInterrupt:
-            logger.error("Interrupted.")
-            return 130
-    sys.stdout.flush()
-    return 0
+    return _command.run(lambda: run(opts, groups), opts.quiet)

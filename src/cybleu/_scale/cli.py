@@ -15,6 +15,7 @@ import os
 import sys
 
 from .. import streams
+from ..outputs import Output, check_outputs, same_path
 
 logger = logging.getLogger("cybleu.cli")
 
@@ -193,32 +194,10 @@ def _score_slice(metric, hyps, streams_, label, first_line, per):
                                  f"{err}") from None
 
 
-class _Writer:
-    """A text output (stdout for None), .gz names gzipped; lines written as read."""
-
-    def __init__(self, path, encoding="utf-8"):
-        self.path = path
-        if path is None:
-            self.file = sys.stdout
-        else:
-            try:
-                if path.endswith(".gz"):
-                    import gzip
-                    self.file = gzip.open(path, "wt", encoding=encoding, newline="\n")
-                else:
-                    self.file = open(path, "w", encoding=encoding, newline="\n")
-            except OSError as err:
-                raise streams.InputError(streams.os_error_message(path, err)) from None
-
-    def write(self, lines):
-        if lines:
-            self.file.write("\n".join(lines) + "\n")
-
-    def close(self):
-        if self.path is not None:
-            self.file.close()
-        else:
-            self.file.flush()
+def _writer(stack, path):
+    """An output (standard output for None or "-"), .gz names gzipped; lines written as read.
+    Finished when the command's stack unwinds."""
+    return stack.enter_context(Output(path, compress=None, stdout=True))
 
 
 def _progress(args, sources, label):
@@ -240,17 +219,17 @@ def _best_of(args):
     metric = _metric(args)
     low = lower_is_better(metric)
     k = args.k
-    sources = _open_sources([args.input] + list(args.refs), args.encoding)
+    inputs = [args.input] + list(args.refs)
+    check_outputs([("-o", args.output), ("--scores", args.scores)], inputs)
+    sources = _open_sources(inputs, args.encoding)
     segments = 0
     with ExitStack() as stack:
         for src in sources:
             stack.enter_context(src)
-        out = _Writer(args.output)
-        stack.callback(out.close)
+        out = _writer(stack, args.output)
         scores_out = None
         if args.scores:
-            scores_out = _Writer(args.scores)
-            stack.callback(scores_out.close)
+            scores_out = _writer(stack, args.scores)
         progress = stack.enter_context(_progress(args, sources, "best-of"))
         for slices in _Inputs(sources, [k] + [1] * len(args.refs), CHUNK_SEGMENTS):
             cands, refs = slices[0], slices[1:]
@@ -261,10 +240,11 @@ def _best_of(args):
             scores = _score_slice(metric, cands, rep, sources[0].label, segments * k, k)
             grid = scores.reshape(n, k)
             best = grid.argmin(axis=1) if low else grid.argmax(axis=1)
-            out.write([cands[i * k + int(j)] for i, j in enumerate(best)])
+            out.writelines([cands[i * k + int(j)] for i, j in enumerate(best)])
             if scores_out is not None:
                 values = grid[np.arange(n), best]
-                scores_out.write([f"{int(j)}\t{v!r}" for j, v in zip(best, values.tolist())])
+                scores_out.writelines([f"{int(j)}\t{v!r}"
+                                       for j, v in zip(best, values.tolist())])
             segments += n
             pos = _position(sources[0])
             if pos is not None:
@@ -275,6 +255,7 @@ def _best_of(args):
 
 
 def _output_paths(folder, inputs):
+    """The files a --kept/--dropped folder gets: each input under its own name."""
     names = [os.path.basename(p) for p in inputs]
     seen = {}
     for path, name in zip(inputs, names):
@@ -282,11 +263,35 @@ def _output_paths(folder, inputs):
             raise streams.InputError(f"{seen[name]} and {path} have the same file name "
                                      f"{name!r}: the outputs in {folder} would collide")
         seen[name] = path
+    return [os.path.join(folder, name) for name in names]
+
+
+def _make_folder(option, folder):
     try:
         os.makedirs(folder, exist_ok=True)
+    except FileExistsError:
+        raise streams.InputError(f"{option} {folder}: is a file, not a folder") from None
     except OSError as err:
-        raise streams.InputError(streams.os_error_message(folder, err)) from None
-    return [os.path.join(folder, name) for name in names]
+        from ..outputs import reason
+        raise streams.InputError(f"{option} {folder}: cannot create the folder: "
+                                 f"{reason(folder, err)}") from None
+
+
+def _bounds(args):
+    """(low, high) of the scores to keep, refusing bounds that keep nothing."""
+    import math
+    lo = -math.inf if args.min is None else args.min
+    hi = math.inf if args.max is None else args.max
+    for option, value in (("--min", args.min), ("--max", args.max)):
+        if value is not None and math.isnan(value):
+            raise streams.InputError(f"{option} nan keeps no score: give a number")
+    if lo > hi:
+        raise streams.InputError(f"--min {args.min:g} is above --max {args.max:g}: no score "
+                                 "is kept")
+    if lo == math.inf or hi == -math.inf:
+        raise streams.InputError(f"{'--min inf' if lo == math.inf else '--max -inf'} keeps "
+                                 "no score: scores are finite")
+    return lo, hi
 
 
 def _filter(args):
@@ -297,31 +302,33 @@ def _filter(args):
         raise streams.InputError("give --min, --max or both: the scores to keep")
     if args.kept is None and args.dropped is None and args.scores is None:
         raise streams.InputError("give --kept, --dropped or --scores: where the lines go")
+    lo, hi = _bounds(args)
     metric = _metric(args)
     inputs = [args.input] + list(args.refs) + list(args.also)
     n_refs = len(args.refs)
+    folders = [(option, folder) for option, folder in (("--kept", args.kept),
+                                                       ("--dropped", args.dropped))
+               if folder is not None]
+    if len(folders) == 2 and same_path(args.kept, args.dropped):
+        raise streams.InputError(f"--kept {args.kept} and --dropped {args.dropped} are the same "
+                                 "folder: the kept and the dropped lines would mix in one file")
+    check_outputs([(f"{option} {folder}", path) for option, folder in folders
+                   for path in _output_paths(folder, inputs)]
+                  + [("--scores", args.scores)], inputs)
     sources = _open_sources(inputs, args.encoding)
     total = kept = 0
-    lo = -np.inf if args.min is None else args.min
-    hi = np.inf if args.max is None else args.max
     with ExitStack() as stack:
         # inputs first: a missing input leaves no empty outputs behind
         for src in sources:
             stack.enter_context(src)
-        writers = []
-        for folder in (args.kept, args.dropped):
-            group = None
-            if folder is not None:
-                group = []
-                for path in _output_paths(folder, inputs):
-                    writer = _Writer(path)
-                    stack.callback(writer.close)
-                    group.append(writer)
-            writers.append(group)
+        writers = [None, None]
+        for option, folder in folders:
+            _make_folder(option, folder)
+            paths = _output_paths(folder, inputs)
+            writers[0 if option == "--kept" else 1] = [_writer(stack, path) for path in paths]
         scores_out = None
         if args.scores:
-            scores_out = _Writer(args.scores)
-            stack.callback(scores_out.close)
+            scores_out = _writer(stack, args.scores)
         progress = stack.enter_context(_progress(args, sources, "filter"))
         for slices in _Inputs(sources, [1] * len(inputs), CHUNK_SEGMENTS):
             hyps = slices[0]
@@ -335,9 +342,9 @@ def _filter(args):
                     continue
                 rows = np.flatnonzero(keep == wanted).tolist()
                 for writer, lines in zip(group, slices):
-                    writer.write([lines[i] for i in rows])
+                    writer.writelines([lines[i] for i in rows])
             if scores_out is not None:
-                scores_out.write([repr(v) for v in scores.tolist()])
+                scores_out.writelines([repr(v) for v in scores.tolist()])
             total += len(hyps)
             kept += int(keep.sum())
             pos = _position(sources[0])
@@ -351,30 +358,38 @@ def _filter(args):
         logger.info(f"kept {kept} of {total} segments{share}: {type(metric).__name__} {bounds}")
 
 
+def _signed_values(argv, options=("--min", "--max")):
+    """argv with `--min -5` as `--min=-5`: argparse takes a value that starts with '-' and is
+    not a plain number (-inf, -1e3) for an option."""
+    out, i = [], 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in options and i + 1 < len(argv) and argv[i + 1].startswith("-") \
+                and _is_float(argv[i + 1]):
+            out.append(f"{arg}={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(arg)
+        i += 1
+    return out
+
+
+def _is_float(text):
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def main(argv):
     """Run `cybleu best-of ...` or `cybleu filter ...`; returns the exit status."""
-    from ..cli import _LogToStderr
+    from .._command import run
     command, rest = argv[0], argv[1:]
     parser = build_parsers()[command]
     try:
-        args = parser.parse_args(rest)
+        args = parser.parse_args(_signed_values(rest))
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)
-    with _LogToStderr(args.quiet):
-        try:
-            (_best_of if command == "best-of" else _filter)(args)
-        except streams.InputError as err:
-            for message in err.messages:
-                logger.error(message)
-            return err.code
-        except KeyboardInterrupt:
-            logger.error("Interrupted.")
-            return 130
-        except BrokenPipeError:
-            return 1
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        pass
-    return 0
+    return run(lambda: (_best_of if command == "best-of" else _filter)(args), args.quiet)
