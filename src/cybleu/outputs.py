@@ -184,8 +184,11 @@ class Output:
         if self.is_stdout:
             buffer = getattr(sys.stdout, "buffer", None)
             if self.binary or self.compress:
-                if buffer is None:
-                    raise ValueError("standard output takes no bytes here")
+                if buffer is None:       # a text-only stream in its place (a notebook, a test)
+                    if self.compress:
+                        raise ValueError("standard output takes no bytes here: name a file")
+                    self._file = _BytesAsText(sys.stdout, self.encoding)
+                    return
                 self._raw = _Unclosed(buffer)
             else:
                 self._file = _Unclosed(sys.stdout)
@@ -323,3 +326,15 @@ class _Unclosed:
 
     def __getattr__(self, name):
         return getattr(self._stream, name)
+
+
+class _BytesAsText(_Unclosed):
+    """Bytes written to a text-only stream, decoded (its encoding's undecodable bytes kept as
+    surrogate escapes)."""
+
+    def __init__(self, stream, encoding):
+        super().__init__(stream)
+        self._encoding = encoding
+
+    def write(self, data):
+        return self._stream.write(bytes(data).decode(self._encoding, "surrogateescape"))

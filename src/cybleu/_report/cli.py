@@ -29,6 +29,8 @@ from ..tokenizers import registry
 logger = logging.getLogger("cybleu.cli")
 
 METRIC_CHOICES = ("bleu", "chrf", "chrf++", "ter")
+# above this many resamples the report says up front that it takes a while
+SLOW_SAMPLES = 100_000
 GROUP_KEYS = ("refs", "input", "src", "name", "names", "langpair")
 #: the keys of a manifest (a test set's are `TESTSET_KEYS`, as Python's dicts take them)
 MANIFEST_KEYS = ("title", "baseline", "metrics", "language_pair", "testsets")
@@ -330,7 +332,11 @@ def _metrics(opts):
 
 
 def run(opts, groups):
-    from . import ReportInputError, report
+    from . import MAX_SAMPLES, ReportInputError, report, too_many_samples
+    if opts.paired_n is not None and opts.paired_n < 1:
+        _fail(f"--paired-n must be at least 1, not {opts.paired_n}.")
+    if opts.paired_n is not None and opts.paired_n > MAX_SAMPLES:
+        _fail(f"--paired-n {opts.paired_n}: {too_many_samples(opts.paired_n)}.")
     if opts.manifest:
         if groups:
             _fail("--manifest names the test sets: give no references or -i with it.")
@@ -357,8 +363,6 @@ def run(opts, groups):
             _fail(f"Unknown --baseline {opts.baseline!r}; the systems are: {', '.join(known)}.")
     metrics = _metrics(opts)
     test = "ar" if opts.paired_ar else "bs"
-    if opts.paired_n is not None and opts.paired_n < 1:
-        _fail(f"--paired-n must be at least 1, not {opts.paired_n}.")
     if opts.seed is not None and opts.seed < 0:
         _fail(f"--seed must be a non-negative integer, not {opts.seed}.")
     out = opts.output
@@ -367,6 +371,13 @@ def run(opts, groups):
     # opened (a temporary file beside it) before the minutes of computing: a place that cannot
     # take the page is said at once
     with Output(out, binary=True, atomic=True, stdout=True) as target:
+        n = opts.paired_n or (10000 if test == "ar" else 1000)
+        if n > SLOW_SAMPLES:
+            largest = max(len(ts.systems) for ts in sets)
+            logger.info(f"{n:,} {'trials' if test == 'ar' else 'resamples'} for up to {largest} "
+                        f"systems and {len(metrics)} metrics: this takes a while (time and "
+                        f"memory grow with the number: a million resamples of five systems "
+                        f"of 500 segments take about half a minute and 1.4 GB)")
         try:
             rep = report(testsets=sets, metrics=metrics, baseline=baseline, title=opts.title,
                          paired_test=test, n_samples=opts.paired_n, seed=opts.seed,
