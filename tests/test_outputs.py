@@ -295,13 +295,17 @@ def _cli(argv, **kwargs):
 def test_a_full_disk_is_one_line(tmp_path, command, through):
     if command == "score" and through == "-o":
         pytest.skip("the scoring command writes to standard output only")
-    argv = _commands(tmp_path, "/dev/full" if through == "-o" else None)[command]
-    with open("/dev/full", "w") as full:
-        proc = _cli(argv, stdout=full) if through == "stdout" else _cli(argv)
+    # through a link: a command that replaced its output instead of writing it would replace
+    # the link, not the device
+    full = tmp_path / "full"
+    full.symlink_to("/dev/full")
+    argv = _commands(tmp_path, str(full) if through == "-o" else None)[command]
+    with open("/dev/full", "w") as stdout:
+        proc = _cli(argv, stdout=stdout) if through == "stdout" else _cli(argv)
     err = proc.stderr
     assert proc.returncode == 1, err
     assert "Traceback" not in err
-    where = "/dev/full" if through == "-o" else "standard output"
+    where = full if through == "-o" else "standard output"
     assert f"cybleu: {where}: no space left on the device" in err
     assert len(err.strip().split("\n")) <= 2
 
