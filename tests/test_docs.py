@@ -12,8 +12,10 @@ Page examples follow these conventions (docs/guide/contributing is not a page: t
   `\\` continues it); the lines after it, up to the next `$ `, are its stdout (the same `...`
   rule). A command must exit with status 0.
 - ```` ```bash ```` and other blocks are shown, not run (install commands, for instance).
-- every page runs in a fresh temporary directory holding copies of the bundled sample
-  (`wmt17-en-de.ref.txt` and five systems' outputs, 500 lines each); examples may write files.
+- every page runs in a fresh, empty temporary directory; examples may write files. A page that
+  uses the bundled sample (`wmt17-en-de.ref.txt` and five systems' outputs, 500 lines each)
+  gets it as a reader would, with `cybleu.sample_path(name)` or by copying it into the current
+  folder (`cp "$(cybleu --sample-path)"/wmt17-en-de.* .`), so its examples run as pasted.
 - a block whose code raises ModuleNotFoundError for an optional framework (torch, sacrebleu, ...)
   skips the rest of its page with that reason, so framework examples sit on pages of their own.
 
@@ -180,6 +182,7 @@ def _optional_module_missing(err):
 
 
 def _sample_dir(tmp_path):
+    """A folder holding a copy of the bundled sample (for the tests that read it directly)."""
     data = resources.files("cybleu") / "data"
     for name in SAMPLE:
         (tmp_path / name).write_bytes((data / name).read_bytes())
@@ -200,7 +203,7 @@ def _env():
 
 def run_page(page, tmp_path, monkeypatch):
     rel = page.relative_to(ROOT)
-    work = _sample_dir(tmp_path)
+    work = tmp_path           # empty: the page gets the sample itself, as a reader would
     monkeypatch.chdir(work)
     for name in ISOLATED:
         monkeypatch.delenv(name, raising=False)
@@ -349,7 +352,7 @@ def _run_python_blocks(rel, tmp_path, monkeypatch):
     page = None if ROOT is None else ROOT / rel
     if page is None or not page.is_file():
         pytest.skip(NO_TREE)
-    monkeypatch.chdir(_sample_dir(tmp_path))
+    monkeypatch.chdir(tmp_path)
     for name in ISOLATED:
         monkeypatch.delenv(name, raising=False)
     namespace, outputs = {"__name__": "__main__"}, []
@@ -455,15 +458,15 @@ def test_command_line_examples_print_what_sacrebleu_prints(tmp_path):
              "docs/getting-started/reading-scores.md"]
     if ROOT is None or not all((ROOT / page).is_file() for page in pages):
         pytest.skip(NO_TREE)
-    work = _sample_dir(tmp_path)
+    work = tmp_path           # the pages copy the sample here themselves
     compared = 0
     for page in pages:
         for kind, body, _, line in examples((ROOT / page).read_text(encoding="utf-8")):
             if kind != "console":
                 continue
             for command, _ in body:
-                if "cybleu " not in command or "--demo" in command:
-                    if "cybleu" not in command:   # helper commands (head, ...) make files
+                if "cybleu " not in command or "--demo" in command or "--sample-path" in command:
+                    if "--demo" not in command:   # helper commands (cp, head, ...) make files
                         subprocess.run(["bash", "-c", command], cwd=work, env=_env(), check=True)
                     continue
                 oracle = command.replace("cybleu ", f"{shlex_quote(sys.executable)} -m sacrebleu ")
