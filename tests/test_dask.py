@@ -452,3 +452,99 @@ def test_not_a_collection():
     require_engine("distributed", "dask")
     with pytest.raises(TypeError, match="expected a dask Bag or DataFrame"):
         _cd().corpus_bleu([("a", "a")])
+
+
+def test_a_row_without_its_reference_names_the_partition_and_row(client):
+    """Rows that lack their reference field raised a bare IndexError or KeyError, or sacreBLEU's
+    "No references provided and the cache is empty"; sentence scores named no partition."""
+    cd = _cd()
+    good = [("a b c d", "a b c d")] * 4
+    cases = [
+        (good + [("x y",)] * 3, {}, r"partition 1: row 0 has no reference"),
+        (good + [("x y", "x y"), ("x y",)], {"refs": [1]},
+         r"partition 1: row 1 has no reference field 1 \(the row has 1 field\)"),
+        ([{"h": "a b", "r": "a b"}] * 4 + [{"h": "x y", "r": "x"}, {"h": "x y"}],
+         {"hyp": "h", "refs": ["r"]},
+         r"partition 1: row 1 has no reference field 'r' \(the row has the keys 'h'\)"),
+    ]
+    for rows, kwargs, message in cases:
+        bag = _bag(rows, [0, 4, len(rows)])
+        for run in (lambda: cd.corpus_bleu(bag, **kwargs),
+                    lambda: cd.sentence_bleu(bag, **kwargs).compute(),
+                    lambda: cd.segment_statistics(bag, BLEU(), **kwargs)):
+            with pytest.raises(_partition.PartitionError, match=r"cybleu\.dask: " + message):
+                run()
+    rows = [(("a", "b"), "a")] * 3 + [(("a", "b"),)]
+    with pytest.raises(_partition.PartitionError, match=r"partition 1: row 0 has no reference"):
+        cd.best_of(_bag(rows, [0, 3, 4]), k=2).compute()
+    # sentence scores name the partition of a bad row too
+    rows = good + [("a b", "a b"), (None, "a")]
+    with pytest.raises(_partition.PartitionError,
+                       match=r"cybleu\.dask: partition 1, row 1: .*hypothesis 1 is None"):
+        cd.sentence_bleu(_bag(rows, [0, 4, 6])).compute()
+
+
+def test_cells_dask_converts_to_text_are_refused_before_scoring(client):
+    """Dask's default 'dataframe.convert-string' turns an object column's int, bytes, list and
+    float cells into text ("5", "b'x'") before a task runs: they got scores. The frame's dtypes
+    and the cells dd.from_pandas holds are checked on the client."""
+    import dask
+    import dask.dataframe as dd
+    import pandas as pd
+    cd = _cd()
+    refs = ["a b c d", "5", "x y", "l", "2.5"]
+    for bad, shown in ((5, "int"), (b"x y", "bytes"), (["l"], "list"), (2.5, "float")):
+        hyps = ["a b c d", "5", "x y", "l", "2.5"]
+        hyps[2] = bad
+        with dask.config.set({"dataframe.convert-string": True}):
+            frame = dd.from_pandas(pd.DataFrame({"hyp": hyps, "ref": refs}), npartitions=2)
+        for run in (lambda: cd.corpus_bleu(frame), lambda: cd.sentence_bleu(frame),
+                    lambda: cd.corpus_chrf(frame)):
+            with pytest.raises(TypeError, match=rf"column 'hyp' \(hypothesis\), row 2 is "
+                                                rf"{shown} .*convert-string"):
+                run()
+        with dask.config.set({"dataframe.convert-string": True}):
+            frame = dd.from_pandas(pd.DataFrame({"hyp": refs, "ref": hyps}), npartitions=2)
+        with pytest.raises(TypeError, match=rf"column 'ref' \(reference\), row 2 is {shown}"):
+            cd.corpus_bleu(frame)
+    numbers = dd.from_pandas(pd.DataFrame({"hyp": [1, 2], "ref": ["1", "2"]}), npartitions=1)
+    with pytest.raises(TypeError, match="column 'hyp' \\(hypothesis\\) has dtype int64"):
+        cd.corpus_bleu(numbers)
+    # text, missing references and the layout with references= stay as they were
+    hyps, refs2 = wmt22("Online-B", 60)
+    b = [None if i % 7 == 0 else r for i, r in enumerate(refs2[1])]
+    frame = dd.from_pandas(pd.DataFrame({"hyp": hyps, "a": refs2[0], "b": b}), npartitions=3)
+    assert bits(cd.corpus_bleu(frame).score) == \
+        bits(cybleu.corpus_bleu(hyps, [refs2[0], b]).score)
+    only = dd.from_pandas(pd.DataFrame({"hyp": hyps}), npartitions=2)
+    assert bits(cd.corpus_bleu(only, references=refs2).score) == \
+        bits(cybleu.corpus_bleu(hyps, refs2).score)
+
+
+def test_filter_text_never_writes_over_or_removes_an_input(client, tmp_path):
+    cd = _cd()
+    hyp = _write(tmp_path / "hyp.txt", ["a b c", "x y z"])
+    ref = _write(tmp_path / "ref.txt", ["a b c", "x y"])
+    saved = {p: open(p, "rb").read() for p in (hyp, ref)}
+    # the input folder as kept: its stream folder would be the input file itself
+    with pytest.raises(ValueError, match=r"hyp\.txt is the input .*hyp\.txt"):
+        cd.filter_text(hyp, ref, min_score=0, kept=tmp_path)
+    # parts read back from an earlier run, filtered into the same folders: cleared, then lost
+    kept = tmp_path / "kept"
+    assert cd.filter_text(hyp, ref, min_score=0, kept=kept) == (2, 2)
+    parts = [str(kept / "hyp.txt" / "part-*"), str(kept / "ref.txt" / "part-*")]
+    with pytest.raises(ValueError, match=r"holds the input .*part-00000"):
+        cd.filter_text(*parts, min_score=0, kept=kept, names=["hyp.txt", "ref.txt"])
+    assert (kept / "hyp.txt" / "part-00000").read_text() == "a b c\nx y z\n"
+    # one folder through two spellings
+    with pytest.raises(ValueError, match="the same folder"):
+        cd.filter_text(hyp, ref, min_score=0, kept=kept, dropped=f"{tmp_path}/./kept/")
+    # a file where a stream's folder goes: named
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "hyp.txt").write_text("not a folder\n")
+    with pytest.raises(FileExistsError, match=r"other/hyp\.txt is a file: the parts of the "
+                                              r"stream 'hyp\.txt' go in a folder"):
+        cd.filter_text(hyp, ref, min_score=0, kept=other)
+    for path, data in saved.items():
+        assert open(path, "rb").read() == data

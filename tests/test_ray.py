@@ -160,3 +160,23 @@ def test_a_killed_worker_gives_the_same_result(ray, tmp_path):
     got = ds.aggregate(_cr().CorpusBLEU(refs=["a", "b"]))["bleu"]
     assert os.path.exists(marker)
     assert bits(got.score) == bits(cybleu.corpus_bleu(hyps, refs).score)
+
+
+def test_a_binary_column_is_refused_as_bytes(ray):
+    """One bytes cell makes Ray Data's column binary (every cell bytes): refused by its type,
+    saying why, in every batch format; text columns beside it are untouched."""
+    import pyarrow as pa
+    cr = _cr()
+    rows = [{"hyp": "a b c", "ref": "a b c"}, {"hyp": b"x y", "ref": "x y"}]
+    ds = ray.data.from_items(rows)
+    with pytest.raises(Exception, match=r"column 'hyp' holds bytes .*one of its cells is bytes"):
+        ds.aggregate(cr.CorpusBLEU())
+    for fmt in ("pyarrow", "pandas", "numpy"):
+        with pytest.raises(Exception, match=r"column 'hyp' holds bytes"):
+            ds.map_batches(cr.SentenceScores("bleu"), batch_format=fmt).take_all()
+    # the steps themselves, on batches as Ray hands them over
+    table = pa.table({"hyp": pa.array([b"a b"], pa.binary()), "ref": ["a b"]})
+    for block in (table, table.to_pandas(), {"hyp": np.array([b"a b"]),
+                                             "ref": np.array(["a b"], dtype=object)}):
+        with pytest.raises(TypeError, match=r"column 'hyp' holds bytes"):
+            cr.SentenceScores("bleu")(block)

@@ -92,6 +92,111 @@ def _columns(part, is_frame, hyp, refs):
     return _partition.columns_of(part, hyp, refs)
 
 
+def _located_columns(part, is_frame, hyp, refs, number):
+    """_columns, a row that lacks a field (or is no row) named with its partition."""
+    try:
+        return _columns(part, is_frame, hyp, refs)
+    except (TypeError, ValueError) as err:
+        raise _partition.layout_error(ENGINE, err, number) from err
+
+
+def _numbers(bag):
+    """A bag holding each partition's number in that partition (a bag's tasks are not told
+    their number: map_partitions hands this one over beside the data)."""
+    return db.range(bag.npartitions, npartitions=bag.npartitions)
+
+
+def _number(numbers):
+    return next(iter(numbers), None)
+
+
+def _text_columns(frame, hyp, refs, lists=False):
+    """{column: role} of the columns a frame's rows are read from (the defaults as
+    _frame_columns takes them)."""
+    cols = list(frame.columns)
+    hyp_cols = hyp if isinstance(hyp, (list, tuple)) else [cols[0] if hyp is None else hyp]
+    if refs is None:
+        refs = [c for c in cols if c not in hyp_cols]
+    roles = {c: "candidates" if lists else "hypothesis" for c in hyp_cols}
+    if isinstance(refs, (list, tuple)):
+        roles.update({c: "reference" for c in refs})
+    else:
+        roles[refs] = "references"
+    return roles
+
+
+def _check_frame(frame, hyp, refs, lists=False):
+    """Refuse, on the client, what the core would refuse but Dask hides: a column whose dtype
+    holds no text (int, bool, dates, bytes), and the cells that Dask's default
+    `dataframe.convert-string` turned into text before any task ran (an int, bytes, a list or a
+    float in an object column of a frame from `dd.from_pandas`: they would be scored as "5",
+    "b'x'", "['a']"). What other sources convert when they read (CSV, Parquet) cannot be seen
+    here; the scale guide says so."""
+    import pandas as pd
+    roles = _text_columns(frame, hyp, refs, lists)
+    dtypes = frame.dtypes
+    for column, role in roles.items():
+        if column not in dtypes.index:
+            continue        # _frame_columns names the missing column when the task runs
+        dtype = dtypes[column]
+        text = (pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype)
+                or (role == "reference" and pd.api.types.is_float_dtype(dtype)))
+        if not text:
+            raise TypeError(f"{ENGINE}: column {column!r} ({role}) has dtype {dtype}: cybleu "
+                            "scores text (str); convert it yourself if its values are text")
+    for original in _unconverted(frame):
+        for column, role in roles.items():
+            if column not in getattr(original, "columns", ()):
+                continue
+            cells = original[column]
+            if not pd.api.types.is_object_dtype(cells.dtype):
+                continue
+            lists_ok = role in ("references", "candidates")
+            kind = pd.api.types.infer_dtype(cells, skipna=True)
+            if kind in ("string", "empty") or (lists_ok and kind == "mixed"
+                                                and _all_lists(cells)):
+                continue
+            for label, value in cells.items():
+                if isinstance(value, str) or value is None or _isna(pd, value):
+                    continue
+                if lists_ok and isinstance(value, (list, tuple)):
+                    continue
+                raise TypeError(
+                    f"{ENGINE}: column {column!r} ({role}), row {label!r} is "
+                    f"{type(value).__name__} ({value!r:.40}), not str: Dask's "
+                    "'dataframe.convert-string' (on by default) would turn it into text "
+                    "and it would get a score. Fix the data, or build the frame under "
+                    "dask.config.set({'dataframe.convert-string': False}) to have such "
+                    "cells refused where they are")
+
+
+def _all_lists(cells):
+    return all(isinstance(v, (list, tuple, str)) or v is None for v in cells)
+
+
+def _unconverted(frame):
+    """The pandas frames that `dd.from_pandas` holds as given, for the frames whose strings
+    Dask converts when the tasks run. Dask's expression internals, read defensively: a Dask
+    that keeps them elsewhere yields nothing (the check is skipped, never wrong)."""
+    try:
+        from dask.dataframe.dask_expr.io.io import FromPandas
+        expr = frame.expr
+        leaves = list(expr.find_operations(FromPandas))
+    except Exception:      # noqa: BLE001 - private layout of another release: no check
+        return []
+    out = []
+    for leaf in leaves:
+        try:
+            if not leaf.operand("pyarrow_strings_enabled"):
+                continue
+            data = getattr(leaf.frame, "_data", leaf.frame)
+        except Exception:  # noqa: BLE001
+            continue
+        if hasattr(data, "columns") and hasattr(data, "dtypes"):
+            out.append(data)
+    return out
+
+
 def _n_streams(data, hyp, refs):
     """The number of reference streams, when the layout says (None for a list column)."""
     if isinstance(refs, (list, tuple)):
@@ -106,7 +211,7 @@ def _n_streams(data, hyp, refs):
 # -- the tasks ------------------------------------------------------------------------------------
 
 def _partition_task(part, plan, number, is_frame, hyp, refs, where, ref_streams, offset):
-    hyps, streams = _columns(part, is_frame, hyp, refs)
+    hyps, streams = _located_columns(part, is_frame, hyp, refs, number)
     if ref_streams is not None:
         streams = [stream[offset:offset + len(hyps)] for stream in ref_streams]
     return [_partition.partition_stats(plan, hyps, streams, number, where)]
@@ -188,6 +293,8 @@ def statistics(data, metric, hyp=None, refs=None, references=None, split_every=N
     """
     _check_collection(data)
     is_frame = _is_frame(data)
+    if is_frame:
+        _check_frame(data, hyp, [] if references is not None and refs is None else refs)
     n_refs = len(references) if references is not None else _n_streams(data, hyp, refs)
     plan = _partition.Plan(metric, n_refs, ENGINE)
     wheres = _where(data, hyp)
@@ -379,9 +486,10 @@ def _sentence_frame(frame, metric, hyp, refs, ref_streams, offsets, name, partit
                      dtype="float64")
 
 
-def _sentence_bag(part, metric, hyp, refs):
-    hyps, streams = _partition.columns_of(part, hyp, refs)
-    return _scores(metric, hyps, streams, None).tolist()
+def _sentence_bag(part, numbers, metric, hyp, refs):
+    number = _number(numbers)
+    hyps, streams = _located_columns(part, False, hyp, refs, number)
+    return _scores(metric, hyps, streams, number).tolist()
 
 
 def _scores(metric, hyps, streams, number):
@@ -438,7 +546,8 @@ def sentence_scores(data, metric, hyp=None, refs=None, references=None, name=Non
         if references is not None:
             raise TypeError(f"{ENGINE}: references= takes a DataFrame; put the references in a "
                             "Bag's rows")
-        return data.map_partitions(_sentence_bag, metric, hyp, refs)
+        return data.map_partitions(_sentence_bag, _numbers(data), metric, hyp, refs)
+    _check_frame(data, hyp, [] if references is not None and refs is None else refs)
     shared = offsets = None
     if references is not None:
         shared, offsets = _shared_references(references, data, True, type(metric).__name__)
@@ -567,17 +676,12 @@ def _best_frame(frame, metric, k, cands, refs, partition_info=None):
                          "best": pd.Series(best, dtype=object)}).set_axis(frame.index)
 
 
-def _best_bag(part, metric, k, cands, refs):
+def _best_bag(part, numbers, metric, k, cands, refs):
+    number = _number(numbers)
     part = list(part)
-    key = 0 if cands is None else cands
-    groups = [row[key] for row in part]
-    if refs is None:
-        streams = [[row[j] for row in part] for j in range(1, len(part[0]))] if part else []
-    elif isinstance(refs, (list, tuple)):
-        streams = [[row[j] for row in part] for j in refs]
-    else:
-        streams = _partition._list_column([row[refs] for row in part])
-    index, score = _best_rows(groups, streams, metric, k, None)
+    # the candidates take the hypothesis's place in the row
+    groups, streams = _located_columns(part, False, 0 if cands is None else cands, refs, number)
+    index, score = _best_rows(groups, streams, metric, k, number)
     return [(j, s, group[j]) for group, j, s in zip(groups, index, score)]
 
 
@@ -622,8 +726,9 @@ def best_of(data, k, cands=None, refs=None, metric="bleu", **kwargs):
     _select._check_k(k)
     metric = _select.sentence_metric(metric, **kwargs)
     if not _is_frame(data):
-        return data.map_partitions(_best_bag, metric, k, cands, refs)
+        return data.map_partitions(_best_bag, _numbers(data), metric, k, cands, refs)
     import pandas as pd
+    _check_frame(data, cands, refs, lists=True)
     meta = pd.DataFrame({"index": pd.Series([], dtype="int64"),
                          "score": pd.Series([], dtype="float64"),
                          "best": pd.Series([], dtype=object)})
@@ -632,11 +737,15 @@ def best_of(data, k, cands=None, refs=None, metric="bleu", **kwargs):
 
 # -- segment statistics in order (paired significance) ---------------------------------------------
 
-def _segment_task(part, metric, is_frame, hyp, refs):
-    hyps, streams = _columns(part, is_frame, hyp, refs)
+def _segment_task(part, metric, is_frame, hyp, refs, number):
+    hyps, streams = _located_columns(part, is_frame, hyp, refs, number)
     if not hyps:
         return []
-    return [metric._extract_corpus_statistics(hyps, streams)]
+    try:
+        return [metric._extract_corpus_statistics(hyps, streams)]
+    except (TypeError, ValueError) as err:
+        plan = _partition.Plan(metric, len(streams), ENGINE)
+        raise _partition._located(plan, err, hyps, streams, number, None) from err
 
 
 def segment_statistics(data, metric, hyp=None, refs=None):
@@ -669,8 +778,8 @@ def segment_statistics(data, metric, hyp=None, refs=None):
     from .significance import Statistics
     _check_collection(data)
     is_frame = _is_frame(data)
-    tasks = [delayed(_segment_task, pure=True)(part, metric, is_frame, hyp, refs)
-             for part in data.to_delayed()]
+    tasks = [delayed(_segment_task, pure=True)(part, metric, is_frame, hyp, refs, number)
+             for number, part in enumerate(data.to_delayed())]
     stats = Statistics()
     for chunk in dask.compute(*tasks):
         for block in chunk:
@@ -814,6 +923,8 @@ def filter_text(hyp, *refs, also=(), min_score=None, max_score=None, kept=None, 
     """
     import math
     import os
+
+    from . import outputs as _outputs
     from ._scale import filtering as _filtering
     if not refs:
         raise TypeError("filter_text needs at least one reference stream: "
@@ -826,9 +937,9 @@ def filter_text(hyp, *refs, also=(), min_score=None, max_score=None, kept=None, 
     hi = math.inf if max_score is None else float(max_score)
     if math.isnan(lo) or math.isnan(hi) or lo > hi:
         raise ValueError(f"min_score={min_score!r} and max_score={max_score!r} keep no score")
-    if kept is not None and dropped is not None and \
-            os.path.abspath(os.fspath(kept)) == os.path.abspath(os.fspath(dropped)):
-        raise ValueError(f"kept and dropped are the same folder ({os.fspath(kept)})")
+    if kept is not None and dropped is not None and _outputs.same_path(kept, dropped):
+        raise ValueError(f"kept and dropped are the same folder ({os.fspath(kept)}): the kept "
+                         "and the dropped lines would mix")
     sentence = _select.sentence_metric(metric, **kwargs)
     streams = [hyp, *refs, *(also if isinstance(also, (list, tuple)) else [also])]
     files = [_textparts.expand(s) for s in streams]
@@ -837,6 +948,13 @@ def filter_text(hyp, *refs, also=(), min_score=None, max_score=None, kept=None, 
     elif len(names) != len(files):
         raise ValueError(f"names should give one folder name per stream ({len(files)}), "
                          f"not {len(names)}")
+    # before any folder is made or cleared: a stream's folder that is an input, or holds one
+    # (a run over parts read back from an earlier run), would lose it
+    _outputs.check_outputs([], [p for fs in files for p in fs],
+                           [(f"{option}={os.fspath(folder)!r}: the folder of stream {name!r},",
+                             os.path.join(os.fspath(folder), name))
+                            for option, folder in (("kept", kept), ("dropped", dropped))
+                            if folder is not None for name in names])
     parts = _plan_text(files, (1,) * len(files), records_per_partition)
     folders = []
     for folder in (kept, dropped):

@@ -29,12 +29,48 @@ __all__ = ["CorpusBLEU", "CorpusCHRF", "CorpusTER", "CorpusScore", "SentenceScor
 ENGINE = "cybleu.ray"
 
 
+def _binary(column, kind):
+    return TypeError(
+        f"{ENGINE}: column {column!r} holds bytes ({kind}), not text: Ray Data makes a whole "
+        "column binary when one of its cells is bytes, and cybleu scores str only. Decode the "
+        "bytes (or drop that row) before scoring")
+
+
+def _check_text_type(column, values):
+    """Refuse a binary column (its type says so: the cells that made it binary are gone)."""
+    dtype = getattr(values, "type", None)          # a pyarrow ChunkedArray or Array
+    if dtype is not None:
+        import pyarrow as pa
+        if pa.types.is_binary(dtype) or pa.types.is_large_binary(dtype) \
+                or pa.types.is_fixed_size_binary(dtype) \
+                or getattr(pa.types, "is_binary_view", lambda t: False)(dtype):
+            raise _binary(column, f"Arrow type {dtype}")
+        return
+    dtype = getattr(values, "dtype", None)          # numpy or pandas
+    if getattr(dtype, "kind", None) == "S":
+        raise _binary(column, f"dtype {dtype}")
+    if dtype is not None and str(dtype).startswith(("binary", "bytes")):
+        raise _binary(column, f"dtype {dtype}")
+
+
+def _no_bytes(column, values):
+    """A column whose cells are bytes (a binary column handed over as objects): refused as a
+    binary column, not as the first row's fault."""
+    first = next((v for v in values if v is not None), None)
+    if isinstance(first, (bytes, bytearray)):
+        raise _binary(column, "bytes cells")
+    return values
+
+
 def _pylist(block, column):
     """A block's column as a Python list (Arrow or pandas blocks), missing values as None."""
     if hasattr(block, "column") and hasattr(block, "schema"):      # pyarrow.Table
-        return block.column(column).to_pylist()
+        values = block.column(column)
+        _check_text_type(column, values)
+        return values.to_pylist()
     series = block[column]
-    values = series.tolist()
+    _check_text_type(column, series)
+    values = _no_bytes(column, series.tolist())
     if getattr(series, "hasnans", False):
         import pandas as pd
         values = [None if not isinstance(v, (list, tuple, str)) and v is not None
@@ -251,7 +287,8 @@ def _with_column(batch, name, values):
 def _dict_column(batch, column):
     if isinstance(batch, dict):
         values = batch[column]
-        return values.tolist() if hasattr(values, "tolist") else list(values)
+        _check_text_type(column, values)
+        return _no_bytes(column, values.tolist() if hasattr(values, "tolist") else list(values))
     return _pylist(batch, column)
 
 

@@ -318,25 +318,41 @@ def sentence_udf(metric="bleu", **kwargs):
     ...                             ["A cat sat on the mat.", None]]).tolist()
     [89.77630343862292, 63.55479131750938]
     """
+    from typing import Iterator, Tuple
+
     import pandas as pd
     from pyspark.sql.functions import pandas_udf
     metric = _select.sentence_metric(metric, **kwargs)
 
+    # an iterator UDF: the batches of one partition in one call, so that an error names the
+    # partition and the row within it (not a row of an Arrow batch)
     @pandas_udf("double")
-    def score(hyp: pd.Series, refs: pd.Series) -> pd.Series:
-        hyps = [None if h is None or (isinstance(h, float) and h != h) else h
-                for h in hyp.tolist()]
-        streams = _partition._list_column([_cell_list(cell) for cell in refs.tolist()])
-        if not hyps:
-            return pd.Series([], dtype="float64")
-        try:
-            values = _select.sentence_scores(metric, hyps, streams)
-        except (TypeError, ValueError) as err:
-            plan = _partition.Plan(metric, len(streams), ENGINE)
-            raise _partition._located(plan, err, hyps, streams, None, None) from err
-        return pd.Series(values, dtype="float64")
+    def score(batches: Iterator[Tuple[pd.Series, pd.Series]]) -> Iterator[pd.Series]:
+        number, offset = _partition_id(), 0
+        for hyp, refs in batches:
+            hyps = [None if h is None or (isinstance(h, float) and h != h) else h
+                    for h in hyp.tolist()]
+            streams = _partition._list_column([_cell_list(cell) for cell in refs.tolist()])
+            if not hyps:
+                yield pd.Series([], dtype="float64")
+                continue
+            try:
+                values = _select.sentence_scores(metric, hyps, streams)
+            except (TypeError, ValueError) as err:
+                plan = _partition.Plan(metric, len(streams), ENGINE)
+                raise _partition._located(plan, err, hyps, streams, number, None,
+                                          offset) from err
+            offset += len(hyps)
+            yield pd.Series(values, dtype="float64")
 
     return score
+
+
+def _partition_id():
+    """The number of the partition a task works on (None outside a Spark task)."""
+    from pyspark import TaskContext
+    context = TaskContext.get()
+    return context.partitionId() if context is not None else None
 
 
 def _column(name_or_col):
@@ -466,28 +482,40 @@ def best_of_udf(k, metric="bleu", **kwargs):
     >>> int(best.index[0]), float(best.score[0])
     (1, 100.00000000000004)
     """
+    from typing import Iterator, Tuple
+
     import pandas as pd
     from pyspark.sql.functions import pandas_udf
     _select._check_k(k)
     metric = _select.sentence_metric(metric, **kwargs)
 
     @pandas_udf("index int, score double")
-    def best(cands: pd.Series, refs: pd.Series) -> pd.DataFrame:
-        groups = cands.tolist()
-        for i, g in enumerate(groups):
-            if isinstance(g, str):
-                raise _partition.PartitionError(f"{ENGINE}: row {i} of a batch: the candidates "
-                                                f"are a string, not a list of k={k} strings")
-        groups = [_cell_list(g) for g in groups]
-        for i, g in enumerate(groups):
-            if len(g) != k:
-                raise _partition.PartitionError(f"{ENGINE}: row {i} of a batch has {len(g)} "
-                                                f"candidates, not k={k}")
-        streams = _partition._list_column([_cell_list(cell) for cell in refs.tolist()])
-        if not groups:
-            return pd.DataFrame({"index": pd.Series([], dtype="int32"),
-                                 "score": pd.Series([], dtype="float64")})
-        result = _select.best_of([c for g in groups for c in g], streams, k, metric)
-        return pd.DataFrame({"index": result.index.astype("int32"), "score": result.score})
+    def best(batches: Iterator[Tuple[pd.Series, pd.Series]]) -> Iterator[pd.DataFrame]:
+        number, offset = _partition_id(), 0
+        for cands, refs in batches:
+            where = f"{ENGINE}: partition {number}, row"
+            groups = cands.tolist()
+            for i, g in enumerate(groups):
+                if isinstance(g, str):
+                    raise _partition.PartitionError(
+                        f"{where} {offset + i}: the candidates are a string, not a list of "
+                        f"k={k} strings")
+            groups = [_cell_list(g) for g in groups]
+            for i, g in enumerate(groups):
+                if len(g) != k:
+                    raise _partition.PartitionError(f"{where} {offset + i} has {len(g)} "
+                                                    f"candidates, not k={k}")
+            streams = _partition._list_column([_cell_list(cell) for cell in refs.tolist()])
+            if not groups:
+                yield pd.DataFrame({"index": pd.Series([], dtype="int32"),
+                                    "score": pd.Series([], dtype="float64")})
+                continue
+            try:
+                result = _select.best_of([c for g in groups for c in g], streams, k, metric)
+            except (TypeError, ValueError) as err:
+                raise type(err)(f"{ENGINE}: partition {number}, rows {offset}-"
+                                f"{offset + len(groups) - 1}: {err}") from err
+            offset += len(groups)
+            yield pd.DataFrame({"index": result.index.astype("int32"), "score": result.score})
 
     return best

@@ -8,6 +8,7 @@ kernel and writes every stream's kept and dropped lines. Each part file is writt
 temporary name and renamed when complete: a task that dies half-way (and is run again by the
 engine) never leaves a truncated part behind.
 """
+import errno
 import os
 import uuid
 from collections import namedtuple
@@ -39,8 +40,13 @@ def output_folders(folder, names):
                              "would mix; give names=[...], one per stream")
         seen[name] = True
     paths = [os.path.join(os.fspath(folder), name) for name in names]
-    for path in paths:
-        os.makedirs(path, exist_ok=True)
+    for name, path in zip(names, paths):
+        try:
+            os.makedirs(path, exist_ok=True)
+        except FileExistsError:
+            raise FileExistsError(errno.EEXIST, f"{path} is a file: the parts of the stream "
+                                  f"{name!r} go in a folder of that name; choose another "
+                                  "output folder, or names=[...]", path) from None
     return paths
 
 

@@ -280,6 +280,14 @@ def _located(plan, err, hyps, streams, partition, where, row_offset=0):
     return PartitionError(text)
 
 
+def layout_error(engine, err, partition=None):
+    """An error reading a partition's rows (a row without its reference field, ...) as a
+    PartitionError naming the engine and the partition; `err` names the row."""
+    place = "" if partition is None else f" partition {partition}:"
+    text = f"{engine}:{place} {err}"
+    return _PartitionTypeError(text) if isinstance(err, TypeError) else PartitionError(text)
+
+
 class _PartitionTypeError(PartitionError, TypeError):
     """A PartitionError about a value of the wrong type (a TypeError too)."""
 
@@ -342,16 +350,52 @@ def columns_of(items, hyp, refs):
                         "parts; rows of hypotheses alone take their references from references=")
     if hyp is None:
         hyp = 0
-    hyps = [item[hyp] for item in items]
+    hyps = _field(items, hyp, "hypothesis")
     if refs is None:
-        width = len(items[0])
-        streams = [[item[k] if len(item) > k else None for item in items] for k in range(1, width)]
+        # rows of different lengths: the missing references are None (the widest row counts)
+        width = max(map(_width, items))
+        if width < 2:
+            raise ValueError("row 0 has no reference: rows are (hyp, ref, ...) tuples; rows of "
+                             "hypotheses alone take their references from references=")
         if width == 2 and isinstance(items[0][1], (list, tuple)):
-            return hyps, _list_column([item[1] for item in items])
-        return hyps, streams
+            return hyps, _list_column(_field(items, 1, "references"))
+        return hyps, [[item[k] if len(item) > k else None for item in items]
+                      for k in range(1, width)]
     if isinstance(refs, (list, tuple)):
-        return hyps, [[item[key] for item in items] for key in refs]
-    return hyps, _list_column([item[refs] for item in items])
+        return hyps, [_field(items, key, "reference") for key in refs]
+    return hyps, _list_column(_field(items, refs, "references"))
+
+
+def _width(item):
+    try:
+        return len(item)
+    except TypeError:
+        raise TypeError(f"a row is {type(item).__name__}, not a tuple, list or dict") from None
+
+
+def _field(items, key, what):
+    """The field `key` of every row; a row without it is an error naming the row and the key
+    (not a bare IndexError or KeyError)."""
+    try:
+        return [item[key] for item in items]
+    except (IndexError, KeyError, TypeError):
+        pass
+    for i, item in enumerate(items):
+        try:
+            item[key]
+        except (IndexError, KeyError):
+            raise ValueError(f"row {i} has no {what} field {key!r} (the row has "
+                             f"{_describe(item)})") from None
+        except TypeError:
+            raise TypeError(f"row {i} is {type(item).__name__}: its {what} field {key!r} "
+                            "cannot be read (rows are tuples, lists or dicts)") from None
+    raise AssertionError("unreachable")
+
+
+def _describe(item):
+    if isinstance(item, dict):
+        return f"the keys {', '.join(map(repr, item)) or 'none'}"
+    return f"{len(item)} field{'s' if len(item) != 1 else ''}"
 
 
 def _list_column(cells):
