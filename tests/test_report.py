@@ -488,6 +488,8 @@ def test_bad_input_from_python():
     with pytest.raises(ReportInputError, match="asked for twice"):
         cybleu.report(refs, systems, metrics=["bleu", "BLEU"])
     with pytest.raises(ReportInputError, match="references should be a list"):
+        cybleu.report("the references", systems)
+    with pytest.raises(ReportInputError, match="the references are empty: a report needs"):
         cybleu.report([], systems)
     with pytest.raises(ReportInputError, match="references are empty"):
         cybleu.report([[]], {a: []})
@@ -568,10 +570,12 @@ def test_cli_errors_name_the_file(files, capsys, case):
                      "cybleu: Unknown --baseline 'nope'; the systems are: KIT, LIUM-NMT, "
                      "PROMT-Rule-based."),
         "no-dir": ([ref, "-i", systems[0], "-o", str(d / "missing" / "r.html")],
-                   f"cybleu: {d / 'missing' / 'r.html'}: cannot write the report: the directory"),
-        "is-dir": ([ref, "-i", systems[0], "-o", str(d)], f"cybleu: {d}: is a directory"),
+                   f"cybleu: {d / 'missing' / 'r.html'}: the folder {d / 'missing'} does not "
+                   "exist"),
+        "is-dir": ([ref, "-i", systems[0], "-o", str(d)], f"cybleu: {d}: is a folder, not a file"),
         "parent-file": ([ref, "-i", systems[0], "-o", str(d / "ref.txt" / "r.html")],
-                        f"cybleu: {d / 'ref.txt' / 'r.html'}: cannot write the report"),
+                        f"cybleu: {d / 'ref.txt' / 'r.html'}: a part of the path is a file, not "
+                        "a folder"),
         "encoding": ([ref, "-i", systems[0], str(d / "latin1.txt"), "-o", out],
                      f"cybleu: {d / 'latin1.txt'}: line 11: cannot decode as utf-8"),
         "no-systems": ([ref, "-o", out], "cybleu: test set 1: no system output"),
@@ -859,7 +863,7 @@ def test_save_is_atomic(tmp_path, monkeypatch):
     def broken(*args):
         raise OSError(28, "No space left on device")
     monkeypatch.setattr(os, "fsync", broken)
-    with pytest.raises(OSError, match="No space left"):
+    with pytest.raises(OSError, match="no space left on the device"):
         rep.save(target)
     assert target.read_text(encoding="utf-8") == "the previous report"
     assert os.listdir(tmp_path) == ["r.html"]

@@ -592,9 +592,11 @@ def _demo_report(args, refs, hyps):
         return
     rep = report(refs, hyps, name="WMT17 en-de, first 500 segments",
                  title="cybleu demo: 5 WMT17 en-de systems")
-    with Output(path, binary=True, atomic=True, stdout=True,
-                label=f"the demo report {path}") as out:
-        out.write(rep.html().encode("utf-8"))
+    try:
+        with Output(path, binary=True, atomic=True, stdout=True) as out:
+            out.write(rep.html().encode("utf-8"))
+    except OSError as err:
+        _fail(f"{path}: cannot write the demo report: {err.strerror or err}")
     print(f"Report (BLEU, chrF, TER, significance, segments): {path}")
     print("Open it in a browser; it works offline.")
 

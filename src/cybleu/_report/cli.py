@@ -12,8 +12,10 @@ path} or [paths], "sources": path, "language_pair"}]}, paths relative to the man
 keys are errors). `-l SRC-TGT` is sacreBLEU's: the target language picks BLEU's tokenizer.
 Files are read as the scoring command line reads them (`cybleu.streams`: .gz, -e encoding, lines
 right-stripped, -nr tab-separated references); errors name the file and exit with status 1,
-prefixed `cybleu: `. The page is written to a temporary file in the target directory and
-renamed, so a failed run leaves nothing.
+prefixed `cybleu: `. The page is written through `cybleu.outputs.Output`: a regular file by a
+temporary file in its folder, renamed when complete (a failed run leaves nothing, and an older
+page as it was); a symbolic link through to its target; a FIFO or a device in place; `-o -` to
+standard output. An -o that is one of the inputs is refused before the report is computed.
 """
 import argparse
 import json
