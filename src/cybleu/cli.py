@@ -58,8 +58,6 @@ DEMO_PREFIX = "wmt17-en-de."
 DEMO_REF = DEMO_PREFIX + "ref.txt"
 
 
-
-
 def _metric_classes(names):
     """{name: class} of the named metrics (upper case), importing only their modules."""
     from . import metrics
@@ -593,7 +591,7 @@ def _demo_report(args, refs, hyps):
     rep = report(refs, hyps, name="WMT17 en-de, first 500 segments",
                  title="cybleu demo: 5 WMT17 en-de systems")
     try:
-        with Output(path, binary=True, atomic=True, stdout=True) as out:
+        with Output(path, binary=True, atomic=True) as out:
             out.write(rep.html().encode("utf-8"))
     except OSError as err:
         _fail(f"{path}: cannot write the demo report: {err.strerror or err}")
