@@ -10,7 +10,6 @@ Every number is computed here, in Python, by the library's own functions (`compu
 page's JavaScript only sorts, filters and draws them. Nothing in the page asks for the network.
 """
 import logging
-import os
 from collections.abc import Mapping, Sequence
 
 logger = logging.getLogger("cybleu.report")
