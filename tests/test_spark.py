@@ -154,6 +154,19 @@ def test_bad_input_names_the_partition_and_row(spark):
         _cs().corpus_bleu(df, "hyp", ["b"])
 
 
+def test_sentence_scores_name_the_partition_and_row(spark):
+    """The sentence-score UDF named a row of an Arrow batch and no partition."""
+    from pyspark.sql import functions as F
+    rows = [(i, "a b", "a b") for i in range(6)] + [(6, None, "a")]
+    df = spark.createDataFrame(rows, "id long, hyp string, a string").coalesce(1)
+    with pytest.raises(Exception, match=r"cybleu\.spark: partition 0, row 6: .*hypothesis 6"):
+        df.withColumn("s", _cs().sentence_bleu("hyp", "a")).collect()
+    cands = spark.createDataFrame([(["a", "b"], "a")] * 3 + [(["a"], "a")],
+                                  "c array<string>, r string").coalesce(1)
+    with pytest.raises(Exception, match=r"cybleu\.spark: partition 0, row 3 has 1 candidates"):
+        cands.withColumn("best", _cs().best_of_udf(2)("c", F.array("r"))).collect()
+
+
 def _kill_once(marker):
     def step(batches):
         for batch in batches:
@@ -193,15 +206,3 @@ def test_spark_connect(spark):
     finally:
         connect.stop()
 
-
-def test_sentence_scores_name_the_partition_and_row(spark):
-    """The sentence-score UDF named a row of an Arrow batch and no partition."""
-    from pyspark.sql import functions as F
-    rows = [(i, "a b", "a b") for i in range(6)] + [(6, None, "a")]
-    df = spark.createDataFrame(rows, "id long, hyp string, a string").coalesce(1)
-    with pytest.raises(Exception, match=r"cybleu\.spark: partition 0, row 6: .*hypothesis 6"):
-        df.withColumn("s", _cs().sentence_bleu("hyp", "a")).collect()
-    cands = spark.createDataFrame([(["a", "b"], "a")] * 3 + [(["a"], "a")],
-                                  "c array<string>, r string").coalesce(1)
-    with pytest.raises(Exception, match=r"cybleu\.spark: partition 0, row 3 has 1 candidates"):
-        cands.withColumn("best", _cs().best_of_udf(2)("c", F.array("r"))).collect()

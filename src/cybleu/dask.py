@@ -92,10 +92,14 @@ def _columns(part, is_frame, hyp, refs):
     return _partition.columns_of(part, hyp, refs)
 
 
-def _located_columns(part, is_frame, hyp, refs, number):
-    """_columns, a row that lacks a field (or is no row) named with its partition."""
+def _located_columns(part, is_frame, hyp, refs, number, own_refs=True):
+    """_columns, a row that lacks a field (or is no row) named with its partition. `own_refs`:
+    the rows hold their references (no references= held by the client)."""
     try:
-        return _columns(part, is_frame, hyp, refs)
+        hyps, streams = _columns(part, is_frame, hyp, refs)
+        if own_refs and not is_frame:
+            _partition.require_references(hyps, streams)
+        return hyps, streams
     except (TypeError, ValueError) as err:
         raise _partition.layout_error(ENGINE, err, number) from err
 
@@ -211,7 +215,7 @@ def _n_streams(data, hyp, refs):
 # -- the tasks ------------------------------------------------------------------------------------
 
 def _partition_task(part, plan, number, is_frame, hyp, refs, where, ref_streams, offset):
-    hyps, streams = _located_columns(part, is_frame, hyp, refs, number)
+    hyps, streams = _located_columns(part, is_frame, hyp, refs, number, ref_streams is None)
     if ref_streams is not None:
         streams = [stream[offset:offset + len(hyps)] for stream in ref_streams]
     return [_partition.partition_stats(plan, hyps, streams, number, where)]

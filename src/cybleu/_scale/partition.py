@@ -354,9 +354,6 @@ def columns_of(items, hyp, refs):
     if refs is None:
         # rows of different lengths: the missing references are None (the widest row counts)
         width = max(map(_width, items))
-        if width < 2:
-            raise ValueError("row 0 has no reference: rows are (hyp, ref, ...) tuples; rows of "
-                             "hypotheses alone take their references from references=")
         if width == 2 and isinstance(items[0][1], (list, tuple)):
             return hyps, _list_column(_field(items, 1, "references"))
         return hyps, [[item[k] if len(item) > k else None for item in items]
@@ -364,6 +361,14 @@ def columns_of(items, hyp, refs):
     if isinstance(refs, (list, tuple)):
         return hyps, [_field(items, key, "reference") for key in refs]
     return hyps, _list_column(_field(items, refs, "references"))
+
+
+def require_references(hyps, streams):
+    """A ValueError when rows that should hold their references hold none (rows of hypotheses
+    alone, and no references= to take them from)."""
+    if hyps and not streams:
+        raise ValueError("row 0 has no reference: rows are (hyp, ref, ...) tuples; rows of "
+                         "hypotheses alone take their references from references=")
 
 
 def _width(item):
