@@ -46,7 +46,8 @@ def read(path):
     if lines and lines[-1] == "":
         lines.pop()
     return lines
-SYSTEMS = sorted(os.path.join(WMT22, "sys", n) for n in os.listdir(os.path.join(WMT22, "sys")))
+SYSTEMS = sorted(os.path.join(WMT22, "sys", n) for n in os.listdir(os.path.join(WMT22, "sys"))) \\
+    if os.path.isdir(os.path.join(WMT22, "sys")) else []
 """
 
 WMT17_SETUP = """
