@@ -188,6 +188,10 @@ def main():
         if needs is not None and not Path(needs).is_dir():
             print(f"{name:<16} {'skipped':>15}  no data at {needs}")
             continue
+        # one plain run first: it checks the script and byte-compiles every module it imports,
+        # so neither counted run pays for compiling
+        subprocess.run([sys.executable, "-c", script(setup, warmup, work)], check=True,
+                       env={**os.environ, "CYBLEU_IMPLEMENTATION": args.backend})
         base = count(script(setup, warmup, None), args.backend)
         full = count(script(setup, warmup, work), args.backend)
         results[name] = {"instructions": full - base, "what": what}
