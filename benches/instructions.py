@@ -35,7 +35,6 @@ WMT17 = DATA / "sacrebleu-fixtures" / "wmt17-en-de"
 PRELUDE = f"""
 import os, sys, gc
 sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})
-import numpy as np
 import cybleu
 assert cybleu.BACKEND == os.environ["CYBLEU_IMPLEMENTATION"] or os.environ["CYBLEU_IMPLEMENTATION"] == "auto", cybleu.BACKEND
 WMT22 = {str(WMT22)!r}
@@ -125,6 +124,7 @@ for hyps in outs:
     "ids_lists": (
         "cybleu.ids.sentence_bleu on Python lists: 256 x ~1,024 Zipf IDs, one reference each",
         None, """
+import numpy as np
 from cybleu import ids
 from bench_train import zipf_ids, LIST_BATCH
 rng = np.random.default_rng(13)
@@ -140,6 +140,12 @@ for _ in range(LIST_BATCH):
         "ids.sentence_bleu(hyps[:2], refs[:2])",
         "ids.sentence_bleu(hyps, refs)"),
 }
+
+
+# No seeded-hash or thread-pool noise: OpenBLAS's idle threads spin, and callgrind counts their
+# instructions as they happen to be scheduled.
+QUIET_ENV = {"PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
+             "MKL_NUM_THREADS": "1"}
 
 
 def script(setup, warmup, work):
@@ -159,8 +165,7 @@ def count(source, backend):
         run = subprocess.run(["setarch", os.uname().machine, "-R", "valgrind", "--tool=callgrind",
                               f"--callgrind-out-file={out}", sys.executable, path],
                              capture_output=True, text=True,
-                             env={**os.environ, "CYBLEU_IMPLEMENTATION": backend,
-                                  "PYTHONHASHSEED": "0"})
+                             env={**os.environ, **QUIET_ENV, "CYBLEU_IMPLEMENTATION": backend})
         if run.returncode != 0:
             raise SystemExit(f"exit {run.returncode}\n{run.stderr[-3000:]}")
         return int(re.search(r"Collected : (\d+)", run.stderr)[1])
