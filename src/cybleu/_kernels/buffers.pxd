@@ -3,7 +3,7 @@
 from cpython.mem cimport PyMem_RawRealloc
 from libc.stdint cimport uint32_t, int64_t
 
-from .defs cimport U32Buf, I64Buf, ERR_NOMEM
+from .defs cimport U32Buf, I64Buf, TextRef, TextRefs, ERR_NOMEM
 
 
 cdef inline int u32_reserve(U32Buf* b, Py_ssize_t need) noexcept nogil:
@@ -58,5 +58,22 @@ cdef inline int i64_push(I64Buf* b, int64_t v) noexcept nogil:
     if b.size == b.cap and i64_reserve(b, b.size + 1) < 0:
         return ERR_NOMEM
     b.data[b.size] = v
+    b.size += 1
+    return 0
+
+
+cdef inline int refs_push(TextRefs* b, const void* data, Py_ssize_t length, int kind) noexcept nogil:
+    cdef Py_ssize_t cap
+    cdef void* p
+    if b.size == b.cap:
+        cap = b.cap * 2 if b.cap >= 32 else 64
+        p = PyMem_RawRealloc(b.data, <size_t>cap * sizeof(TextRef))
+        if p == NULL:
+            return ERR_NOMEM
+        b.data = <TextRef*>p
+        b.cap = cap
+    b.data[b.size].data = data
+    b.data[b.size].length = length
+    b.data[b.size].kind = kind
     b.size += 1
     return 0

@@ -50,6 +50,18 @@ cdef struct I64Buf:
     Py_ssize_t size
     Py_ssize_t cap
 
+# A str's own storage, read in place without the GIL (1, 2 or 4 bytes per code point, as CPython
+# stores it): no copy, no widening. Whoever fills a TextRefs keeps the strs alive meanwhile.
+cdef struct TextRef:
+    const void* data
+    Py_ssize_t length
+    int kind
+
+cdef struct TextRefs:
+    TextRef* data
+    Py_ssize_t size
+    Py_ssize_t cap
+
 # Token interning (_intern), one segment at a time: the segment's reference tokens get IDs 0, 1,
 # ...; a hypothesis token is looked up (OOV_ID when absent). The table stays small enough for L1
 # cache, whatever the corpus. A slot holds an entry index and 32 bits of the hash, so most probes

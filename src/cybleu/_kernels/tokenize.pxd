@@ -2,7 +2,7 @@
 # token buffer (characters, end offsets, hashes).
 from libc.stdint cimport uint32_t
 
-from .defs cimport U32Buf, I64Buf
+from .defs cimport U32Buf, I64Buf, TextRefs
 from .workspace cimport Workspace
 
 
@@ -10,5 +10,7 @@ cdef int tokenizer_mode(str name) except -1
 cdef int ensure_class_tables() except -1
 cdef int split_tokens(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf* a, U32Buf* b,
                       U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil
-cdef int tokenize_line(Workspace ws, const U32Buf* text, const I64Buf* off, Py_ssize_t k,
-                       int tok_mode, U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil
+cdef int split_text(Workspace ws, const void* data, int kind, Py_ssize_t n, int tok_mode,
+                    bint rstrip, U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil
+cdef int tokenize_line(Workspace ws, const TextRefs* lines, Py_ssize_t k, int tok_mode,
+                       U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil

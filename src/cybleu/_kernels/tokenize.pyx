@@ -4,13 +4,13 @@ end offsets and hashes, without the GIL and without a Python object per token.""
 import threading
 
 from cpython.array cimport array
-from libc.stdint cimport uint32_t, int64_t
-from libc.string cimport memcmp, memcpy
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, int64_t
+from libc.string cimport memcmp, memcpy, memset
 
 from .buffers cimport u32_reserve, i64_reserve
 from .hashing cimport hash_step
-from .defs cimport (hash_t, U32Buf, I64Buf, ERR_NOMEM, TOK_NONE, TOK_13A, TOK_INTL, TOK_ZH,
-                      TOK_CHAR)
+from .defs cimport (hash_t, U32Buf, I64Buf, TextRef, TextRefs, ERR_NOMEM, TOK_NONE, TOK_13A,
+                      TOK_INTL, TOK_ZH, TOK_CHAR)
 from .workspace cimport Workspace, raise_for
 
 cdef extern from "Python.h":
@@ -19,6 +19,18 @@ cdef extern from "Python.h":
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
     object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
     int PyUnicode_4BYTE_KIND
+    void* PyUnicode_DATA(object o)
+    int PyUnicode_KIND(object o)
+
+cdef extern from *:
+    """
+    #if PY_VERSION_HEX < 0x030C0000
+    #define CYBLEU_UNICODE_READY(o) PyUnicode_READY(o)
+    #else
+    #define CYBLEU_UNICODE_READY(o) 0
+    #endif
+    """
+    int CYBLEU_UNICODE_READY(object o) except -1
 
 __all__ = ["TOKENIZER_MODES", "tokenize", "tokenize_13a"]
 
@@ -663,20 +675,274 @@ cdef inline int split_13a(const uint32_t* s, Py_ssize_t n, int tok_mode, U32Buf*
 
 
 # ---------------------------------------------------------------------------------------------
-# one line of a loaded chunk, and the Python-facing functions
+# 13a and none in one pass over the str's own storage (1, 2 or 4 bytes per code point)
+#
+# 13a's rule 1 pads every symbol with spaces and the others only insert spaces, so a line splits
+# first at whitespace and symbols (a symbol is a token of its own) into runs, and rules 2-4 can
+# only split a run further. Each run meets them between two spaces (the line is padded, and a
+# symbol has spaces either side after rule 1): a match across a run's end pairs a character with
+# a space, which rule 2 only takes as \1, rule 3 only as \2 and rule 4 never, so no two runs
+# compete for a character and each run can be rewritten alone. A run without '.', ',' or a '-'
+# after a digit meets no rule at all: it is one token, hashed and copied as it is read.
 
-cdef inline Py_ssize_t rstrip_len(const uint32_t* s, Py_ssize_t n) noexcept nogil:
-    while n > 0 and Py_UNICODE_ISSPACE(s[n - 1]):
-        n -= 1
+ctypedef fused char_t:
+    uint8_t
+    uint16_t
+    uint32_t
+
+cdef enum:
+    RESTART = 1        # the line holds <, & or a newline: 13a's language-independent part first
+    F_RULE2 = 1        # rule 2 put spaces either side of this '.' or ','
+    F_RULE3 = 2        # rule 3 did
+
+
+cdef inline bint wide_space(uint32_t c) noexcept nogil:
+    """str.split's whitespace above U+007F (U+0085, U+00A0, and some between U+1680 and U+3000)."""
+    if c < 0x1680:
+        return c == 0x85 or c == 0xA0
+    return c <= 0x3000 and Py_UNICODE_ISSPACE(c)
+
+
+cdef inline bint digit(uint32_t c) noexcept nogil:
+    return c - 0x30 < 10
+
+
+cdef inline bint period_comma(uint32_t c) noexcept nogil:
+    return c == 0x2E or c == 0x2C
+
+
+cdef Py_ssize_t rules_on_run(const char_t* r, Py_ssize_t m, uint32_t* f, uint32_t* out,
+                             Py_ssize_t* pnc, int64_t* end, int64_t* hs,
+                             Py_ssize_t nt) noexcept nogil:
+    """13a's rules 2-4 on one run r[0:m] (no whitespace, no symbol) between two spaces: its
+    tokens appended (characters at out[*pnc], ends, hashes); returns the new token count.
+    f: room for m flags."""
+    cdef Py_ssize_t j, k, nc = pnc[0], pend
+    cdef uint32_t c
+    cdef hash_t h
+    memset(f, 0, <size_t>m * sizeof(uint32_t))
+    # rule 2, ([^0-9])([\.,]) -> '\1 \2 ', left to right without overlap, from the space before
+    j = -1
+    while j < m - 1:
+        if period_comma(r[j + 1]) and (j < 0 or not digit(r[j])):
+            f[j + 1] = F_RULE2
+            j += 2
+        else:
+            j += 1
+    # rule 3, ([\.,])([^0-9]) -> ' \1 \2', on rule 2's output: the run's characters, each that
+    # rule 2 took with a space either side, then the space after the run. pend: a '.' or ','
+    # that may start a match (-1: none).
+    pend = -1
+    for k in range(m):
+        c = r[k]
+        if f[k] & F_RULE2:
+            # ' ', c, ' ': a pending '.' or ',' takes the first space; c then takes the second
+            if pend >= 0:
+                f[pend] |= F_RULE3
+            f[k] |= F_RULE3
+            pend = -1
+        elif pend >= 0 and not digit(c):
+            f[pend] |= F_RULE3
+            pend = -1          # c was taken as \2
+        else:
+            pend = k if period_comma(c) else -1
+    if pend >= 0:
+        f[pend] |= F_RULE3     # with the space after the run
+    # the tokens: a boundary on either side of a '.' or ',' the rules took, and rule 4,
+    # ([0-9])(-) -> '\1 \2 ', on either side of a '-' after a digit (rules 2 and 3 only put
+    # spaces next to a '.' or ',', so the digit and the '-' are still adjacent there)
+    h = 0xcbf29ce484222325ULL
+    for k in range(m):
+        c = r[k]
+        if k > 0 and (f[k] or f[k - 1] or (c == 0x2D and digit(r[k - 1]))
+                      or (k >= 2 and r[k - 1] == 0x2D and digit(r[k - 2]))):
+            end[nt] = nc
+            hs[nt] = <int64_t>h
+            nt += 1
+            h = 0xcbf29ce484222325ULL
+        h = hash_step(h, c)
+        out[nc] = c
+        nc += 1
+    if m:
+        end[nt] = nc
+        hs[nt] = <int64_t>h
+        nt += 1
+    pnc[0] = nc
+    return nt
+
+
+cdef int split_13a_direct(const char_t* s, Py_ssize_t n, bint rules, bint replaced, U32Buf* runf,
+                          U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil:
+    """13a (rules) or none (not rules) followed by str.split() on s[0:n], in one pass: tokens
+    appended to chars, ends, hashes. Returns RESTART, untouched, when 13a meets <, & or a newline
+    before `replaced` (its language-independent part must rewrite the line first)."""
+    cdef Py_ssize_t i = 0, e, rs = 0, nc, nt, nc0 = 0
+    cdef uint32_t c, x
+    cdef unsigned char cls, xc
+    cdef bint in_tok = False
+    cdef hash_t h = 0
+    cdef uint32_t* out
+    cdef int64_t* end
+    cdef int64_t* hs
+    # the rules only insert spaces: at most n token characters and n tokens
+    if (u32_reserve(chars, chars.size + n) < 0 or i64_reserve(ends, ends.size + n + 1) < 0
+            or i64_reserve(hashes, hashes.size + n + 1) < 0):
+        return ERR_NOMEM
+    out = chars.data
+    end = ends.data
+    hs = hashes.data
+    nc = chars.size
+    nt = ends.size
+    while i < n:
+        c = s[i]
+        if c < 128:
+            cls = ASCII_CLASS[c]
+            if cls & ~C_DIGIT:
+                if cls & C_RARE and rules and not replaced:
+                    return RESTART
+                if cls & C_SPACE:
+                    if in_tok:
+                        in_tok = False
+                        end[nt] = nc
+                        hs[nt] = <int64_t>h
+                        nt += 1
+                    i += 1
+                    continue
+                if rules:
+                    if cls & C_PADDED:
+                        # rule 1: a symbol is a token of its own
+                        if in_tok:
+                            in_tok = False
+                            end[nt] = nc
+                            hs[nt] = <int64_t>h
+                            nt += 1
+                        out[nc] = c
+                        nc += 1
+                        end[nt] = nc
+                        hs[nt] = <int64_t>hash_step(0xcbf29ce484222325ULL, c)
+                        nt += 1
+                        i += 1
+                        continue
+                    if c != 0x2D or (in_tok and digit(s[i - 1])):
+                        # '.', ',' or a '-' after a digit: the run, from its start to the next
+                        # whitespace or symbol, goes through rules 2-4
+                        if not in_tok:
+                            rs = i
+                            nc0 = nc
+                        e = i + 1
+                        while e < n:
+                            x = s[e]
+                            if x < 128:
+                                xc = ASCII_CLASS[x]
+                                if xc & C_RARE and not replaced:
+                                    return RESTART
+                                if xc & (C_SPACE | C_PADDED):
+                                    break
+                            elif wide_space(x):
+                                break
+                            e += 1
+                        if u32_reserve(runf, e - rs) < 0:
+                            return ERR_NOMEM
+                        nc = nc0
+                        nt = rules_on_run(s + rs, e - rs, runf.data, out, &nc, end, hs, nt)
+                        in_tok = False
+                        i = e
+                        continue
+        elif wide_space(c):
+            if in_tok:
+                in_tok = False
+                end[nt] = nc
+                hs[nt] = <int64_t>h
+                nt += 1
+            i += 1
+            continue
+        if not in_tok:
+            in_tok = True
+            h = 0xcbf29ce484222325ULL
+            rs = i
+            nc0 = nc
+        h = hash_step(h, c)
+        out[nc] = c
+        nc += 1
+        i += 1
+    if in_tok:
+        end[nt] = nc
+        hs[nt] = <int64_t>h
+        nt += 1
+    chars.size = nc
+    ends.size = nt
+    hashes.size = nt
+    return 0
+
+
+cdef int widen(const void* data, int kind, Py_ssize_t n, U32Buf* out) noexcept nogil:
+    """The code points of a str's storage into out (for the tokenizers that read code points)."""
+    cdef Py_ssize_t i
+    if u32_reserve(out, n + 1) < 0:
+        return ERR_NOMEM
+    if kind == 1:
+        for i in range(n):
+            out.data[i] = (<const uint8_t*>data)[i]
+    elif kind == 2:
+        for i in range(n):
+            out.data[i] = (<const uint16_t*>data)[i]
+    elif n:
+        memcpy(out.data, data, <size_t>n * sizeof(uint32_t))
+    out.size = n
+    return 0
+
+
+cdef inline Py_ssize_t rstrip_kind(const void* data, int kind, Py_ssize_t n) noexcept nogil:
+    if kind == 1:
+        while n > 0 and Py_UNICODE_ISSPACE((<const uint8_t*>data)[n - 1]):
+            n -= 1
+    elif kind == 2:
+        while n > 0 and Py_UNICODE_ISSPACE((<const uint16_t*>data)[n - 1]):
+            n -= 1
+    else:
+        while n > 0 and Py_UNICODE_ISSPACE((<const uint32_t*>data)[n - 1]):
+            n -= 1
     return n
 
 
-cdef int tokenize_line(Workspace ws, const U32Buf* text, const I64Buf* off, Py_ssize_t k,
-                       int tok_mode, U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil:
+cdef int split_text(Workspace ws, const void* data, int kind, Py_ssize_t n, int tok_mode,
+                    bint rstrip, U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil:
+    """A line as sacrebleu's BLEU tokenizes it (rstrip if asked, tokenizer `tok_mode`, split),
+    read from a str's own storage; its tokens appended to chars, ends, hashes."""
+    cdef int rc
+    cdef bint rules = tok_mode == TOK_13A
+    if rstrip:
+        n = rstrip_kind(data, kind, n)
+    if rules or tok_mode == TOK_NONE:
+        if kind == 1:
+            rc = split_13a_direct(<const uint8_t*>data, n, rules, False, &ws.runf, chars, ends,
+                                  hashes)
+        elif kind == 2:
+            rc = split_13a_direct(<const uint16_t*>data, n, rules, False, &ws.runf, chars, ends,
+                                  hashes)
+        else:
+            rc = split_13a_direct(<const uint32_t*>data, n, rules, False, &ws.runf, chars, ends,
+                                  hashes)
+        if rc != RESTART:
+            return rc
+        if (widen(data, kind, n, &ws.wide) < 0
+                or replace_13a_entities(ws.wide.data, n, &ws.a, &ws.b) < 0):
+            return ERR_NOMEM
+        return split_13a_direct(<const uint32_t*>ws.b.data, ws.b.size, True, True, &ws.runf,
+                                chars, ends, hashes)
+    if widen(data, kind, n, &ws.wide) < 0:
+        return ERR_NOMEM
+    return split_tokens(ws.wide.data, n, tok_mode, &ws.a, &ws.b, chars, ends, hashes)
+
+
+# ---------------------------------------------------------------------------------------------
+# one line of a loaded chunk, and the Python-facing functions
+
+cdef int tokenize_line(Workspace ws, const TextRefs* lines, Py_ssize_t k, int tok_mode,
+                       U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil:
     """Line k of a loaded chunk as sacrebleu tokenizes it (rstrip, tokenizer, split), appended."""
-    cdef const uint32_t* s = text.data + off.data[k]
-    cdef Py_ssize_t n = rstrip_len(s, off.data[k + 1] - off.data[k])
-    return split_tokens(s, n, tok_mode, &ws.a, &ws.b, chars, ends, hashes)
+    cdef const TextRef* t = &lines.data[k]
+    return split_text(ws, t.data, t.kind, t.length, tok_mode, True, chars, ends, hashes)
 
 
 def tokenize_13a(line):
@@ -689,29 +955,30 @@ def tokenize(line, str tokenize="13a"):
     joined by single spaces."""
     cdef Workspace ws
     cdef Py_ssize_t n, t, t0 = 0, j = 0
-    cdef int rc, mode
+    cdef int rc, mode, kind
+    cdef const void* data
     if not isinstance(line, str):
         raise TypeError(f"the line to tokenize is {type(line).__name__}, not str")
     mode = tokenizer_mode(tokenize)
     ws = Workspace()
+    CYBLEU_UNICODE_READY(line)
     n = PyUnicode_GET_LENGTH(line)
-    if u32_reserve(&ws.text, n + 1) < 0:
-        raise MemoryError()
-    if n:
-        PyUnicode_AsUCS4(line, <Py_UCS4*>ws.text.data, n, 0)
+    data = PyUnicode_DATA(line)
+    kind = PyUnicode_KIND(line)
     with nogil:
-        rc = split_tokens(ws.text.data, n, mode, &ws.a, &ws.b, &ws.tok_chars, &ws.tok_ends,
-                          &ws.tok_hash)
+        # the tokenizer's own output: no rstrip (13a removes a '-' before a final newline)
+        rc = split_text(ws, data, kind, n, mode, False, &ws.tok_chars, &ws.tok_ends,
+                        &ws.tok_hash)
         if rc == 0:
-            rc = u32_reserve(&ws.rtext, ws.tok_chars.size + ws.tok_ends.size)
+            rc = u32_reserve(&ws.wide, ws.tok_chars.size + ws.tok_ends.size)
         if rc == 0:
             for t in range(ws.tok_ends.size):
                 if t:
-                    ws.rtext.data[j] = 0x20
+                    ws.wide.data[j] = 0x20
                     j += 1
-                memcpy(ws.rtext.data + j, ws.tok_chars.data + t0,
+                memcpy(ws.wide.data + j, ws.tok_chars.data + t0,
                        (ws.tok_ends.data[t] - t0) * sizeof(uint32_t))
                 j += ws.tok_ends.data[t] - t0
                 t0 = ws.tok_ends.data[t]
     raise_for(rc)
-    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, ws.rtext.data, j)
+    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, ws.wide.data, j)

@@ -2,17 +2,20 @@
 # above _types and _buffers): what every driver needs and no kernel defines.
 from libc.stdint cimport int64_t
 
-from .defs cimport U32Buf, I64Buf, Vocab, NgramTable
+from .defs cimport U32Buf, I64Buf, TextRefs, Vocab, NgramTable
 
 
 # One per call (or per thread of a call), so concurrent calls never share buffers.
 cdef class Workspace:
-    cdef U32Buf text        # code points of the current chunk of hypotheses
-    cdef I64Buf line_off    # hypothesis k of the chunk spans text[line_off[k]:line_off[k+1]]
-    cdef U32Buf rtext       # code points of the chunk's references (when they are not cached)
-    cdef I64Buf rline_off   # reference line j spans rtext[rline_off[j]:rline_off[j+1]]
+    cdef U32Buf text        # code points of one line (tokenize()) or a batch's IDs (ids)
+    cdef I64Buf line_off    # offsets into ids of a batch's rows (ids)
+    cdef TextRefs hlines    # the current chunk of hypotheses, read in place
+    cdef TextRefs rlines    # the chunk's references (when they are not cached), read in place
+    cdef object hkeep, rkeep  # the strs hlines and rlines point into, kept alive
     cdef I64Buf rseg        # segment k of the chunk owns reference lines rseg[k]..rseg[k+1]-1
     cdef U32Buf a, b        # 13a's rare whole-line replacements
+    cdef U32Buf wide        # a line as code points, for the tokenizers that read those
+    cdef U32Buf runf        # 13a: flags of a run of characters the rules 2-4 may split
     cdef U32Buf tok_chars   # tokens of the current hypothesis, back to back
     cdef I64Buf tok_ends    # token k ends at tok_chars[tok_ends[k]]
     cdef I64Buf tok_hash    # hash of token k
@@ -35,6 +38,8 @@ cdef Workspace acquire_workspace()
 cdef void release_workspace(Workspace ws)
 cdef int load_lines(lines, Py_ssize_t first_index, bint lowercase, U32Buf* text,
                     I64Buf* off) except -1
+cdef object load_text_refs(lines, Py_ssize_t first_index, bint lowercase,
+                         TextRefs* out)
 cdef int raise_for(int rc) except -1
 
 

@@ -4,13 +4,25 @@ from cpython.exc cimport PyErr_CheckSignals
 from cpython.mem cimport PyMem_RawFree
 from libc.stdint cimport int64_t, uint32_t
 
-from .buffers cimport u32_reserve, i64_push
-from .defs cimport ERR_NOMEM, VocabEntry, VocabSlot, NgramEntry, NgramSlot
+from .buffers cimport u32_reserve, i64_push, refs_push
+from .defs cimport ERR_NOMEM, TextRef, VocabEntry, VocabSlot, NgramEntry, NgramSlot
 
 cdef extern from "Python.h":
     Py_UCS4* PyUnicode_AsUCS4(object u, Py_UCS4* buffer, Py_ssize_t buflen, int copy_null) except NULL
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
     bint PyUnicode_Check(object o)
+    void* PyUnicode_DATA(object o)
+    int PyUnicode_KIND(object o)
+
+cdef extern from *:
+    """
+    #if PY_VERSION_HEX < 0x030C0000
+    #define CYBLEU_UNICODE_READY(o) PyUnicode_READY(o)
+    #else
+    #define CYBLEU_UNICODE_READY(o) 0
+    #endif
+    """
+    int CYBLEU_UNICODE_READY(object o) except -1
 
 # Strings are copied to code points in chunks of about this many, so that the GIL is held only
 # for the copy, Ctrl-C is seen between chunks, and memory stays bounded whatever the corpus size.
@@ -22,7 +34,10 @@ cdef class Workspace:
 
     def __dealloc__(self):
         PyMem_RawFree(self.text.data)
-        PyMem_RawFree(self.rtext.data)
+        PyMem_RawFree(self.hlines.data)
+        PyMem_RawFree(self.rlines.data)
+        PyMem_RawFree(self.wide.data)
+        PyMem_RawFree(self.runf.data)
         PyMem_RawFree(self.a.data)
         PyMem_RawFree(self.b.data)
         PyMem_RawFree(self.tok_chars.data)
@@ -30,7 +45,6 @@ cdef class Workspace:
         PyMem_RawFree(self.ids.data)
         PyMem_RawFree(self.ref_ids.data)
         PyMem_RawFree(self.line_off.data)
-        PyMem_RawFree(self.rline_off.data)
         PyMem_RawFree(self.rseg.data)
         PyMem_RawFree(self.tok_ends.data)
         PyMem_RawFree(self.tok_hash.data)
@@ -46,9 +60,10 @@ cdef class Workspace:
         PyMem_RawFree(self.table.touched)
 
     cdef size_t nbytes(self):
-        return (4 * (self.text.cap + self.rtext.cap + self.a.cap + self.b.cap + self.tok_chars.cap
-                     + self.rchars.cap + self.ids.cap + self.ref_ids.cap)
-                + 8 * (self.line_off.cap + self.rline_off.cap + self.rseg.cap + self.tok_ends.cap
+        return (4 * (self.text.cap + self.wide.cap + self.runf.cap + self.a.cap + self.b.cap
+                     + self.tok_chars.cap + self.rchars.cap + self.ids.cap + self.ref_ids.cap)
+                + sizeof(TextRef) * (self.hlines.cap + self.rlines.cap)
+                + 8 * (self.line_off.cap + self.rseg.cap + self.tok_ends.cap
                        + self.tok_hash.cap + self.rends.cap + self.rhash.cap + self.rref.cap
                        + self.ref_off.cap + self.stats.cap)
                 + self.vocab.ecap * sizeof(VocabEntry) + (self.vocab.mask + 1) * sizeof(VocabSlot)
@@ -94,6 +109,33 @@ cdef int load_lines(lines, Py_ssize_t first_index, bint lowercase, U32Buf* text,
     return 0
 
 
+cdef object load_text_refs(lines, Py_ssize_t first_index, bint lowercase, TextRefs* out):
+    """Point out at the storage of each str of `lines` (lowercased first if asked), without
+    copying it; returns the list of the strs pointed into, which the caller keeps alive for as
+    long as it reads them."""
+    cdef Py_ssize_t j = 0
+    cdef object line
+    out.size = 0
+    if lowercase:
+        lowered = []
+        for line in lines:
+            if not PyUnicode_Check(line):
+                raise TypeError(f"line {first_index + j} is {type(line).__name__}, not str")
+            lowered.append(line.lower())
+            j += 1
+        lines = lowered
+    j = 0
+    for line in lines:
+        if not PyUnicode_Check(line):
+            raise TypeError(f"line {first_index + j} is {type(line).__name__}, not str")
+        CYBLEU_UNICODE_READY(line)
+        if refs_push(out, PyUnicode_DATA(line), PyUnicode_GET_LENGTH(line),
+                     PyUnicode_KIND(line)) < 0:
+            raise MemoryError()
+        j += 1
+    return lines
+
+
 # Workspaces are reused across calls (taken and returned under the GIL): fresh buffers would cost
 # page faults on every call. Only a few small ones are kept.
 cdef list _POOL = []
@@ -108,6 +150,8 @@ cdef Workspace acquire_workspace():
 
 
 cdef void release_workspace(Workspace ws):
+    ws.hkeep = ws.rkeep = None      # a pooled workspace keeps no caller's strs alive
+    ws.hlines.size = ws.rlines.size = 0
     if len(_POOL) < POOL_SIZE and ws.nbytes() <= POOL_MAX_BYTES:
         _POOL.append(ws)
 
