@@ -5,11 +5,13 @@ signatures as the compiled face (a test compares them). `cybleu._backend` choose
 CYBLEU_IMPLEMENTATION=python, or when the compiled core cannot be loaded.
 """
 from .bleu_py import bleu_scores_from_stats
-from .corpus_py import RefSet, corpus_stats, segment_stats, sentence_scores
+from .corpus_py import (RefSet, corpus_stats, count_tokenized_periods, segment_stats,
+                        sentence_scores)
 from .ids_py import (ids_batch_stats, ids_pairwise_scores, ids_segment_stats, ids_self_stats,
                      read_batch, read_references)
 from .tokenize_py import tokenize, tokenize_13a
 
-__all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "tokenize_13a",
+__all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "count_tokenized_periods",
+           "tokenize_13a",
            "tokenize", "bleu_scores_from_stats", "read_batch", "read_references",
            "ids_segment_stats", "ids_batch_stats", "ids_pairwise_scores", "ids_self_stats"]

@@ -4,7 +4,7 @@ from typing import Optional, Sequence
 
 from typing_extensions import disjoint_base
 
-__all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores"]
+__all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "count_tokenized_periods"]
 
 @disjoint_base
 class RefSet:
@@ -25,6 +25,8 @@ class RefSet:
                                 smooth_value: Optional[float] = ...,
                                 effective_order: bool = ...,
                                 n_threads: int = ...) -> array[float]: ...
+
+def count_tokenized_periods(lines: Sequence[object], limit: int) -> int: ...
 
 def corpus_stats(hyps: Sequence[str], refs: Sequence[Sequence[str]], tokenize: str = ...,
                  lowercase: bool = ..., max_order: int = ...) -> list[int]: ...

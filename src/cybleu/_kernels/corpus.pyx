@@ -13,18 +13,25 @@ from .intern cimport segment_ids, reference_ids, hypothesis_ids
 from .ngrams cimport count_segment, count_in_references, reference_table
 from .tokenize cimport tokenizer_mode, tokenize_line
 from .defs cimport U32Buf, I64Buf, ERR_NOMEM, ERR_NO_REFS, CORE_MAX_ORDER
-from .workspace cimport Job, Workspace, acquire_workspace, release_workspace, load_lines, run_jobs
+from .workspace cimport (Job, Workspace, acquire_workspace, release_workspace, load_text_refs,
+                         run_jobs)
 
 from .bleu import SMOOTH_MODES, bleu_scores_from_stats
 
-__all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores"]
+cdef extern from "Python.h":
+    bint PyUnicode_Check(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+    Py_UCS4 PyUnicode_ReadChar(object o, Py_ssize_t index) except? -1
+
+__all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "count_tokenized_periods"]
 
 
 cdef int load_chunk(Workspace ws, segments, hyps, Py_ssize_t start, Py_ssize_t stop,
                     bint lowercase) except -1:
-    """Copy hypotheses start..stop-1 into ws as code points (with the GIL), and their references
-    when they are streamed (`segments` not None: one sequence of reference strings per segment)."""
-    load_lines(hyps[start:stop], start, lowercase, &ws.text, &ws.line_off)
+    """Point ws at hypotheses start..stop-1 (with the GIL; the strs are read in place), and at
+    their references when they are streamed (`segments` not None: one sequence of reference
+    strings per segment)."""
+    ws.hkeep = load_text_refs(hyps[start:stop], start, lowercase, &ws.hlines)
     if segments is not None:
         flat = []
         ws.rseg.size = 0
@@ -35,7 +42,7 @@ cdef int load_chunk(Workspace ws, segments, hyps, Py_ssize_t start, Py_ssize_t s
             if i64_push(&ws.rseg, len(flat)) < 0:
                 raise MemoryError()
         try:
-            load_lines(flat, 0, lowercase, &ws.rtext, &ws.rline_off)
+            ws.rkeep = load_text_refs(flat, 0, lowercase, &ws.rlines)
         except TypeError:
             raise TypeError("a reference is not a str") from None
     return 0
@@ -68,7 +75,7 @@ cdef int count_chunk(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t s
         s = start + k
         where[0] = s
         ws.tok_chars.size = ws.tok_ends.size = ws.tok_hash.size = 0
-        rc = tokenize_line(ws, &ws.text, &ws.line_off, k, tok_mode, &ws.tok_chars,
+        rc = tokenize_line(ws, &ws.hlines, k, tok_mode, &ws.tok_chars,
                            &ws.tok_ends, &ws.tok_hash)
         if rc < 0:
             return rc
@@ -79,7 +86,7 @@ cdef int count_chunk(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t s
             for r in range(ws.rseg.data[k], ws.rseg.data[k + 1]):
                 if rc < 0:
                     break
-                rc = tokenize_line(ws, &ws.rtext, &ws.rline_off, r, tok_mode,
+                rc = tokenize_line(ws, &ws.rlines, r, tok_mode,
                                    &ws.rchars, &ws.rends, &ws.rhash)
                 if rc == 0:
                     rc = i64_push(&ws.rref, ws.rends.size)
@@ -116,7 +123,7 @@ cdef int count_grouped(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t
         where[0] = s
         seg = s // group
         ws.tok_chars.size = ws.tok_ends.size = ws.tok_hash.size = 0
-        rc = tokenize_line(ws, &ws.text, &ws.line_off, k, tok_mode, &ws.tok_chars,
+        rc = tokenize_line(ws, &ws.hlines, k, tok_mode, &ws.tok_chars,
                            &ws.tok_ends, &ws.tok_hash)
         if rc < 0:
             return rc
@@ -371,6 +378,21 @@ cdef object collect(RefSet cached, segments, hyps, str tokenize, bint lowercase,
         PyMem_RawFree(tot.data)
 
 
+def count_tokenized_periods(lines, Py_ssize_t limit):
+    """How many strs of `lines` end with " ." (sacreBLEU's sign of pre-tokenized input), counted
+    up to `limit`; anything else is skipped."""
+    cdef Py_ssize_t count = 0, n
+    for line in lines:
+        if PyUnicode_Check(line):
+            n = PyUnicode_GET_LENGTH(line)
+            if (n >= 2 and PyUnicode_ReadChar(line, n - 1) == 0x2E
+                    and PyUnicode_ReadChar(line, n - 2) == 0x20):
+                count += 1
+                if count >= limit:
+                    break
+    return count
+
+
 def _check_lengths(hyps, segments):
     if len(hyps) != len(segments):
         raise ValueError(f"{len(hyps)} hypotheses for {len(segments)} reference segments")
@@ -447,10 +469,10 @@ cdef class RefSet:
             start = 0
             while start < len(flat):
                 stop = ws.chunk_end(flat, start)
-                load_lines(flat[start:stop], start, lowercase, &ws.text, &ws.line_off)
+                ws.hkeep = load_text_refs(flat[start:stop], start, lowercase, &ws.hlines)
                 with nogil:
                     for k in range(stop - start):
-                        rc = tokenize_line(ws, &ws.text, &ws.line_off, k, self.tok_mode,
+                        rc = tokenize_line(ws, &ws.hlines, k, self.tok_mode,
                                            &self.chars, &self.tok_end, &self.tok_hash)
                         if rc < 0:
                             break

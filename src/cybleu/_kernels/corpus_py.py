@@ -9,11 +9,23 @@ from collections import Counter
 from .bleu_py import SMOOTH_MODES, bleu_scores_from_stats
 from .tokenize_py import TOKENIZER_MODES
 
-__all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores"]
+__all__ = ["RefSet", "corpus_stats", "segment_stats", "sentence_scores", "count_tokenized_periods"]
 
 # the compiled core's bound on max_order (defs.pxd: CORE_MAX_ORDER), for memory safety; the API
 # checks its own, tighter limit first
 CORE_MAX_ORDER = 1 << 16
+
+
+def count_tokenized_periods(lines, limit):
+    """How many strs of `lines` end with " ." (sacreBLEU's sign of pre-tokenized input), counted
+    up to `limit`; anything else is skipped."""
+    count = 0
+    for line in lines:
+        if isinstance(line, str) and line.endswith(" ."):
+            count += 1
+            if count >= limit:
+                break
+    return count
 
 
 def _ngrams(tokens, max_order):

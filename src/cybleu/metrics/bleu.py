@@ -457,7 +457,7 @@ class BLEU(Metric):
             if "has no reference" not in str(err):
                 _explain_type_error(hypotheses, None if _no_references(references) else references)
             raise
-        if not self._force and sum(1 for hyp in hypotheses if hyp.endswith(" .")) >= 100:
+        if not self._force and core.count_tokenized_periods(hypotheses, 100) >= 100:
             self._warn_tokenized()
         return result
 
