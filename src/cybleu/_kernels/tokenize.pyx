@@ -712,12 +712,12 @@ cdef inline bint period_comma(uint32_t c) noexcept nogil:
 
 
 cdef Py_ssize_t rules_on_run(const char_t* r, Py_ssize_t m, uint32_t* f, uint32_t* out,
-                             Py_ssize_t* pnc, int64_t* end, int64_t* hs,
-                             Py_ssize_t nt) noexcept nogil:
+                             Py_ssize_t nc, int64_t* end, int64_t* hs,
+                             Py_ssize_t* pnt) noexcept nogil:
     """13a's rules 2-4 on one run r[0:m] (no whitespace, no symbol) between two spaces: its
-    tokens appended (characters at out[*pnc], ends, hashes); returns the new token count.
-    f: room for m flags."""
-    cdef Py_ssize_t j, k, nc = pnc[0], pend
+    tokens appended (characters from out[nc], ends and hashes from *pnt, which is advanced);
+    returns the new character count. f: room for m flags."""
+    cdef Py_ssize_t j, k, nt = pnt[0], pend
     cdef uint32_t c
     cdef hash_t h
     memset(f, 0, <size_t>m * sizeof(uint32_t))
@@ -767,8 +767,23 @@ cdef Py_ssize_t rules_on_run(const char_t* r, Py_ssize_t m, uint32_t* f, uint32_
         end[nt] = nc
         hs[nt] = <int64_t>h
         nt += 1
-    pnc[0] = nc
-    return nt
+    pnt[0] = nt
+    return nc
+
+
+# Plain characters below U+0080 for 13a: letters, digits, the apostrophe and the control
+# characters that are not whitespace; and for none everything but whitespace.
+cdef unsigned char[128] PLAIN_13A
+cdef unsigned char[128] PLAIN_NONE
+for _c in range(128):
+    PLAIN_13A[_c] = (ASCII_CLASS[_c] & ~C_DIGIT) == 0
+    PLAIN_NONE[_c] = (ASCII_CLASS[_c] & C_SPACE) == 0
+
+
+cdef inline bint plain(uint32_t c, const unsigned char* table) noexcept nogil:
+    if c < 128:
+        return table[c]
+    return not wide_space(c)
 
 
 cdef int split_13a_direct(const char_t* s, Py_ssize_t n, bint rules, bint replaced, U32Buf* runf,
@@ -776,7 +791,7 @@ cdef int split_13a_direct(const char_t* s, Py_ssize_t n, bint rules, bint replac
     """13a (rules) or none (not rules) followed by str.split() on s[0:n], in one pass: tokens
     appended to chars, ends, hashes. Returns RESTART, untouched, when 13a meets <, & or a newline
     before `replaced` (its language-independent part must rewrite the line first)."""
-    cdef Py_ssize_t i = 0, e, rs = 0, nc, nt, nc0 = 0
+    cdef Py_ssize_t i = 0, e, rs = 0, nc, nt, nc0 = 0, nt_run
     cdef uint32_t c, x
     cdef unsigned char cls, xc
     cdef bint in_tok = False
@@ -784,10 +799,13 @@ cdef int split_13a_direct(const char_t* s, Py_ssize_t n, bint rules, bint replac
     cdef uint32_t* out
     cdef int64_t* end
     cdef int64_t* hs
+    cdef const unsigned char* table = PLAIN_NONE
     # the rules only insert spaces: at most n token characters and n tokens
     if (u32_reserve(chars, chars.size + n) < 0 or i64_reserve(ends, ends.size + n + 1) < 0
             or i64_reserve(hashes, hashes.size + n + 1) < 0):
         return ERR_NOMEM
+    if rules:
+        table = PLAIN_13A
     out = chars.data
     end = ends.data
     hs = hashes.data
@@ -795,60 +813,28 @@ cdef int split_13a_direct(const char_t* s, Py_ssize_t n, bint rules, bint replac
     nt = ends.size
     while i < n:
         c = s[i]
-        if c < 128:
-            cls = ASCII_CLASS[c]
-            if cls & ~C_DIGIT:
-                if cls & C_RARE and rules and not replaced:
-                    return RESTART
-                if cls & C_SPACE:
-                    if in_tok:
-                        in_tok = False
-                        end[nt] = nc
-                        hs[nt] = <int64_t>h
-                        nt += 1
-                    i += 1
-                    continue
-                if rules:
-                    if cls & C_PADDED:
-                        # rule 1: a symbol is a token of its own
-                        if in_tok:
-                            in_tok = False
-                            end[nt] = nc
-                            hs[nt] = <int64_t>h
-                            nt += 1
-                        out[nc] = c
-                        nc += 1
-                        end[nt] = nc
-                        hs[nt] = <int64_t>hash_step(0xcbf29ce484222325ULL, c)
-                        nt += 1
-                        i += 1
-                        continue
-                    if c != 0x2D or (in_tok and digit(s[i - 1])):
-                        # '.', ',' or a '-' after a digit: the run, from its start to the next
-                        # whitespace or symbol, goes through rules 2-4
-                        if not in_tok:
-                            rs = i
-                            nc0 = nc
-                        e = i + 1
-                        while e < n:
-                            x = s[e]
-                            if x < 128:
-                                xc = ASCII_CLASS[x]
-                                if xc & C_RARE and not replaced:
-                                    return RESTART
-                                if xc & (C_SPACE | C_PADDED):
-                                    break
-                            elif wide_space(x):
-                                break
-                            e += 1
-                        if u32_reserve(runf, e - rs) < 0:
-                            return ERR_NOMEM
-                        nc = nc0
-                        nt = rules_on_run(s + rs, e - rs, runf.data, out, &nc, end, hs, nt)
-                        in_tok = False
-                        i = e
-                        continue
-        elif wide_space(c):
+        if plain(c, table):
+            # a run of plain characters: hashed and copied as it is read
+            if not in_tok:
+                in_tok = True
+                h = 0xcbf29ce484222325ULL
+                rs = i
+                nc0 = nc
+            while True:
+                h = hash_step(h, c)
+                out[nc] = c
+                nc += 1
+                i += 1
+                if i == n:
+                    break
+                c = s[i]
+                if not plain(c, table):
+                    break
+            continue
+        cls = ASCII_CLASS[c] if c < 128 else C_SPACE     # not plain above U+007F: whitespace
+        if cls & C_RARE and rules and not replaced:
+            return RESTART
+        if cls & C_SPACE:
             if in_tok:
                 in_tok = False
                 end[nt] = nc
@@ -856,15 +842,63 @@ cdef int split_13a_direct(const char_t* s, Py_ssize_t n, bint rules, bint replac
                 nt += 1
             i += 1
             continue
+        # 13a only from here (for none, every other character is plain)
+        if (cls & C_PADDED or (c == 0x2D and in_tok and digit(s[i - 1]))
+                or (period_comma(c) and not (i + 1 < n and period_comma(s[i + 1]))
+                    and not (in_tok and digit(s[i - 1]) and i + 1 < n and digit(s[i + 1])))):
+            # A token of its own: a symbol (rule 1); a '-' after a digit (rule 4); a '.' or ','
+            # after a non-digit (rule 2 takes it) or before one (rule 3 does), with no '.' or ','
+            # after it (nor before: see below). The rest of the run then meets the rules as a run
+            # of its own would, since the character before it is neither a digit nor '.' or ','.
+            if in_tok:
+                in_tok = False
+                end[nt] = nc
+                hs[nt] = <int64_t>h
+                nt += 1
+            out[nc] = c
+            nc += 1
+            end[nt] = nc
+            hs[nt] = <int64_t>hash_step(0xcbf29ce484222325ULL, c)
+            nt += 1
+            i += 1
+            continue
+        if not (period_comma(c) and i + 1 < n and period_comma(s[i + 1])):
+            # a '-' that no digit precedes, or a '.' or ',' between two digits: no rule fires
+            if not in_tok:
+                in_tok = True
+                h = 0xcbf29ce484222325ULL
+                rs = i
+                nc0 = nc
+            h = hash_step(h, c)
+            out[nc] = c
+            nc += 1
+            i += 1
+            continue
         if not in_tok:
-            in_tok = True
-            h = 0xcbf29ce484222325ULL
             rs = i
             nc0 = nc
-        h = hash_step(h, c)
-        out[nc] = c
-        nc += 1
-        i += 1
+        in_tok = False
+        # '.' or ',' before another: which rule takes which depends on the left-to-right order of
+        # the matches, so the run, from its start to the next whitespace or symbol, goes through
+        # rules 2-4 as a whole
+        e = i + 1
+        while e < n:
+            x = s[e]
+            if x < 128:
+                xc = ASCII_CLASS[x]
+                if xc & C_RARE and not replaced:
+                    return RESTART
+                if xc & (C_SPACE | C_PADDED):
+                    break
+            elif wide_space(x):
+                break
+            e += 1
+        if u32_reserve(runf, e - rs) < 0:
+            return ERR_NOMEM
+        nt_run = nt
+        nc = rules_on_run(s + rs, e - rs, runf.data, out, nc0, end, hs, &nt_run)
+        nt = nt_run
+        i = e
     if in_tok:
         end[nt] = nc
         hs[nt] = <int64_t>h
