@@ -780,13 +780,25 @@ for _c in range(128):
     PLAIN_NONE[_c] = (ASCII_CLASS[_c] & C_SPACE) == 0
 
 
-cdef inline bint plain(uint32_t c, const unsigned char* table) noexcept nogil:
-    if c < 128:
-        return table[c]
-    return not wide_space(c)
+# The same for a 1-byte string, whose code points above U+007F are all plain but U+0085 and U+00A0
+# (whitespace): one load decides.
+cdef unsigned char[256] PLAIN8_13A
+cdef unsigned char[256] PLAIN8_NONE
+for _c in range(256):
+    PLAIN8_13A[_c] = PLAIN_13A[_c] if _c < 128 else (_c != 0x85 and _c != 0xA0)
+    PLAIN8_NONE[_c] = PLAIN_NONE[_c] if _c < 128 else (_c != 0x85 and _c != 0xA0)
 
 
-cdef int split_13a_direct(const char_t* s, Py_ssize_t n, bint rules, bint replaced, U32Buf* runf,
+cdef inline bint plain(char_t c, const unsigned char* table, const unsigned char* table8) noexcept nogil:
+    if char_t is uint8_t:
+        return table8[c]
+    else:
+        if c < 128:
+            return table[c]
+        return not wide_space(c)
+
+
+cdef inline int split_13a_direct(const char_t* s, Py_ssize_t n, bint rules, bint replaced, U32Buf* runf,
                           U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil:
     """13a (rules) or none (not rules) followed by str.split() on s[0:n], in one pass: tokens
     appended to chars, ends, hashes. Returns RESTART, untouched, when 13a meets <, & or a newline
@@ -800,12 +812,14 @@ cdef int split_13a_direct(const char_t* s, Py_ssize_t n, bint rules, bint replac
     cdef int64_t* end
     cdef int64_t* hs
     cdef const unsigned char* table = PLAIN_NONE
+    cdef const unsigned char* table8 = PLAIN8_NONE
     # the rules only insert spaces: at most n token characters and n tokens
     if (u32_reserve(chars, chars.size + n) < 0 or i64_reserve(ends, ends.size + n + 1) < 0
             or i64_reserve(hashes, hashes.size + n + 1) < 0):
         return ERR_NOMEM
     if rules:
         table = PLAIN_13A
+        table8 = PLAIN8_13A
     out = chars.data
     end = ends.data
     hs = hashes.data
@@ -813,7 +827,7 @@ cdef int split_13a_direct(const char_t* s, Py_ssize_t n, bint rules, bint replac
     nt = ends.size
     while i < n:
         c = s[i]
-        if plain(c, table):
+        if plain(s[i], table, table8):
             # a run of plain characters: hashed and copied as it is read
             if not in_tok:
                 in_tok = True
@@ -828,7 +842,7 @@ cdef int split_13a_direct(const char_t* s, Py_ssize_t n, bint rules, bint replac
                 if i == n:
                     break
                 c = s[i]
-                if not plain(c, table):
+                if not plain(s[i], table, table8):
                     break
             continue
         cls = ASCII_CLASS[c] if c < 128 else C_SPACE     # not plain above U+007F: whitespace
@@ -948,14 +962,24 @@ cdef int split_text(Workspace ws, const void* data, int kind, Py_ssize_t n, int 
     if rstrip:
         n = rstrip_kind(data, kind, n)
     if rules or tok_mode == TOK_NONE:
-        if kind == 1:
-            rc = split_13a_direct(<const uint8_t*>data, n, rules, False, &ws.runf, chars, ends,
+        # constant modes, so that each inlined copy has its own tables folded in
+        if kind == 1 and rules:
+            rc = split_13a_direct(<const uint8_t*>data, n, True, False, &ws.runf, chars, ends,
+                                  hashes)
+        elif kind == 1:
+            rc = split_13a_direct(<const uint8_t*>data, n, False, False, &ws.runf, chars, ends,
+                                  hashes)
+        elif kind == 2 and rules:
+            rc = split_13a_direct(<const uint16_t*>data, n, True, False, &ws.runf, chars, ends,
                                   hashes)
         elif kind == 2:
-            rc = split_13a_direct(<const uint16_t*>data, n, rules, False, &ws.runf, chars, ends,
+            rc = split_13a_direct(<const uint16_t*>data, n, False, False, &ws.runf, chars, ends,
+                                  hashes)
+        elif rules:
+            rc = split_13a_direct(<const uint32_t*>data, n, True, False, &ws.runf, chars, ends,
                                   hashes)
         else:
-            rc = split_13a_direct(<const uint32_t*>data, n, rules, False, &ws.runf, chars, ends,
+            rc = split_13a_direct(<const uint32_t*>data, n, False, False, &ws.runf, chars, ends,
                                   hashes)
         if rc != RESTART:
             return rc
