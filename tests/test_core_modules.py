@@ -106,14 +106,25 @@ def test_damaged_refset_pickle_is_refused():
     from cybleu._kernels import corpus as _corpus
     func, args = compiled.RefSet(SEGMENTS).__reduce__()
     assert func is _corpus._restore_refset
-    damaged = list(args)
-    damaged[7] = damaged[7][:-8]          # ref_tok loses its last offset
+    # args: tokenize, lowercase, max_order, the vocabulary's characters, its entries' lengths,
+    # the references' token IDs, their offsets (uint32), the segments' offsets (int64)
+    cases = {
+        7: args[7][:-8],                                          # a segment loses its end
+        6: args[6][:-4],                                          # a reference loses its end
+        4: args[4][:-4] + (10**9).to_bytes(4, sys.byteorder),     # an entry ends past the text
+        5: args[5][:-4] + (10**6).to_bytes(4, sys.byteorder),     # a token ID past the vocabulary
+        3: args[3] + args[3][:4],                                 # characters no entry owns
+    }
+    for index, value in cases.items():
+        damaged = list(args)
+        damaged[index] = value
+        with pytest.raises(ValueError, match="inconsistent"):
+            func(*damaged)
+    twice = list(args)                                            # an entry given twice
+    twice[3] = args[3] + args[3][:4 * int.from_bytes(args[4][:4], sys.byteorder)]
+    twice[4] = args[4] + args[4][:4]
     with pytest.raises(ValueError, match="inconsistent"):
-        func(*damaged)
-    damaged = list(args)
-    damaged[4] = damaged[4][:-8] + (10**9).to_bytes(8, sys.byteorder)   # a token ends past the text
-    with pytest.raises(ValueError, match="inconsistent"):
-        func(*damaged)
+        func(*twice)
 
 
 def test_none_is_not_a_line():

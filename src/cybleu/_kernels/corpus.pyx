@@ -8,11 +8,13 @@ from cpython.mem cimport PyMem_RawFree, PyMem_RawRealloc
 from libc.stdint cimport uint32_t, int64_t
 from libc.string cimport memcpy, memset
 
-from .buffers cimport u32_reserve, i64_reserve, i64_push
-from .intern cimport segment_ids, reference_ids, hypothesis_ids
+from .buffers cimport u32_reserve, u32_push, i64_reserve, i64_push
+from .hashing cimport hash_step
+from .intern cimport segment_ids, hypothesis_ids_in, vocab_grow, vocab_add, vocab_insert
 from .ngrams cimport count_segment, count_in_references, reference_table
 from .tokenize cimport tokenizer_mode, tokenize_line
-from .defs cimport U32Buf, I64Buf, ERR_NOMEM, ERR_NO_REFS, CORE_MAX_ORDER
+from .defs cimport (hash_t, U32Buf, I64Buf, VocabEntry, OOV_ID, ERR_NOMEM, ERR_NO_REFS,
+                   CORE_MAX_ORDER)
 from .workspace cimport (Job, Workspace, acquire_workspace, release_workspace, load_text_refs,
                          run_jobs)
 
@@ -58,6 +60,45 @@ cdef inline void add_row(const int64_t* stats, Py_ssize_t width, int64_t* totals
         memcpy(rows + k * width, stats, width * sizeof(int64_t))
 
 
+cdef int cached_segment(Workspace ws, RefSet cached, Py_ssize_t s) noexcept nogil:
+    """Segment s of a cached set: its references' token offsets into ws.ref_off (from 0), and
+    their token IDs stamped for segment_hypothesis_ids."""
+    cdef Py_ssize_t r0 = cached.seg_ref.data[s], r1 = cached.seg_ref.data[s + 1], r
+    cdef uint32_t base = cached.ref_tok.data[r0]
+    if i64_reserve(&ws.ref_off, r1 - r0 + 1) < 0:
+        return ERR_NOMEM
+    for r in range(r0, r1 + 1):
+        ws.ref_off.data[r - r0] = cached.ref_tok.data[r] - base
+    ws.ref_off.size = r1 - r0 + 1
+    # stamp the IDs this segment's references hold, so that a hypothesis token only some other
+    # segment's references have counts as OOV here, as a per-segment vocabulary would make it
+    # (the n-grams through it end at once instead of filling the table)
+    if ws.mark.size < cached.vocab.n or ws.stamp == <uint32_t>0xFFFFFFFF:
+        if u32_reserve(&ws.mark, cached.vocab.n) < 0:
+            return ERR_NOMEM
+        memset(ws.mark.data, 0, <size_t>ws.mark.cap * sizeof(uint32_t))
+        ws.mark.size = ws.mark.cap
+        ws.stamp = 0
+    ws.stamp += 1
+    for r in range(cached.ref_tok.data[r0], cached.ref_tok.data[r1]):
+        ws.mark.data[cached.ids.data[r]] = ws.stamp
+    return 0
+
+
+cdef int segment_hypothesis_ids(Workspace ws, RefSet cached) noexcept nogil:
+    """The hypothesis in ws.tok_* as cached IDs in ws.ids, OOV_ID where the current segment's
+    references (stamped by cached_segment) do not have the token."""
+    cdef Py_ssize_t t
+    cdef uint32_t tid
+    if hypothesis_ids_in(ws, &cached.vocab) < 0:
+        return ERR_NOMEM
+    for t in range(ws.ids.size):
+        tid = ws.ids.data[t]
+        if tid != OOV_ID and ws.mark.data[tid] != ws.stamp:
+            ws.ids.data[t] = OOV_ID
+    return 0
+
+
 cdef int count_chunk(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t stop,
                      int tok_mode, int max_order, int64_t* totals, int64_t* rows,
                      Py_ssize_t* where, Py_ssize_t group, Py_ssize_t* table_seg) noexcept nogil:
@@ -94,15 +135,22 @@ cdef int count_chunk(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t s
                 return rc
             rc = segment_ids(ws, ws.rchars.data, ws.rends.data, ws.rhash.data,
                              ws.rref.data, 0, nref)
+            if rc < 0:
+                return rc
+            rc = count_segment(&ws.table, ws.ids.data, ws.ids.size, ws.ref_ids.data,
+                               ws.ref_off.data, 0, ws.ref_off.size - 1, max_order,
+                               True, ws.stats.data)
         else:
-            rc = segment_ids(ws, cached.chars.data, cached.tok_end.data,
-                             cached.tok_hash.data, cached.ref_tok.data,
-                             cached.seg_ref.data[s], cached.seg_ref.data[s + 1])
-        if rc < 0:
-            return rc
-        rc = count_segment(&ws.table, ws.ids.data, ws.ids.size, ws.ref_ids.data,
-                           ws.ref_off.data, 0, ws.ref_off.size - 1, max_order,
-                           True, ws.stats.data)
+            # the references are IDs already: only the hypothesis is looked up
+            rc = cached_segment(ws, cached, s)
+            if rc == 0:
+                rc = segment_hypothesis_ids(ws, cached)
+            if rc < 0:
+                return rc
+            rc = count_segment(&ws.table, ws.ids.data, ws.ids.size,
+                               cached.ids.data + cached.ref_tok.data[cached.seg_ref.data[s]],
+                               ws.ref_off.data, 0, ws.ref_off.size - 1, max_order,
+                               True, ws.stats.data)
         if rc < 0:
             return rc
         add_row(ws.stats.data, width, totals, rows, k)
@@ -129,17 +177,16 @@ cdef int count_grouped(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t
             return rc
         if seg != table_seg[0]:
             table_seg[0] = -1
-            rc = reference_ids(ws, cached.chars.data, cached.tok_end.data, cached.tok_hash.data,
-                               cached.ref_tok.data, cached.seg_ref.data[seg],
-                               cached.seg_ref.data[seg + 1])
+            rc = cached_segment(ws, cached, seg)
             if rc < 0:
                 return rc
-            rc = reference_table(&ws.table, ws.ref_ids.data, ws.ref_off.data,
-                                 ws.ref_off.size - 1, max_order)
+            rc = reference_table(&ws.table,
+                                 cached.ids.data + cached.ref_tok.data[cached.seg_ref.data[seg]],
+                                 ws.ref_off.data, ws.ref_off.size - 1, max_order)
             if rc < 0:
                 return rc
             table_seg[0] = seg
-        rc = hypothesis_ids(ws)
+        rc = segment_hypothesis_ids(ws, cached)
         if rc < 0:
             return rc
         nref = ws.ref_off.size - 1
@@ -436,16 +483,17 @@ cdef class RefSet:
     """
 
     def __cinit__(self):
-        memset(&self.chars, 0, sizeof(U32Buf))
-        memset(&self.tok_end, 0, sizeof(I64Buf))
-        memset(&self.tok_hash, 0, sizeof(I64Buf))
-        memset(&self.ref_tok, 0, sizeof(I64Buf))
+        memset(&self.vocab, 0, sizeof(self.vocab))
+        memset(&self.vchars, 0, sizeof(U32Buf))
+        memset(&self.ids, 0, sizeof(U32Buf))
+        memset(&self.ref_tok, 0, sizeof(U32Buf))
         memset(&self.seg_ref, 0, sizeof(I64Buf))
 
     def __dealloc__(self):
-        PyMem_RawFree(self.chars.data)
-        PyMem_RawFree(self.tok_end.data)
-        PyMem_RawFree(self.tok_hash.data)
+        PyMem_RawFree(self.vocab.slots)
+        PyMem_RawFree(self.vocab.entries)
+        PyMem_RawFree(self.vchars.data)
+        PyMem_RawFree(self.ids.data)
         PyMem_RawFree(self.ref_tok.data)
         PyMem_RawFree(self.seg_ref.data)
 
@@ -458,7 +506,8 @@ cdef class RefSet:
         self.lowercase = lowercase
         self.max_order = max_order
         flat = []
-        if i64_push(&self.seg_ref, 0) < 0 or i64_push(&self.ref_tok, 0) < 0:
+        if (i64_push(&self.seg_ref, 0) < 0 or u32_push(&self.ref_tok, 0) < 0
+                or vocab_grow(&self.vocab, 1024) < 0):
             raise MemoryError()
         for seg in refs:
             flat.extend(seg)
@@ -472,11 +521,7 @@ cdef class RefSet:
                 ws.hkeep = load_text_refs(flat[start:stop], start, lowercase, &ws.hlines)
                 with nogil:
                     for k in range(stop - start):
-                        rc = tokenize_line(ws, &ws.hlines, k, self.tok_mode,
-                                           &self.chars, &self.tok_end, &self.tok_hash)
-                        if rc < 0:
-                            break
-                        rc = i64_push(&self.ref_tok, self.tok_end.size)
+                        rc = self.add_line(ws, k)
                         if rc < 0:
                             break
                 _check(rc, start + k)
@@ -484,13 +529,44 @@ cdef class RefSet:
                 start = stop
         finally:
             release_workspace(ws)
-        # the set lives as long as its metric: give back what the buffers grew past their size
-        # (a quarter of the set on average, since they grow by doubling)
-        shrink(<void**>&self.chars.data, &self.chars.cap, self.chars.size, sizeof(uint32_t))
-        shrink(<void**>&self.tok_end.data, &self.tok_end.cap, self.tok_end.size, sizeof(int64_t))
-        shrink(<void**>&self.tok_hash.data, &self.tok_hash.cap, self.tok_hash.size,
-               sizeof(int64_t))
-        shrink(<void**>&self.ref_tok.data, &self.ref_tok.cap, self.ref_tok.size, sizeof(int64_t))
+        self.trim()
+
+    cdef int add_line(self, Workspace ws, Py_ssize_t k) noexcept nogil:
+        """Reference line k of the loaded chunk tokenized, and its tokens interned into the set."""
+        cdef Py_ssize_t t, begin = 0
+        cdef int64_t e
+        cdef int rc
+        ws.tok_chars.size = ws.tok_ends.size = ws.tok_hash.size = 0
+        rc = tokenize_line(ws, &ws.hlines, k, self.tok_mode, &ws.tok_chars, &ws.tok_ends,
+                           &ws.tok_hash)
+        if rc < 0:
+            return rc
+        if (self.ids.size + ws.tok_ends.size > <Py_ssize_t>0xFFFFFFFF
+                or vocab_grow(&self.vocab, self.vocab.n + ws.tok_ends.size) < 0
+                or u32_reserve(&self.ids, self.ids.size + ws.tok_ends.size) < 0):
+            return ERR_NOMEM      # token offsets are 32 bits: 4 billion reference tokens at most
+        for t in range(ws.tok_ends.size):
+            e = vocab_add(&self.vocab, &self.vchars, ws.tok_chars.data + begin,
+                          ws.tok_ends.data[t] - begin, <hash_t>ws.tok_hash.data[t])
+            if e < 0:
+                return ERR_NOMEM
+            self.ids.data[self.ids.size] = <uint32_t>e
+            self.ids.size += 1
+            begin = ws.tok_ends.data[t]
+        return u32_push(&self.ref_tok, <uint32_t>self.ids.size)
+
+    cdef void trim(self):
+        """The set lives as long as its metric: give back what the buffers grew past their size
+        (a quarter of the set on average, since they grow by doubling)."""
+        cdef const uint32_t* old = self.vchars.data
+        cdef Py_ssize_t e
+        shrink(<void**>&self.vchars.data, &self.vchars.cap, self.vchars.size, sizeof(uint32_t))
+        if self.vchars.data != old:
+            for e in range(self.vocab.n):
+                self.vocab.entries[e].chars = self.vchars.data + (self.vocab.entries[e].chars - old)
+        shrink(<void**>&self.vocab.entries, &self.vocab.ecap, self.vocab.n, sizeof(VocabEntry))
+        shrink(<void**>&self.ids.data, &self.ids.cap, self.ids.size, sizeof(uint32_t))
+        shrink(<void**>&self.ref_tok.data, &self.ref_tok.cap, self.ref_tok.size, sizeof(uint32_t))
         shrink(<void**>&self.seg_ref.data, &self.seg_ref.cap, self.seg_ref.size, sizeof(int64_t))
 
     @property
@@ -541,10 +617,22 @@ cdef class RefSet:
 
     def __reduce__(self):
         # the tokenized references travel as raw buffers: unpickling does not re-tokenize
-        return (_restore_refset, (self.tokenize, self.lowercase, self.max_order,
-                                  _u32_bytes(&self.chars), _i64_bytes(&self.tok_end),
-                                  _i64_bytes(&self.tok_hash), _i64_bytes(&self.ref_tok),
-                                  _i64_bytes(&self.seg_ref)))
+        # (the vocabulary as its characters and each entry's length: rebuilt on loading)
+        cdef U32Buf lengths
+        cdef Py_ssize_t e
+        memset(&lengths, 0, sizeof(U32Buf))
+        try:
+            if u32_reserve(&lengths, self.vocab.n) < 0:
+                raise MemoryError()
+            for e in range(self.vocab.n):
+                lengths.data[e] = <uint32_t>self.vocab.entries[e].length
+            lengths.size = self.vocab.n
+            return (_restore_refset, (self.tokenize, self.lowercase, self.max_order,
+                                      _u32_bytes(&self.vchars), _u32_bytes(&lengths),
+                                      _u32_bytes(&self.ids), _u32_bytes(&self.ref_tok),
+                                      _i64_bytes(&self.seg_ref)))
+        finally:
+            PyMem_RawFree(lengths.data)
 
 
 cdef void shrink(void** data, Py_ssize_t* cap, Py_ssize_t size, size_t item) noexcept:
@@ -586,32 +674,54 @@ cdef int _load_i64(I64Buf* b, bytes data) except -1:
     return 0
 
 
-def _restore_refset(str tokenize, bint lowercase, max_order, bytes chars, bytes tok_end,
-                    bytes tok_hash, bytes ref_tok, bytes seg_ref):
-    """A pickled RefSet, with its offsets checked: the core reads through them without bounds
-    checks, so a damaged pickle must fail here rather than read out of bounds."""
+def _restore_refset(str tokenize, bint lowercase, max_order, bytes vchars, bytes lengths,
+                    bytes ids, bytes ref_tok, bytes seg_ref):
+    """A pickled RefSet, with its vocabulary rebuilt and its offsets checked: the core reads
+    through them without bounds checks, so a damaged pickle must fail here rather than read out
+    of bounds."""
     cdef RefSet r = RefSet.__new__(RefSet)
-    cdef Py_ssize_t i
+    cdef U32Buf lens
+    cdef Py_ssize_t i, k, at = 0, n
+    cdef hash_t h
+    cdef bint ok = True
     r.tok_mode = check_args(tokenize, max_order)
     r.tokenize = tokenize
     r.lowercase = lowercase
     r.max_order = max_order
-    _load_u32(&r.chars, chars)
-    _load_i64(&r.tok_end, tok_end)
-    _load_i64(&r.tok_hash, tok_hash)
-    _load_i64(&r.ref_tok, ref_tok)
-    _load_i64(&r.seg_ref, seg_ref)
-    ok = (r.tok_hash.size == r.tok_end.size and r.ref_tok.size >= 1 and r.seg_ref.size >= 1
+    memset(&lens, 0, sizeof(U32Buf))
+    try:
+        _load_u32(&r.vchars, vchars)
+        _load_u32(&lens, lengths)
+        _load_u32(&r.ids, ids)
+        _load_u32(&r.ref_tok, ref_tok)
+        _load_i64(&r.seg_ref, seg_ref)
+        if vocab_grow(&r.vocab, lens.size if lens.size else 1) < 0:
+            raise MemoryError()
+        for i in range(lens.size):
+            n = lens.data[i]
+            if n == 0 or at + n > r.vchars.size:
+                ok = False
+                break
+            h = 0xcbf29ce484222325ULL
+            for k in range(n):
+                h = hash_step(h, r.vchars.data[at + k])
+            # the entries must be distinct: a duplicate would get the first one's ID
+            if vocab_insert(&r.vocab, r.vchars.data + at, n, h) != i:
+                ok = False
+                break
+            at += n
+    finally:
+        PyMem_RawFree(lens.data)
+    ok = (ok and at == r.vchars.size and r.ref_tok.size >= 1 and r.seg_ref.size >= 1
           and r.ref_tok.data[0] == 0 and r.seg_ref.data[0] == 0
           and r.seg_ref.data[r.seg_ref.size - 1] == r.ref_tok.size - 1
-          and r.ref_tok.data[r.ref_tok.size - 1] == r.tok_end.size
-          and (r.tok_end.size == 0 or r.tok_end.data[r.tok_end.size - 1] == r.chars.size))
+          and r.ref_tok.data[r.ref_tok.size - 1] == r.ids.size)
     for i in range(1, r.seg_ref.size):
         ok = ok and r.seg_ref.data[i - 1] <= r.seg_ref.data[i]
     for i in range(1, r.ref_tok.size):
         ok = ok and r.ref_tok.data[i - 1] <= r.ref_tok.data[i]
-    for i in range(r.tok_end.size):
-        ok = ok and r.tok_end.data[i] > (r.tok_end.data[i - 1] if i else 0)
+    for i in range(r.ids.size):
+        ok = ok and r.ids.data[i] < <uint32_t>r.vocab.n
     if not ok:
         raise ValueError("cannot unpickle RefSet: its buffers are inconsistent (damaged data)")
     return r

@@ -1,12 +1,12 @@
 """Token interning (floor 1): a segment's reference tokens get IDs 0, 1, ...; hypothesis tokens are
 looked up, OOV_ID when no reference has them. Keys are the exact code point sequences."""
-from cpython.mem cimport PyMem_RawRealloc
+from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc, PyMem_RawRealloc
 from libc.stdint cimport uint32_t, int32_t, int64_t
 from libc.string cimport memset
 
 from .buffers cimport u32_reserve, i64_reserve
 from .hashing cimport slot_of, slot_shift, same_u32
-from .defs cimport hash_t, OOV_ID, ERR_NOMEM, Vocab, VocabEntry, VocabSlot
+from .defs cimport hash_t, OOV_ID, ERR_NOMEM, U32Buf, Vocab, VocabEntry, VocabSlot
 from .workspace cimport Workspace
 
 
@@ -124,6 +124,89 @@ cdef int hypothesis_ids(Workspace ws) noexcept nogil:
     for t in range(ws.tok_ends.size):
         ws.ids.data[t] = vocab_lookup(&ws.vocab, ws.tok_chars.data + start,
                                       ws.tok_ends.data[t] - start, <hash_t>ws.tok_hash.data[t])
+        start = ws.tok_ends.data[t]
+    ws.ids.size = ws.tok_ends.size
+    return 0
+
+
+cdef int vocab_grow(Vocab* v, Py_ssize_t need) noexcept nogil:
+    """Room for `need` entries in all, keeping those there (rehashed into more slots when the
+    table would pass half full)."""
+    cdef Py_ssize_t nslots = v.mask + 1, ecap, e, i
+    cdef void* p
+    cdef VocabSlot* slots
+    if need >= (<Py_ssize_t>1 << 31):
+        return ERR_NOMEM        # entry indices are int32
+    if need > v.ecap:
+        ecap = v.ecap * 2 if v.ecap * 2 > need else need
+        if ecap < 1024:
+            ecap = 1024
+        p = PyMem_RawRealloc(v.entries, <size_t>ecap * sizeof(VocabEntry))
+        if p == NULL:
+            return ERR_NOMEM
+        v.entries = <VocabEntry*>p
+        v.ecap = ecap
+    if v.slots != NULL and 2 * need <= nslots:
+        return 0
+    if nslots < 64:
+        nslots = 64
+    while nslots < 2 * need:
+        nslots *= 2
+    slots = <VocabSlot*>PyMem_RawMalloc(<size_t>nslots * sizeof(VocabSlot))
+    if slots == NULL:
+        return ERR_NOMEM
+    memset(slots, 0xff, <size_t>nslots * sizeof(VocabSlot))
+    PyMem_RawFree(v.slots)
+    v.slots = slots
+    v.mask = nslots - 1
+    v.shift = slot_shift(nslots)
+    for e in range(v.n):
+        i = slot_of(v.entries[e].h, v.shift)
+        while v.slots[i].entry >= 0:
+            i = (i + 1) & v.mask
+        v.slots[i].entry = <int32_t>e
+        v.slots[i].tag = <uint32_t>v.entries[e].h ^ <uint32_t>(v.entries[e].h >> 32)
+        v.entries[e].slot = i
+    return 0
+
+
+cdef int64_t vocab_add(Vocab* v, U32Buf* store, const uint32_t* s, Py_ssize_t n,
+                       hash_t h) noexcept nogil:
+    """The ID of the token s[0:n], added with its characters copied to `store` if new (room for
+    one more entry made by vocab_grow); ERR_NOMEM if store cannot grow."""
+    cdef Py_ssize_t i = vocab_probe(v, s, n, h), e, k
+    cdef const uint32_t* old = store.data
+    cdef int32_t found = v.slots[i].entry
+    if found >= 0:
+        return found
+    if u32_reserve(store, store.size + n) < 0:
+        return ERR_NOMEM
+    if store.data != old:
+        # the entries point into the store: follow it where it moved
+        for e in range(v.n):
+            v.entries[e].chars = store.data + (v.entries[e].chars - old)
+    for k in range(n):
+        store.data[store.size + k] = s[k]
+    e = vocab_intern(v, store.data + store.size, n, h)
+    store.size += n
+    return e
+
+
+cdef int64_t vocab_insert(Vocab* v, const uint32_t* s, Py_ssize_t n, hash_t h) noexcept nogil:
+    """vocab_intern for a growing vocabulary whose caller keeps s alive (room made by
+    vocab_grow): the token's ID, new or not."""
+    return vocab_intern(v, s, n, h)
+
+
+cdef int hypothesis_ids_in(Workspace ws, const Vocab* v) noexcept nogil:
+    """hypothesis_ids against the vocabulary v (a cached set's, shared read-only)."""
+    cdef Py_ssize_t t, start = 0
+    ws.ids.size = 0
+    if u32_reserve(&ws.ids, ws.tok_ends.size) < 0:
+        return ERR_NOMEM
+    for t in range(ws.tok_ends.size):
+        ws.ids.data[t] = vocab_lookup(v, ws.tok_chars.data + start, ws.tok_ends.data[t] - start,
+                                      <hash_t>ws.tok_hash.data[t])
         start = ws.tok_ends.data[t]
     ws.ids.size = ws.tok_ends.size
     return 0
