@@ -17,6 +17,8 @@ from .workspace cimport Job, run_jobs
 
 cdef extern from "Python.h":
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch) nogil
+    void* PyUnicode_DATA(object o)
+    int PyUnicode_KIND(object o)
     Py_UCS4* PyUnicode_AsUCS4(object u, Py_UCS4* buffer, Py_ssize_t buflen,
                               int copy_null) except NULL
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
@@ -397,7 +399,16 @@ cdef int split_words(const uint32_t* s, Py_ssize_t n, WordStore* st) noexcept no
 
 
 # ---------------------------------------------------------------------------------------------
-# loading lines: rstrip and lowercase in Python (str methods), then code points
+# loading lines: rstrip in Python (str.rstrip), lowercase here for 1-byte strings (str.lower's
+# table) and in Python for the others, then code points
+
+# str.lower of each code point below U+0100, as the running interpreter has it (every one of them
+# lowercases to a single code point below U+0100)
+cdef uint32_t[256] LOWER_1BYTE
+for _c in range(256):
+    assert len(chr(_c).lower()) == 1 and ord(chr(_c).lower()) < 256
+    LOWER_1BYTE[_c] = ord(chr(_c).lower())
+
 
 cdef class _Lines:
     """A chunk of lines as code points: line k is text[off[k]:off[k+1]]."""
@@ -417,15 +428,28 @@ cdef class _Lines:
 
     cdef int add(self, str line, bint case_sensitive) except -1:
         """sacreBLEU's `sent.rstrip()`, then the tokenizer's `sent.lower()`."""
-        cdef Py_ssize_t ln
+        cdef Py_ssize_t ln, i
+        cdef const uint8_t* src
+        cdef uint32_t* dst
         line = line.rstrip()
-        if not case_sensitive:
-            line = line.lower()
         ln = PyUnicode_GET_LENGTH(line)
         if u32_reserve(&self.text, self.text.size + ln + 1) < 0:
             raise MemoryError()
-        if ln:
-            PyUnicode_AsUCS4(line, <Py_UCS4*>(self.text.data + self.text.size), ln, 0)
+        if not case_sensitive and ln and PyUnicode_KIND(line) == 1:
+            # a string of code points below U+0100, lowercased here through str.lower's own
+            # table of them (each maps to one code point below U+0100): no new str
+            src = <const uint8_t*>PyUnicode_DATA(line)
+            dst = self.text.data + self.text.size
+            for i in range(ln):
+                dst[i] = LOWER_1BYTE[src[i]]
+        else:
+            if not case_sensitive:
+                line = line.lower()
+                ln = PyUnicode_GET_LENGTH(line)
+                if u32_reserve(&self.text, self.text.size + ln + 1) < 0:
+                    raise MemoryError()
+            if ln:
+                PyUnicode_AsUCS4(line, <Py_UCS4*>(self.text.data + self.text.size), ln, 0)
         self.text.size += ln
         if i64_push(&self.off, self.text.size) < 0:
             raise MemoryError()
