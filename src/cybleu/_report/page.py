@@ -161,15 +161,18 @@ def encode_texts(texts_per_set):
             data = joined.encode("utf-8")
         offsets = np.zeros(len(texts) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
+        raw = np.frombuffer(data, dtype=np.uint8)
+        # a character above U+FFFF is the only one whose UTF-8 starts with a byte >= 0xF0: one
+        # pass of numpy over the bytes already encoded tells whether to look for them
         astral = np.array([m.start() for m in _ASTRAL.finditer(joined)]
-                          if joined and max(joined) >= "\U00010000" else [], dtype=np.int64)
+                          if raw.size and raw.max() >= 0xF0 else [], dtype=np.int64)
         if astral.size:  # a character above U+FFFF is two UTF-16 code units
             offsets += np.searchsorted(astral, offsets, side="left")
         # lengths (small numbers) compress far better than where each string starts
         units = np.diff(offsets)
         arrays[f"o{k}"] = units.astype(np.uint16 if units.size == 0 or units.max() < 65536
                                        else np.uint32)
-        arrays[f"s{k}"] = np.frombuffer(data, dtype=np.uint8)
+        arrays[f"s{k}"] = raw
         header["sets"].append({"n": len(texts),
                                "nulls": [i for i, t in enumerate(texts) if t is None]})
     return encode_payload(header, arrays)
