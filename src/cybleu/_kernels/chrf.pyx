@@ -692,16 +692,20 @@ cdef int batch_index(_Batch b, Py_ssize_t nsent, int C, int W, bint whitespace) 
 
 cdef void batch_scores(_Batch b, Py_ssize_t nh, Py_ssize_t r0, Py_ssize_t r1, Py_ssize_t nr,
                        Py_ssize_t ref_base, int O, double factor, double onep, bint eps,
-                       int64_t* dense, int64_t* row, double* out) noexcept nogil:
-    """Columns r0..r1-1 of the (nh, nr) matrix."""
-    cdef Py_ssize_t r, hi, i, a, e, rs
+                       bint same, int64_t* dense, int64_t* row, double* out) noexcept nogil:
+    """Columns r0..r1-1 of the (nh, nr) matrix. With `same` (the hypotheses are the references),
+    a pair's matches, sum(min(count in one, count in the other)), are the same both ways: column
+    r computes rows 0..r and writes (h, r) and (r, h) from one sum."""
+    cdef Py_ssize_t r, hi, i, a, e, rs, hend
     cdef int n
-    cdef int64_t m, c, d, rt
+    cdef int64_t m, c, d, rt, ht
+    cdef int64_t* mirror = row + 3 * O
     for r in range(r0, r1):
         rs = ref_base + r
         for i in range(b.uoff.data[rs * O], b.uoff.data[(rs + 1) * O]):
             dense[b.uid.data[i]] = b.ucount.data[i]
-        for hi in range(nh):
+        hend = r + 1 if same else nh
+        for hi in range(hend):
             for n in range(O):
                 a = b.uoff.data[hi * O + n]
                 e = b.uoff.data[hi * O + n + 1]
@@ -711,10 +715,16 @@ cdef void batch_scores(_Batch b, Py_ssize_t nh, Py_ssize_t r0, Py_ssize_t r1, Py
                     d = dense[b.uid.data[i]]
                     m += c if c < d else d
                 rt = b.totals.data[rs * O + n]
-                row[3 * n] = b.totals.data[hi * O + n] if rt > 0 else 0
+                ht = b.totals.data[hi * O + n]
+                row[3 * n] = ht if rt > 0 else 0
                 row[3 * n + 1] = rt
                 row[3 * n + 2] = m
+                mirror[3 * n] = rt if ht > 0 else 0
+                mirror[3 * n + 1] = ht
+                mirror[3 * n + 2] = m
             out[hi * nr + r] = chrf_f_score(row, O, factor, onep, eps)
+            if same and hi != r:
+                out[r * nr + hi] = chrf_f_score(mirror, O, factor, onep, eps)
         for i in range(b.uoff.data[rs * O], b.uoff.data[(rs + 1) * O]):
             dense[b.uid.data[i]] = 0
 
@@ -749,17 +759,17 @@ def pairwise_scores(hyps, refs, char_order=6, word_order=0, whitespace=False, lo
     if rc < 0:
         raise MemoryError()
     dense = <int64_t*>PyMem_RawCalloc(<size_t>b.grams.n + 1, sizeof(int64_t))
-    row = <int64_t*>PyMem_RawMalloc(<size_t>(3 * O) * sizeof(int64_t))
+    row = <int64_t*>PyMem_RawMalloc(<size_t>(6 * O) * sizeof(int64_t))
     try:
         if dense == NULL or row == NULL:
             raise MemoryError()
         # a block of reference columns at a time (about 2**16 pairs), so Ctrl-C lands in between
-        step = max(1, (1 << 16) // nh)
+        step = max(1, (1 << 16) // nh) if not same else max(1, (1 << 17) // nh)
         for r0 in range(0, nr, step):
             r1 = min(nr, r0 + step)
             with nogil:
-                batch_scores(b, nh, r0, r1, nr, ref_base, O, factor, onep, eps, dense, row,
-                             out.data.as_doubles)
+                batch_scores(b, nh, r0, r1, nr, ref_base, O, factor, onep, eps, same, dense,
+                             row, out.data.as_doubles)
             PyErr_CheckSignals()
     finally:
         PyMem_RawFree(dense)
