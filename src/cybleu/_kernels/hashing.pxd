@@ -21,8 +21,17 @@ cdef inline int slot_shift(Py_ssize_t nslots) noexcept nogil:
 
 
 cdef inline bint same_u32(const uint32_t* a, const uint32_t* b, Py_ssize_t n) noexcept nogil:
-    # keys are a few elements long: a loop beats a call to memcmp; two code points a step
-    # (memcpy of 8 bytes compiles to one unaligned load)
+    # keys are a few elements long: a loop beats a call to memcmp
+    cdef Py_ssize_t i
+    for i in range(n):
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+cdef inline bint same_token(const uint32_t* a, const uint32_t* b, Py_ssize_t n) noexcept nogil:
+    # same_u32 for tokens (words: several code points), two code points a step (memcpy of 8
+    # bytes compiles to one unaligned load); n-gram keys of one to six elements keep same_u32
     cdef Py_ssize_t i = 0
     cdef uint64_t x, y
     while i + 2 <= n:

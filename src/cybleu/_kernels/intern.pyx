@@ -5,7 +5,7 @@ from libc.stdint cimport uint32_t, int32_t, int64_t
 from libc.string cimport memset
 
 from .buffers cimport u32_reserve, i64_reserve
-from .hashing cimport slot_of, slot_shift, same_u32
+from .hashing cimport slot_of, slot_shift, same_token
 from .defs cimport hash_t, OOV_ID, ERR_NOMEM, U32Buf, Vocab, VocabEntry, VocabSlot
 from .workspace cimport Workspace
 
@@ -51,7 +51,7 @@ cdef inline Py_ssize_t vocab_probe(const Vocab* v, const uint32_t* s, Py_ssize_t
             return i
         if v.slots[i].tag == tag:
             en = &v.entries[e]
-            if en.h == h and en.length == n and same_u32(en.chars, s, n):
+            if en.h == h and en.length == n and same_token(en.chars, s, n):
                 return i
         i = (i + 1) & v.mask
 
