@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import shared_data_dir  # noqa: E402
+from _common import shared_data_dir
 
 DATA = shared_data_dir()
 WMT22 = DATA / "wmt" / "wmt22" / "en-de"
@@ -108,8 +108,8 @@ for hyps in outs:
     "report": (
         "cybleu.report of the 16 WMT17 en-de systems x 3,004 (BLEU + chrF + TER), page built",
         WMT17, WMT17_SETUP,
-        "cybleu.report(ref17[:20], {k: v[:20] for k, v in list(sys17.items())[:2]}, "
-        "metrics=['bleu', 'chrf', 'ter']).html()",
+        ("cybleu.report(ref17[:20], {k: v[:20] for k, v in list(sys17.items())[:2]}, "
+         "metrics=['bleu', 'chrf', 'ter']).html()"),
         "cybleu.report(ref17, sys17, metrics=['bleu', 'chrf', 'ter']).html()"),
     "corpus_chrf": (
         "cybleu.corpus_chrf of one WMT17 en-de system (3,004 segments)",
@@ -164,7 +164,7 @@ def count(source, backend):
             f.write(source)
         run = subprocess.run(["setarch", os.uname().machine, "-R", "valgrind", "--tool=callgrind",
                               f"--callgrind-out-file={out}", sys.executable, path],
-                             capture_output=True, text=True,
+                             capture_output=True, text=True, check=False,
                              env={**os.environ, **QUIET_ENV, "CYBLEU_IMPLEMENTATION": backend})
         if run.returncode != 0:
             raise SystemExit(f"exit {run.returncode}\n{run.stderr[-3000:]}")
@@ -175,7 +175,7 @@ def versions():
     import cybleu
     return {"python": platform.python_version(), "cybleu": cybleu.__version__,
             "valgrind": subprocess.run(["valgrind", "--version"], capture_output=True,
-                                       text=True).stdout.strip(),
+                                       text=True, check=False).stdout.strip(),
             "machine": platform.machine(), "os": f"{platform.system()} {platform.release()}"}
 
 
