@@ -747,6 +747,9 @@ def _run(args, parking=None):
                 logger.warning(f"No references found for test set {test_set}/{args.langpair}.")
             ref_groups.append(ref_files)
 
+    if _stream_one_system(args, ref_groups, paired):
+        return
+
     if parking is not None:
         parking.start()     # the collector off while the references are read and cached
     full_refs = streams.read_references(ref_groups, args.num_refs, args.encoding)
@@ -871,6 +874,40 @@ def _warn_if_unspaced(tokenize, refs):
         hint = language_hint.guess([line for stream in refs for line in stream[:5000]])
         if hint is not None:
             logger.warning(language_hint.advice(hint, tokenize, "cli"))
+
+
+def _stream_one_system(args, ref_groups, paired):
+    """One system file scored against reference files of its length, longer than one slice,
+    for its corpus scores only: read in step with its references, a slice at a time, so memory
+    stays bounded by the slice instead of growing with the files (the same output as caching
+    the references first). False, having done nothing, for any other run."""
+    if (args.input is None or len(args.input) != 1 or len(ref_groups) != 1 or args.num_refs != 1
+            or paired or args.confidence or args.detail or args.sentence_level
+            or args.origlang is not None or args.subset is not None):
+        return False
+    ref_paths, path = list(ref_groups[0]), args.input[0]
+    if not ref_paths:
+        return False
+    counts = [streams.count_lines(p, args.encoding) for p in ref_paths + [path]]
+    if None in counts or len(set(counts)) != 1 or counts[0] <= streams.CHUNK_LINES:
+        return False      # the general path reads them (and reports a length mismatch)
+    metric_args = {name.upper(): _args_to_dict(args, name.lower()) for name in args.metrics}
+    classes = _metric_classes(metric_args)
+    label = ", ".join(args.refs) if args.test_set is None else "the references"
+    # the settings checked (and refused with the metric's message) before anything is read
+    streams.make_metrics(classes, metric_args, [[""] for _ in ref_paths], 1, label)
+    if "bleu" in args.metrics and args.langpair is None:
+        # the check reads the first lines of each reference file, as the general path does
+        _warn_if_unspaced(args.bleu_tokenize or registry.DEFAULT,
+                          [streams.first_lines(p, args.encoding, 5000) for p in ref_paths])
+    progress = _line_progress(args, "scoring")
+    try:
+        system, metrics = streams.stream_system(metric_args, classes, ref_paths, path, path,
+                                                args.encoding, progress)
+    finally:
+        progress.close()
+    _single(args, metrics, system, None)
+    return True
 
 
 def _mistyped_command(word):

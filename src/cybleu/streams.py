@@ -299,6 +299,12 @@ def count_lines(path, encoding):
     return count + (last != b"\n")
 
 
+def first_lines(path, encoding, n):
+    """The first n lines of a file, as TextSource.blocks gives them."""
+    with TextSource(path, encoding) as source:
+        return next(source.blocks(n), [])
+
+
 def check_decodes(path, encoding):
     """Read a file through, for its decoding errors only (InputError naming it and the line)."""
     with TextSource(path, encoding) as source:
@@ -414,6 +420,82 @@ class MetricSlices:
         return None if method is None else method(lines)
 
 
+class StreamedSlices(MetricSlices):
+    """MetricSlices whose reference slices arrive one at a time, in step with the system's lines
+    (one system scored in memory bounded by a slice): slice k is cached when its references are
+    read, and dropped when the next one comes. The first slice's metric stays, without its
+    references, for the signature and the score."""
+
+    def __init__(self, key, cls, kwargs):  # pylint: disable=super-init-not-called
+        self.key = key
+        self.cls, self.kwargs = cls, kwargs
+        self.slices = {}
+        self.first = None
+        self.checks_tokenized = False
+        self.num_refs = None
+
+    def load(self, k, ref_block):
+        """The references of slice k (one list of lines per stream)."""
+        previous = self.slices.pop(k - 1, None)
+        if previous is not None and previous is self.first:
+            previous._ref_cache = None   # only its settings are needed from now on
+        del previous
+        metric = self.cls(**self.kwargs, references=ref_block)
+        if self.first is None:
+            self.first = metric
+            self.checks_tokenized = not getattr(metric, "_force", True)
+        if self.checks_tokenized:
+            metric._force = True
+        nrefs = getattr(metric, "num_refs", None)
+        if self.num_refs is None:
+            self.num_refs = nrefs
+        elif nrefs != self.num_refs:  # slices disagree: a variable number of references
+            self.first.num_refs = -1
+        self.slices[k] = metric
+
+
+# lines per slice when one system streams with its references: small enough that a slice's text
+# and its cached references stay a few megabytes (the sums do not depend on the slicing: integers,
+# and TER's float columns added row after row in order either way)
+STREAM_LINES = 1 << 14
+
+
+def stream_system(metric_args, registry, ref_paths, path, name, encoding, progress):
+    """One system scored against its references read in step with it, STREAM_LINES lines at a
+    time (for files of equal length, more than CHUNK_LINES long): the same statistics and scores
+    as caching the references first, in memory bounded by a slice. Returns the System and the
+    {key: StreamedSlices} that scored it."""
+    metrics = {key: StreamedSlices(key, registry[key], kwargs)
+               for key, kwargs in metric_args.items()}
+    lines = min(STREAM_LINES, CHUNK_LINES)
+    system = System(name, metrics, False, lines)
+    sources = [TextSource(p, encoding) for p in ref_paths]
+    target = TextSource(path, encoding)
+    opened = []
+    try:
+        for source in sources + [target]:
+            opened.append(source.__enter__())
+        ref_blocks = [source.blocks(lines) for source in sources]
+        for k, block in enumerate(target.blocks(lines)):
+            refs = [next(blocks) for blocks in ref_blocks]
+            for key, metric in metrics.items():
+                try:
+                    metric.load(k, refs)
+                except MemoryError:
+                    raise InputError(memory_message(ref_paths[0], f"caching them for {key}"))
+            del refs
+            system.add(metrics, block, False)
+            del block
+            progress(system.n_lines)
+        system.finish(metrics)
+    except MemoryError:
+        raise InputError(memory_message(path, "scoring it")) from None
+    finally:
+        for source in opened:
+            source.__exit__(None, None, None)
+    return system, metrics
+
+
 def make_metrics(registry, metric_args, refs, n_segments, label="the references"):
     """{key: MetricSlices} for {key: keyword arguments} (keys of `registry`, upper case); a
     metric that refuses its arguments raises InputError with its message."""
@@ -438,8 +520,9 @@ class System:
     statistics when a test or the sentence level needs them, else the corpus score or the
     statistics' running totals."""
 
-    def __init__(self, name, metrics, keep_rows):
+    def __init__(self, name, metrics, keep_rows, slice_lines=None):
         self.name = name
+        self.slice_lines = slice_lines or CHUNK_LINES   # lines per slice of the references
         self.n_lines = 0
         self.keep_rows = keep_rows
         self.stats = None
@@ -463,7 +546,7 @@ class System:
         """Statistics of the next `lines` (at most one slice of the references). A system that
         is one slice long and needs no segment statistics is scored as sacreBLEU scores it,
         with corpus_score."""
-        k = self.n_lines // CHUNK_LINES
+        k = self.n_lines // self.slice_lines
         if any(metric.checks_tokenized for metric in metrics.values()):
             self.tokenized += sum(map(str.endswith, lines, _PERIODS))
         for key, metric in metrics.items():
