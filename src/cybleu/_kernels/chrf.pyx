@@ -218,6 +218,10 @@ cdef int words_of(const uint32_t* s, Py_ssize_t n, SeqTable* vocab, U32Buf* ids)
 # ---------------------------------------------------------------------------------------------
 # statistics of one hypothesis against one reference
 
+# a pair's table starts with room for this many reference n-grams and grows past it
+cdef Py_ssize_t PAIR_TABLE = 1 << 16
+
+
 cdef int count_pair(SeqTable* t, const uint32_t* r, Py_ssize_t rl, const uint32_t* hy,
                     Py_ssize_t hl, int N, int32_t kind, int64_t* out) noexcept nogil:
     """[hyp n-grams (0 where the reference has none), ref n-grams, matches] for orders 1..N of
@@ -228,13 +232,18 @@ cdef int count_pair(SeqTable* t, const uint32_t* r, Py_ssize_t rl, const uint32_
     cdef int32_t s
     cdef SeqEntry* e
     cdef int64_t ht, rt
-    if table_prepare(t, rl * N) < 0:
+    # room for the distinct reference n-grams as they come (a long line of few distinct words
+    # has few), not for rl * N of them at once
+    if table_prepare(t, rl * N if rl * N < PAIR_TABLE else PAIR_TABLE) < 0:
         return ERR_NOMEM
     for n in range(N):
         out[3 * n + 2] = 0
     for i in range(rl):
         h = SEED
         top = rl - i if rl - i < N else N
+        if 2 * (t.n + top) > t.nslots or t.n + top > t.ecap:
+            if table_grow(t, t.n + top) < 0:
+                return ERR_NOMEM
         for m in range(top):
             h = hash_step(h, r[i + m])
             table_add(t, r + i, <int32_t>(m + 1), kind, h)
