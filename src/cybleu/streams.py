@@ -482,7 +482,8 @@ def stream_system(metric_args, registry, ref_paths, path, name, encoding, progre
                 try:
                     metric.load(k, refs)
                 except MemoryError:
-                    raise InputError(memory_message(ref_paths[0], f"caching them for {key}"))
+                    raise InputError(memory_message(ref_paths[0],
+                                                    f"caching them for {key}")) from None
             del refs
             system.add(metrics, block, False)
             del block
