@@ -78,6 +78,20 @@ bleu = BLEU(references=[ref])
 for path in SYSTEMS:
     bleu.corpus_score(read(path), None)
 """),
+    "cached_scoring": (
+        "the cached workload's scoring alone: files read first, then the cache built and the 8 "
+        "systems scored",
+        WMT22, """
+from cybleu.metrics import BLEU
+ref = read(os.path.join(WMT22, "ref.A.txt"))
+outs = [read(p) for p in SYSTEMS]
+""",
+        "BLEU(references=[['a b .']]).corpus_score(['a b .'], None)",
+        """
+bleu = BLEU(references=[ref])
+for hyps in outs:
+    bleu.corpus_score(hyps, None)
+"""),
     "best_of": (
         "cybleu.best_of, k=8 candidates (the 8 WMT22 systems) for each of 20,000 segments",
         WMT22, """
