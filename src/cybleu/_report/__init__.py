@@ -176,9 +176,8 @@ def _systems(systems, n, name):
     return out
 
 
-#: the largest HTML a report shows in a notebook unless told (bytes of UTF-8): Jupyter drops
-#: output above its IOPub rate limit (1 MB/s over a 3 s window), and every byte stays in the .ipynb
-NOTEBOOK_LIMIT = 1_000_000
+#: the largest HTML a report shows in a notebook unless told (bytes of UTF-8; notebook.py's)
+from .notebook import INLINE_LIMIT as NOTEBOOK_LIMIT  # noqa: E402
 
 
 def _check_limit(value):

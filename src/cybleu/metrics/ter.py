@@ -11,8 +11,9 @@ from typing import Any, Dict, List, Optional, Sequence as SequenceT, Tuple, Unio
 from .. import _backend
 from ..tokenizers.tokenizer_ter import TercomTokenizer
 from .._scoring.bleu import sum_of_lists
-from .base import (Metric, Score, Signature, _check_hypotheses, _explain_type_error,
-                   _no_references, _segments_from_streams)
+from .._statistics.columns import Column
+from .base import (PERCENT_BUCKETS, Metric, Score, Signature, _check_hypotheses,
+                   _explain_type_error, _no_references, _segments_from_streams)
 from .lib_ter import translation_edit_rate
 
 _ter_kernel = _backend.module("ter")
@@ -50,6 +51,13 @@ class TERSignature(Signature):
         })
 
 
+def _count(x: float) -> str:
+    """A count with thousands separators; two decimals where it is an average (the reference
+    length over several references)."""
+    x = float(x)
+    return f"{x:,.0f}" if x.is_integer() else f"{x:,.2f}"
+
+
 class TERScore(Score):
     """A TER result: `score` (100 * edits / reference length; lower is better, and it can pass
     100), `num_edits` (an int) and `ref_length` (the summed average reference lengths, a float).
@@ -71,6 +79,12 @@ class TERScore(Score):
         super().__init__("TER", score)
         self.num_edits = int(num_edits)
         self.ref_length = ref_length
+
+    def _display(self) -> Dict[str, Any]:
+        """What a notebook shows beside the line: the edits and the reference length."""
+        return {"kind": "ter", "band": None, "charts": [], "notes": [
+            f"{_count(self.num_edits)} edits over {_count(self.ref_length)} reference words "
+            "(lower is better)"]}
 
 
 class _TERRefCache(Sequence[Dict[str, Any]]):
@@ -133,6 +147,8 @@ class TER(Metric):
     """
 
     _SIGNATURE_TYPE = TERSignature
+    higher_is_better = False
+    bucket_edges = PERCENT_BUCKETS
 
     def __init__(self, normalized: bool = False, no_punct: bool = False,
                  asian_support: bool = False, case_sensitive: bool = False,
@@ -323,3 +339,27 @@ class TER(Metric):
         rows = self._extract_corpus_statistics(hypotheses, references)
         return np.array([self._compute_score_from_stats(row).score for row in rows],
                         dtype=np.float64)
+
+    # -- the protocol: what the machinery asks ----------------------------------------------------
+
+    def statistic_columns(self) -> Tuple[Column, ...]:
+        """The edits (integers) and the average reference length, a float that sacreBLEU adds
+        segment after segment (an "ordered" column: exact in any order only while every average
+        is a multiple of a power of two, which the engines check).
+
+        :returns: A tuple of Columns.
+        """
+        return (Column("edits", "int"), Column("length", "ordered"))
+
+    def _report_views(self, scores: SequenceT[Any], stats: SequenceT[Any]) -> Dict[str, Any]:
+        return {"ter": [{"edits": int(c.num_edits), "ref_length": float(c.ref_length)}
+                        for c in scores]}
+
+    def _report_detail(self, stats: SequenceT[Any]) -> Any:
+        """Each segment's [edits, average reference length] for the two-system view."""
+        import numpy as np
+        rows = [np.frombuffer(st.flat, dtype=np.int64).reshape(st.n_segments, st.width)
+                if st.flat is not None else np.array(st.rows, dtype=np.float64) for st in stats]
+        spec = {"line": f"{self.label}: {{0}} edits / {{1}} reference words"}
+        return np.stack(rows).astype(np.float64), spec
+
