@@ -78,7 +78,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser():
-    from .metrics import NAMES as metric_names
+    from .metrics import choices as metric_choices
     parser = _Parser(
         prog="cybleu", allow_abbrev=False,
         description=(
@@ -148,7 +148,7 @@ def build_parser():
     parser.add_argument("--encoding", "-e", type=str, default="utf-8",
                         help="Open text files with specified encoding (Default: %(default)s)")
 
-    parser.add_argument("--metrics", "-m", choices=[m.lower() for m in metric_names], nargs="+",
+    parser.add_argument("--metrics", "-m", choices=metric_choices(plain=True), nargs="+",
                         default=["bleu"],
                         help="Space-delimited list of metrics to compute (Default: bleu)")
     parser.add_argument("--sentence-level", "-sl", action="store_true",

@@ -527,16 +527,21 @@ class System:
         self.n_lines = 0
         self.keep_rows = keep_rows
         self.stats = None
-        if keep_rows:  # plain scoring does not import significance
+        # a metric whose columns add exactly (segment means) keeps its rows, so that its sums
+        # over every slice are exact
+        self.exact = {key for key, metric in metrics.items() if any(
+            col[1] == "exact" for col in metric.first.statistic_columns() or ())}
+        if keep_rows or self.exact:  # plain scoring does not import significance
             from .significance import Statistics
-            self.stats = {key: Statistics() for key in metrics}
+            self.stats = {key: Statistics(columns=metric.first.statistic_columns())
+                          for key, metric in metrics.items()}
         self.totals = {key: None for key in metrics}
         self.scores = {}
         self.tokenized = 0     # lines ending in " ." (BLEU's check for tokenized input)
 
     def corpus_score(self, metric):
         """The corpus score for one MetricSlices (the metric's _aggregate_and_compute)."""
-        if self.keep_rows:
+        if self.keep_rows or metric.key in self.exact:
             from .significance import _score
             return _score(metric.first, self.stats[metric.key])
         if metric.key in self.scores:
@@ -551,10 +556,10 @@ class System:
         if any(metric.checks_tokenized for metric in metrics.values()):
             self.tokenized += sum(map(str.endswith, lines, _PERIODS))
         for key, metric in metrics.items():
-            if only_slice and not self.keep_rows:
+            if only_slice and not self.keep_rows and key not in self.exact:
                 self.scores[key] = metric.slices[0].corpus_score(lines, None)
                 continue
-            if self.keep_rows:
+            if self.keep_rows or key in self.exact:
                 flat = metric.flat_statistics(k, lines)
                 if flat is not None:
                     self.stats[key].extend_flat(*flat)

@@ -26,7 +26,7 @@ from array import array
 from collections import namedtuple
 
 __all__ = ["Column", "KINDS", "sum_rows", "sum_column", "exact_units", "from_units",
-           "ExactPacking", "check_columns"]
+           "to_limbs", "from_limbs", "EXACT_LIMBS", "ExactPacking", "check_columns"]
 
 #: how a column adds: exact integers, exactly added floats, floats added in segment order
 KINDS = ("int", "exact", "ordered")
@@ -73,6 +73,27 @@ def from_units(units):
     """The float nearest to `units` * 2**-1074 (int / int rounds correctly): the same float as
     math.fsum of the values whose units were added."""
     return units / _ONE
+
+
+#: base-2**32 digits that hold any sum of finite floats counted in 2**-1074 units (2098 bits and a
+#: sign, summed over up to 2**31 partitions in int64): how an exact sum travels through engines
+#: that add fixed-width integers (Spark's SQL sums, Ray's accumulators)
+EXACT_LIMBS = 66
+_LIMB = 32
+_MASK = (1 << _LIMB) - 1
+
+
+def to_limbs(units):
+    """An exact sum (an int of 2**-1074 units) as EXACT_LIMBS ints: non-negative base-2**32
+    digits, the last one signed (the rest of the number). Limbs of several sums add digit by
+    digit, and `from_limbs` of the digit sums is the sum of the numbers."""
+    last = _LIMB * (EXACT_LIMBS - 1)
+    return [(units >> (_LIMB * k)) & _MASK for k in range(EXACT_LIMBS - 1)] + [units >> last]
+
+
+def from_limbs(limbs):
+    """The int of 2**-1074 units whose limbs (or sums of limbs) these are."""
+    return sum(int(limb) << (_LIMB * k) for k, limb in enumerate(limbs))
 
 
 def sum_column(values, adds):

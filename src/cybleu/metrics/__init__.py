@@ -49,7 +49,7 @@ _LAZY = {
 __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "CHRF", "CHRFScore", "CHRFSignature", "TER",
            "TERScore", "TERSignature", "Metric", "Score", "Signature", "SegmentMeanMetric",
            "ExternalScores", "METRICS", "NAMES", "get", "register", "unregister", "make", "names",
-           "presets"]
+           "presets", "choices"]
 
 
 def register(name, metric=None, *, replace=False, **presets):
@@ -112,6 +112,9 @@ def unregister(name):
 def _describe(target):
     return target if isinstance(target, str) else f"{target.__module__}.{target.__qualname__}"
 
+
+#: the metrics a report shows when none are named (sacreBLEU's three)
+REPORT_METRICS = ("bleu", "chrf", "ter")
 
 for _name, _path, _presets in (("bleu", ".bleu:BLEU", {}), ("chrf", ".chrf:CHRF", {}),
                                ("chrf++", ".chrf:CHRF", {"word_order": 2}),
@@ -238,27 +241,45 @@ def _plain_names():
     return tuple(key.upper() for key, (_, preset) in _REGISTRY.items() if not preset)
 
 
-class _Names(tuple):
-    """NAMES: the upper-case names (a tuple), whose membership test also finds the metrics of
-    installed packages' entry points (looked up only for a name not registered yet)."""
+class _Choices(list):
+    """Names for an argparse `choices=`: the registered names (what help and errors list); the
+    membership test also finds a name that an installed package declares (entry points, looked
+    up only then), so `-m mymetric` works without cybleu knowing the package."""
+
+    def __init__(self, plain):
+        self.plain = plain
+        super().__init__(key for key in _REGISTRY if not (plain and _REGISTRY[key][1]))
 
     def __contains__(self, name):
-        if tuple.__contains__(self, name):
+        if list.__contains__(self, name):
             return True
         try:
-            _entry(name)
+            entry = _entry(name)
         except KeyError:
             return False
-        return name.upper() in _plain_names()
+        return not (self.plain and entry[1])
+
+
+def choices(plain=False):
+    """The names a command line's `-m` takes (a list of lower-case names; a name an installed
+    package registers is accepted too).
+
+    :param plain: Only names without presets (sacreBLEU's command line: `bleu`, `chrf`, `ter`).
+    :returns: A list of names.
+
+    >>> import cybleu.metrics
+    >>> list(cybleu.metrics.choices(plain=True))[:3], "chrf++" in cybleu.metrics.choices()
+    (['bleu', 'chrf', 'ter'], True)
+    """
+    return _Choices(plain)
 
 
 def __getattr__(name):
     if name == "METRICS":  # read again each time: a registration adds to it
         return {key: get(key) for key in _plain_names()}
     if name == "NAMES":
-        #: The registered metric names, ``('BLEU', 'CHRF', 'TER')``; ``METRICS`` maps each to
-        #: its class.
-        return _Names(_plain_names())
+        # sacreBLEU's names, ('BLEU', 'CHRF', 'TER') and those registered since
+        return _plain_names()
     if name in _LAZY:
         value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value  # later lookups skip this function

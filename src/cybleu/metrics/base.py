@@ -389,6 +389,14 @@ class Metric(metaclass=ABCMeta):
     #: Edges of the report's sentence-score buckets, when the scale is known (None: from the
     #: scores themselves).
     bucket_edges: Any = None
+    #: What a sentence score by name (best_of, `cybleu filter`) is made with: the class's
+    #: arguments that make `sentence_score` what users expect (BLEU: effective order).
+    SENTENCE_DEFAULTS: Dict[str, Any] = {}
+    #: The options of the metric on `cybleu report`'s command line: (flags, argparse's keywords,
+    #: the constructor's argument they set); COMMAND_DEFAULTS, constructor arguments the command
+    #: always passes.
+    COMMAND_OPTIONS: Tuple[Any, ...] = ()
+    COMMAND_DEFAULTS: Dict[str, Any] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

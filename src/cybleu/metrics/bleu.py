@@ -343,9 +343,28 @@ class BLEU(Metric):
     """
 
     bucket_edges = PERCENT_BUCKETS
+    # the report: its tokens and n-grams drive the n-gram views; its work is the longest
+    _report_ngrams = True
+    _report_order = 4
     #: what a sentence score (best_of, `cybleu filter`) is made with by name: sacreBLEU's
     #: sentence_bleu
     SENTENCE_DEFAULTS: Dict[str, Any] = {"effective_order": True}
+    #: `cybleu report`'s options for BLEU: (flags, argparse's keywords, the constructor's
+    #: argument); COMMAND_DEFAULTS are the command's own settings
+    COMMAND_OPTIONS: Tuple[Any, ...] = (
+        (("--tokenize", "-tok"), {"choices": registry.NAMES, "default": None, "help": (
+            "BLEU's tokenizer (default: by the target language of -l, else 13a).")},
+         "tokenize"),
+        (("--lowercase", "-lc"), {"action": "store_true", "help": "Lowercased BLEU."},
+         "lowercase"),
+        (("--smooth-method", "-s"), {"choices": ("none", "floor", "add-k", "exp"),
+                                     "default": "exp", "help": "BLEU's smoothing (default: exp)."},
+         "smooth_method"),
+        (("--smooth-value", "-sv"), {"type": float, "default": None,
+                                     "help": "The smoothing value of floor and add-k."},
+         "smooth_value"),
+    )
+    COMMAND_DEFAULTS: Dict[str, Any] = {"force": True}
     SMOOTH_DEFAULTS: Dict[str, Optional[float]] = dict(bleu_math.SMOOTH_DEFAULTS)
     TOKENIZERS = _TOKENIZERS.keys()
     TOKENIZER_DEFAULT = registry.DEFAULT

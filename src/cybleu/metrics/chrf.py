@@ -217,6 +217,18 @@ class CHRF(Metric):
 
     label = "chrF"
     bucket_edges = PERCENT_BUCKETS
+    _report_order = 2  # the report starts the longest jobs first
+    #: `cybleu report`'s options for chrF: (flags, argparse's keywords, the constructor's
+    #: argument)
+    COMMAND_OPTIONS: Any = (
+        (("--chrf-char-order", "-cc"), {"type": int, "default": 6}, "char_order"),
+        (("--chrf-word-order", "-cw"), {"type": int, "default": None, "help": (
+            "Word n-gram order of `chrf` (chrf++ uses 2).")}, "word_order"),
+        (("--chrf-beta",), {"type": int, "default": 2}, "beta"),
+        (("--chrf-whitespace",), {"action": "store_true"}, "whitespace"),
+        (("--chrf-lowercase",), {"action": "store_true"}, "lowercase"),
+        (("--chrf-eps-smoothing",), {"action": "store_true"}, "eps_smoothing"),
+    )
     CHAR_ORDER = 6
     WORD_ORDER = 0
     BETA = 2

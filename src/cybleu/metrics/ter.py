@@ -149,6 +149,15 @@ class TER(Metric):
     _SIGNATURE_TYPE = TERSignature
     higher_is_better = False
     bucket_edges = PERCENT_BUCKETS
+    _report_order = 1  # the report starts the longest jobs first
+    #: `cybleu report`'s options for TER: (flags, argparse's keywords, the constructor's
+    #: argument)
+    COMMAND_OPTIONS = (
+        (("--ter-case-sensitive",), {"action": "store_true"}, "case_sensitive"),
+        (("--ter-asian-support",), {"action": "store_true"}, "asian_support"),
+        (("--ter-no-punct",), {"action": "store_true"}, "no_punct"),
+        (("--ter-normalized",), {"action": "store_true"}, "normalized"),
+    )
 
     def __init__(self, normalized: bool = False, no_punct: bool = False,
                  asian_support: bool = False, case_sensitive: bool = False,
@@ -351,6 +360,12 @@ class TER(Metric):
         """
         return (Column("edits", "int"), Column("length", "ordered"))
 
+    def _ordered_sums_exact(self, n_refs: Optional[int]) -> bool:
+        """Whether sacreBLEU's in-order sum of the average reference lengths is the same float in
+        any order with `n_refs` reference streams (None: unknown): with one or two references
+        every average is a multiple of 1/2, and every partial sum of a corpus is exact."""
+        return n_refs is not None and n_refs < 3
+
     def _report_views(self, scores: SequenceT[Any], stats: SequenceT[Any]) -> Dict[str, Any]:
         return {"ter": [{"edits": int(c.num_edits), "ref_length": float(c.ref_length)}
                         for c in scores]}
@@ -360,6 +375,6 @@ class TER(Metric):
         import numpy as np
         rows = [np.frombuffer(st.flat, dtype=np.int64).reshape(st.n_segments, st.width)
                 if st.flat is not None else np.array(st.rows, dtype=np.float64) for st in stats]
-        spec = {"line": f"{self.label}: {{0}} edits / {{1}} reference words"}
+        spec = {"line": f"{self.label}: {{0}} edits over {{1}} reference words"}
         return np.stack(rows).astype(np.float64), spec
 
