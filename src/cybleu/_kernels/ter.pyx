@@ -13,6 +13,8 @@ from cpython.mem cimport PyMem_RawMalloc, PyMem_RawRealloc, PyMem_RawFree
 from cpython.array cimport array, clone
 from cpython.exc cimport PyErr_CheckSignals
 
+from .buffers cimport u32_reserve, i64_push
+from .hashing cimport hash_step
 from .workspace cimport Job, run_jobs
 
 cdef extern from "Python.h":
@@ -70,7 +72,7 @@ cdef Py_ssize_t STEP_WORK = 1 << 12
 
 
 # ---------------------------------------------------------------------------------------------
-# growable buffers
+# growable arrays (the work arrays; the U32Buf/I64Buf ones grow with buffers.pxd's functions)
 
 cdef int grow(void** p, Py_ssize_t* cap, Py_ssize_t need, size_t item) noexcept nogil:
     """Make room for `need` items of `item` bytes at *p (contents kept): 0, or -1 out of memory."""
@@ -88,18 +90,6 @@ cdef int grow(void** p, Py_ssize_t* cap, Py_ssize_t need, size_t item) noexcept 
         return -1
     p[0] = q
     cap[0] = c
-    return 0
-
-
-cdef inline int u32_reserve(U32Buf* b, Py_ssize_t need) noexcept nogil:
-    return grow(<void**>&b.data, &b.cap, need, sizeof(uint32_t))
-
-
-cdef inline int i64_push(I64Buf* b, int64_t v) noexcept nogil:
-    if b.size == b.cap and grow(<void**>&b.data, &b.cap, b.size + 1, sizeof(int64_t)) < 0:
-        return -1
-    b.data[b.size] = v
-    b.size += 1
     return 0
 
 
@@ -394,7 +384,7 @@ cdef int split_words(const uint32_t* s, Py_ssize_t n, WordStore* st) noexcept no
         else:
             st.chars.data[st.chars.size] = s[i]
             st.chars.size += 1
-            h = (h ^ s[i]) * 0x100000001b3ULL
+            h = hash_step(h, s[i])
     return 0
 
 
