@@ -1,7 +1,7 @@
 """Compiled TER kernel: tercom tokenizer -> words interned to IDs -> shift search and beam edit
 distance, exactly as sacreBLEU 2.6.0 computes them.
 
-The pure-Python twin `_ter_py.py` is the readable specification of every public name here (and
+The pure-Python twin `ter_py.py` is the readable specification of every public name here (and
 explains the algorithm); the parity tests hold the two to identical results. Argument checks with
 user-facing messages live in `metrics/ter.py`; the checks here keep the kernel memory-safe and
 raise the twin's errors.
@@ -33,7 +33,7 @@ __all__ = ["tokenize", "edit_stats", "edit_distance_trace", "RefSet", "segment_s
            "corpus_stats", "sentence_scores"]
 
 cdef enum:
-    # tercom's limits, as sacreBLEU sets them (see _ter_py.py)
+    # tercom's limits, as sacreBLEU sets them (see ter_py.py)
     MAX_SHIFT_SIZE = 10
     MAX_SHIFT_DIST = 50
     BEAM_WIDTH = 25
@@ -787,7 +787,7 @@ cdef void alignment(TerWork* w, Py_ssize_t t) noexcept nogil:
 
 cdef Py_ssize_t find_candidates(TerWork* w, const word_t* hyp, Py_ssize_t n, const word_t* ref,
                                 Py_ssize_t m, Py_ssize_t limit) noexcept nogil:
-    """One round's candidate shifts in sacreBLEU's order (see _ter_py._candidates), the first
+    """One round's candidate shifts in sacreBLEU's order (see ter_py._candidates), the first
     `limit` of them stored in w.cands; returns their number, stopping once it reaches limit."""
     cdef Py_ssize_t count = 0, start, r, r0, r1, length, k, target, last
     for start in range(n):
@@ -821,7 +821,7 @@ cdef Py_ssize_t find_candidates(TerWork* w, const word_t* hyp, Py_ssize_t n, con
 
 cdef void perform_shift(const word_t* src, Py_ssize_t n, Py_ssize_t start, Py_ssize_t length,
                         Py_ssize_t target, word_t* dst) noexcept nogil:
-    """sacreBLEU's `_perform_shift` (see _ter_py._shift), Python's slice clipping included."""
+    """sacreBLEU's `_perform_shift` (see ter_py._shift), Python's slice clipping included."""
     cdef Py_ssize_t k = 0, a
     cdef size_t z = sizeof(word_t)
     if target < start:

@@ -2,7 +2,7 @@
 
 sacreBLEU's hooks are here with its semantics; when they are TER's own and the tokenizer is
 cybleu's `TercomTokenizer`, TER's kernel (`_backend.module("ter")`: compiled, or its pure-Python twin
-`_ter_py.py`, the readable specification) tokenizes, searches the shifts and computes the edit
+`ter_py.py`, the readable specification) tokenizes, searches the shifts and computes the edit
 distances, and gives the same per-segment statistics [edits, average reference length].
 """
 from collections.abc import Sequence
