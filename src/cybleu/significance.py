@@ -17,7 +17,7 @@ floats for the same seed:
   (randomization), as sacreBLEU's numpy code gives them.
 
 How it is computed: every system is tokenized once into integer segment statistics; a resample
-is a sum of rows, done for all systems at once in the compiled `_resample` module (numpy's random
+is a sum of rows, done for all systems at once in the compiled `resample` step (numpy's random
 streams are reproduced there, so numpy is not even imported); BLEU's float arithmetic on the sums
 is replayed in C and checked against the metric's own `_compute_score_from_stats`. Statistics
 that are not integers, other metrics, and float32 sums that could round (a column sum reaching
@@ -88,12 +88,12 @@ class Result:
         return property(get, set)   # the property's docstring is the getter's
 
     mean = _numpy_scalar("mean", """The mean score of the system's bootstrap resamples (paired
-        bootstrap only, else None): a numpy.float64, or a numpy.float32 for chrF and TER, as
-        sacreBLEU 2.6.0 gives it. Set it to a number or None; a Python float is read back as
-        numpy.float64.""")
+        bootstrap only, else None): a numpy.float64, or a numpy.float32 where sacreBLEU 2.6.0
+        gives one (a metric whose score of float32 sums stays float32). Set it to a number or
+        None; a Python float is read back as numpy.float64.""")
     ci = _numpy_scalar("ci", """The half-width of the 95% confidence interval around `mean`
-        (paired bootstrap only, else None): a numpy.float64, or a numpy.float32 for chrF and TER,
-        as sacreBLEU 2.6.0 gives it. Set it to a number or None; a Python float is read back as
+        (paired bootstrap only, else None): a numpy.float64, or a numpy.float32 where sacreBLEU
+        2.6.0 gives one. Set it to a number or None; a Python float is read back as
         numpy.float64.""")
     del _numpy_scalar
 
@@ -162,7 +162,7 @@ def _bs_statistic(bl_score, sys_score, bl_scores, sys_scores, inclusive=False):
         mean_diff = _resample().pairwise_mean(sample_diffs)
         return sys_mean, sys_ci, _p_value([d - mean_diff for d in sample_diffs], diff,
                                           inclusive)
-    # numpy scalars (float32 scores of chrF, TER): numpy's own arithmetic
+    # numpy scalars (a metric's float32 scores of float32 sums): numpy's own arithmetic
     return _numpy_bs_statistic(sys_scores, bl_scores, diff)
 
 

@@ -12,6 +12,8 @@ page's JavaScript only sorts, filters and draws them. Nothing in the page asks f
 import logging
 from collections.abc import Mapping, Sequence
 
+from ..metrics import REPORT_METRICS
+
 logger = logging.getLogger("cybleu.report")
 
 __all__ = ["report", "Report", "TestSet", "ReportInputError"]
@@ -249,13 +251,13 @@ class Report:
     >>> import cybleu
     >>> rep = cybleu.report(["the cat sat on the mat"],
     ...                     {"a": ["the cat sat on the mat"], "b": ["a cat sat on a mat"]},
-    ...                     metrics=["chrf"])
+    ...                     metrics=["bleu"])
     >>> print(rep.summary())
     test set: systems compared
     test set: 1 segment, 2 systems
-              chrF2
+               BLEU
       a      100.00
-      b       45.65
+      b       32.47
     """
 
     def __init__(self, meta, header, arrays, notebook_limit=NOTEBOOK_LIMIT):
@@ -387,7 +389,7 @@ def _testset_from_dict(ts, k):
 
 
 def report(references=None, systems=None, *, sources=None, name=None, testsets=None,
-           metrics=("bleu", "chrf", "ter"), baseline=None, title=None, paired_test="bs",
+           metrics=REPORT_METRICS, baseline=None, title=None, paired_test="bs",
            n_samples=None, seed=None, alpha=0.05, language_pair=None,
            notebook_limit=NOTEBOOK_LIMIT, scores=None):
     """Build a comparison report of MT systems (one page; `Report.save(path)` writes it).
@@ -550,8 +552,8 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
     meta = {"title": header["title"], "generator": header["generator"],
             "sets": [{"name": h["name"], "n_segments": h["n_segments"], "systems": h["systems"],
                       "metrics": [m["name"] for m in h["metrics"]],
-                      "scores": [[f"{m['corpus'][s]['score']:.2f}" for m in h["metrics"]]
-                                 for s in range(len(h["systems"]))],
+                      "scores": [[f"{m['corpus'][s]['score']:.{m['digits']}f}"
+                                  for m in h["metrics"]] for s in range(len(h["systems"]))],
                       "notes": h["notes"]}
                      for h in header_sets]}
     return Report(meta, header, arrays, notebook_limit)

@@ -187,7 +187,7 @@ def _digits(metric, scores):
     if metric.bucket_edges is not None:
         return 2
     top = max((abs(float(x)) for x in scores), default=0.0)
-    return 4 if top < 10 else 3 if top < 100 else 2
+    return 4 if top < 2 else 3 if top < 20 else 2
 
 
 def _metric_part(m_index, metric, stats_list, names, test, n_samples, seed, seed_str,

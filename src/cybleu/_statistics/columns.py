@@ -4,13 +4,13 @@ A metric's segment row is one number per column (`Metric.statistic_columns()`); 
 machinery that adds rows (the corpus score, resampling, the report's buckets, the engines'
 partitions) asks the column how:
 
-    int       integers: summed exactly, in any order (BLEU's and chrF's counts, TER's edits)
+    int       integers: summed exactly, in any order (n-gram counts, edits)
     exact     floats that add exactly: the sum is the correctly rounded sum of the exact values,
               math.fsum's, so it is the same float in any order and any partitioning (the
               per-segment scores of a segment-mean metric). Carried between partitions as an
               exact integer number of 2**-1074, the unit every finite float is a multiple of.
     ordered   floats added one after the other in segment order, from 0, as sacreBLEU's
-              `sum_of_lists` adds them (TER's average reference lengths)
+              `sum_of_lists` adds them (an average over a segment's references)
 
 >>> from cybleu._statistics.columns import Column, sum_rows
 >>> rows = [[0.1, 1], [0.2, 1], [0.3, 1]]

@@ -84,6 +84,11 @@ def register(name, metric=None, *, replace=False, **presets):
     if not (isinstance(metric, type) or (isinstance(metric, str) and ":" in metric)):
         raise TypeError(f"register {name!r}: give the metric class or its path as "
                         f"'module:Class', not {type(metric).__name__}")
+    if isinstance(metric, type):
+        from .base import Metric
+        if not issubclass(metric, Metric):
+            raise TypeError(f"register {name!r}: {metric.__name__} is not a cybleu.metrics.Metric "
+                            "(subclass Metric, or SegmentMeanMetric for a mean of segment scores)")
     key = name.lower()
     old = _REGISTRY.get(key)
     if old is not None and not replace and (old[0] is not metric and old[0] != metric

@@ -53,11 +53,11 @@ def __getattr__(name: str) -> Any:
 
 
 class Score:
-    """A metric's result (sacreBLEU's `Score`): the base of :class:`~cybleu.metrics.BLEUScore`,
-    :class:`~cybleu.metrics.CHRFScore` and :class:`~cybleu.metrics.TERScore`.
+    """A metric's result (sacreBLEU's `Score`): the base of every metric's score object
+    (:class:`~cybleu.metrics.BLEUScore`, ...).
 
-    :param name: The metric's name as printed (`'BLEU'`, `'chrF2'`, `'TER'`).
-    :param score: The score (0-100 for BLEU and chrF).
+    :param name: The metric's name as printed (`'BLEU'`, ...).
+    :param score: The score (0-100 for BLEU).
 
     `str(score)` and `repr(score)` are `score.format()`. After `corpus_score(...,
     n_bootstrap=N)` the text also shows the bootstrap mean and the half-width of the 95%
@@ -353,9 +353,9 @@ def _rows_of(stats: Any) -> List[Any]:
 
 
 class Metric(metaclass=ABCMeta):
-    """sacreBLEU's `Metric`, the base of :class:`~cybleu.metrics.BLEU`,
-    :class:`~cybleu.metrics.CHRF` and :class:`~cybleu.metrics.TER`: the pipeline in this module's
-    docstring; a subclass implements the abstract hooks with sacreBLEU's semantics.
+    """sacreBLEU's `Metric`, the base of every metric (:class:`~cybleu.metrics.BLEU`, ...): the
+    pipeline in this module's docstring; a subclass implements the abstract hooks with
+    sacreBLEU's semantics, and says what it is (the attributes below) for the machinery.
 
     Scoring goes through `corpus_score` and `sentence_score`; `get_signature()` then describes
     the settings. Metric objects made with `references=` keep those references tokenized, and
@@ -375,13 +375,13 @@ class Metric(metaclass=ABCMeta):
     # registers itself (`cybleu.metrics.register`) gets all of it.
 
     #: The metric's name before it has a score (headings, options, errors); a score's own `name`
-    #: may add settings (`chrF2++`). Defaults to the class's name.
+    #: may add settings. Defaults to the class's name.
     label: str = ""
-    #: Which way is better: True for a score (BLEU, chrF), False for an error rate (TER).
+    #: Which way is better: True for a score (BLEU), False for an error rate.
     higher_is_better: bool = True
     #: How segments make a corpus score: "corpus" (sum the segments' statistics, then score
-    #: the sums: BLEU, chrF, TER) or "mean" (the mean of the segments' scores: ROUGE, COMET, any
-    #: neural metric; see SegmentMeanMetric).
+    #: the sums: sacreBLEU's metrics) or "mean" (the mean of the segments' scores: ROUGE, COMET,
+    #: any neural metric; see SegmentMeanMetric).
     aggregation: str = "corpus"
     #: What a system's input is: "text" (hypotheses, scored against references) or "scores"
     #: (its per-segment scores, given: ExternalScores).
@@ -411,9 +411,9 @@ class Metric(metaclass=ABCMeta):
 
         :returns: A tuple of Columns, or None.
 
-        >>> from cybleu.metrics import TER
-        >>> TER().statistic_columns()
-        (Column(name='edits', adds='int'), Column(name='length', adds='ordered'))
+        >>> from cybleu.metrics import BLEU
+        >>> [column.name for column in BLEU(max_ngram_order=2).statistic_columns()]
+        ['hyp_len', 'ref_len', 'correct_1', 'correct_2', 'total_1', 'total_2']
         """
         return None
 
@@ -425,9 +425,9 @@ class Metric(metaclass=ABCMeta):
             of rows.
         :returns: A float64 numpy array, one score per segment.
 
-        >>> from cybleu.metrics import TER
-        >>> TER().segment_scores([[1, 6.0], [0, 4.0]]).tolist()
-        [16.666666666666664, 0.0]
+        >>> from cybleu.metrics import BLEU
+        >>> BLEU().segment_scores([[6, 6, 5, 3, 1, 0, 6, 5, 4, 3]]).tolist()
+        [37.99178428257963]
         """
         import numpy as np
         rows = _rows_of(stats)
