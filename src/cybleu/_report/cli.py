@@ -355,7 +355,7 @@ def _metrics(opts):
         except (ImportError, AttributeError) as err:
             _fail(f"{name}: {err}")
         # the metric's own options as given, then the command's settings; not those the name
-        # presets (chrf++ is chrF with word order 2, whatever -cw says)
+        # presets (a preset wins over the option's flag)
         preset = metrics.presets(name)
         options = {param: getattr(opts, _dest(flags))
                    for flags, _, param in cls.COMMAND_OPTIONS

@@ -465,6 +465,17 @@ class Metric(metaclass=ABCMeta):
         """
         return {}
 
+    def _script_notes(self, hint: Any, target: Optional[str]) -> List[str]:
+        """What the report says about this metric's tokenization of the references: a note per
+        problem (the metric's own words, naming the option that fixes it), or none.
+
+        :param hint: `cybleu.tokenizers.language_hint.guess` of the references (their script,
+            when most of it is written without spaces), or None.
+        :param target: The target language of the test set's language pair, or None.
+        :returns: A list of sentences.
+        """
+        return []
+
     def _report_detail(self, stats: SequenceT[Any]) -> Any:
         """How a segment's statistics read in the report's two-system view: (an array of every
         system's rows, stacked (systems, segments, width); a spec: {"table": {"head": [...],

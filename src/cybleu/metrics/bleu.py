@@ -825,6 +825,15 @@ class BLEU(Metric):
             "max_order": self.max_ngram_order,
         }
 
+    def _script_notes(self, hint: Any, target: Optional[str]) -> List[str]:
+        """The advice of `language_hint` when the references' script has no spaces and this
+        BLEU splits words at spaces (13a, intl)."""
+        from ..tokenizers import language_hint
+        tokenize = getattr(self, "tokenizer_signature", None)
+        if hint is not None and tokenize in language_hint.DEFAULT_TOKENIZERS:
+            return [language_hint.advice(hint, tokenize, "report")]
+        return []
+
     def _report_detail(self, stats: SequenceT[Any]) -> Any:
         """Each segment's [hyp_len, ref_len, correct..., total...] for the two-system view, as a
         table of matches over n-grams."""

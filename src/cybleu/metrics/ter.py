@@ -51,6 +51,12 @@ class TERSignature(Signature):
         })
 
 
+# asian_support (with normalized) splits these languages' characters apart
+_ASIAN_SPLITS = ("zh", "ja")
+_ASIAN_FIX = ("--ter-normalized --ter-asian-support (cybleu report), or "
+              "TER(normalized=True, asian_support=True) (cybleu.report)")
+
+
 def _count(x: float) -> str:
     """A count with thousands separators; two decimals where it is an average (the reference
     length over several references)."""
@@ -369,6 +375,22 @@ class TER(Metric):
     def _report_views(self, scores: SequenceT[Any], stats: SequenceT[Any]) -> Dict[str, Any]:
         return {"ter": [{"edits": int(c.num_edits), "ref_length": float(c.ref_length)}
                         for c in scores]}
+
+    def _script_notes(self, hint: Any, target: Optional[str]) -> List[str]:
+        """TER counts the words between spaces: on Chinese or Japanese (the language pair's
+        target, or the references' script) a clause is one word, unless `normalized` and
+        `asian_support` split the characters; other scripts without spaces have no fix."""
+        if self.asian_support and self.normalized:
+            return []
+        language = target if target is not None else (hint.language if hint else None)
+        if language in _ASIAN_SPLITS:
+            name = hint.name if hint else {"zh": "Chinese", "ja": "Japanese"}[language]
+            return [f"TER counts the words between spaces: on {name} a clause is one word and "
+                    f"TER stays near 100; add {_ASIAN_FIX}."]
+        if hint is not None and hint.language != "ko":
+            return [f"TER counts words between spaces, and has no option to split {hint.name}: "
+                    "its scores here mean little."]
+        return []
 
     def _report_detail(self, stats: SequenceT[Any]) -> Any:
         """Each segment's [edits, average reference length] for the two-system view."""
