@@ -13,7 +13,7 @@ from cpython.mem cimport PyMem_RawMalloc, PyMem_RawRealloc, PyMem_RawFree
 from cpython.array cimport array, clone
 from cpython.exc cimport PyErr_CheckSignals
 
-from .buffers cimport u32_reserve, i64_push
+from .buffers cimport u32_reserve, i64_reserve, i64_push
 from .hashing cimport hash_step
 from .workspace cimport Job, run_jobs
 
@@ -370,15 +370,20 @@ cdef int split_words(const uint32_t* s, Py_ssize_t n, WordStore* st) noexcept no
     """Append the words of a tokenizer output (words separated by spaces) to st."""
     cdef Py_ssize_t i, start
     cdef uint64_t h = 0xcbf29ce484222325ULL
-    if u32_reserve(&st.chars, st.chars.size + n) < 0:
+    # at most one word per two code points (a word and its space): room for them all at once,
+    # so the loop stores without a check
+    if u32_reserve(&st.chars, st.chars.size + n) < 0 or \
+            i64_reserve(&st.ends, st.ends.size + n // 2 + 1) < 0 or \
+            i64_reserve(&st.hashes, st.hashes.size + n // 2 + 1) < 0:
         return ERR_NOMEM
     start = st.chars.size
     for i in range(n + 1):
         if i == n or s[i] == 0x20:
             if st.chars.size > start:
-                if i64_push(&st.ends, st.chars.size) < 0 or \
-                        i64_push(&st.hashes, <int64_t>fmix64(h)) < 0:
-                    return ERR_NOMEM
+                st.ends.data[st.ends.size] = st.chars.size
+                st.ends.size += 1
+                st.hashes.data[st.hashes.size] = <int64_t>fmix64(h)
+                st.hashes.size += 1
             h = 0xcbf29ce484222325ULL
             start = st.chars.size
         else:
