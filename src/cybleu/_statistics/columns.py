@@ -23,7 +23,6 @@ import functools
 import math
 import operator
 from array import array
-from collections import namedtuple
 
 __all__ = ["Column", "KINDS", "sum_rows", "sum_column", "exact_units", "from_units",
            "to_limbs", "from_limbs", "EXACT_LIMBS", "ExactPacking", "check_columns"]
@@ -31,10 +30,29 @@ __all__ = ["Column", "KINDS", "sum_rows", "sum_column", "exact_units", "from_uni
 #: how a column adds: exact integers, exactly added floats, floats added in segment order
 KINDS = ("int", "exact", "ordered")
 
-Column = namedtuple("Column", "name adds")
-Column.__doc__ = """One statistic column of a metric's segment rows: its `name` (the engines' cell
-name) and how it `adds` ("int", "exact" or "ordered")."""
-Column.__new__.__defaults__ = ("int",)
+class Column(tuple):
+    """One statistic column of a metric's segment rows: its `name` (the engines' cell name) and
+    how it `adds` ("int", "exact" or "ordered"). A (name, adds) tuple (a class of its own rather
+    than a namedtuple, whose creation compiles code: the command line imports this)."""
+
+    __slots__ = ()
+
+    def __new__(cls, name, adds="int"):
+        return tuple.__new__(cls, (name, adds))
+
+    def __getnewargs__(self):
+        return tuple(self)
+
+    @property
+    def name(self):
+        return self[0]
+
+    @property
+    def adds(self):
+        return self[1]
+
+    def __repr__(self):
+        return f"Column(name={self[0]!r}, adds={self[1]!r})"
 
 # every finite float is an integer number of 2**-EXACT_SHIFT
 EXACT_SHIFT = 1074
