@@ -515,12 +515,97 @@ def test_registered_metrics_on_dask(dask_client, sample):
         got = cybleu.dask.corpus_score(scores, ExternalScores("x"))
         assert bits(got.score) == bits(math.fsum(values) / len(values))
     best = cybleu.dask.best_of(db.from_sequence(
-        [(systems["KIT"][i], systems["online-B"][i], refs[i]) for i in range(len(refs))],
+        [((systems["KIT"][i], systems["online-B"][i]), refs[i]) for i in range(len(refs))],
         npartitions=3), k=2, metric="overlap").compute()
     want = cybleu.best_of([h for i in range(len(refs))
                            for h in (systems["KIT"][i], systems["online-B"][i])],
                           [refs], 2, metric="overlap")
-    assert [row[-2] for row in best] == want.index.tolist()
+    assert [row[0] for row in best] == want.index.tolist()
+    assert [row[1] for row in best] == want.score.tolist()
+
+
+@pytest.fixture(scope="module")
+def ray_session():
+    from scale_data import require_engine
+    require_engine("ray", "ray")
+    require_engine("ray.data", "ray")
+    import ray
+    import ray.cloudpickle
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    ray.cloudpickle.register_pickle_by_value(protocol_metrics)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False,
+             runtime_env={"env_vars": {
+                 "CYBLEU_IMPLEMENTATION": os.environ.get("CYBLEU_IMPLEMENTATION", "auto")}})
+    from ray.data import DataContext
+    DataContext.get_current().enable_progress_bars = False
+    yield ray
+    ray.shutdown()
+
+
+@pytest.mark.ray
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
+@pytest.mark.filterwarnings("ignore::FutureWarning")
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_segment_means_on_ray(ray_session, sample):
+    """A mean of segment scores aggregated over Ray blocks: the exact sums travel as int64
+    limbs in Ray's accumulators, and the mean is math.fsum's whatever the blocks."""
+    from cybleu.ray import CorpusScore
+    refs, systems = sample
+    hyps = systems["KIT"]
+    values = [1e16, 1.0, -1e16, 0.1] * 75
+    for blocks in (1, 4, 7):
+        ds = ray_session.data.from_items([{"v": v} for v in values], override_num_blocks=blocks)
+        got = ds.aggregate(CorpusScore(ExternalScores("x"), hyp="v", refs=[]))["x"]
+        assert bits(got.score) == bits(math.fsum(values) / len(values))
+        ds = ray_session.data.from_items([{"hyp": h, "ref": r} for h, r in zip(hyps, refs)],
+                                         override_num_blocks=blocks)
+        got = ds.aggregate(CorpusScore(Overlap(), hyp="hyp", refs=["ref"]))["overlap"]
+        assert bits(got.score) == bits(Overlap().corpus_score(hyps, [refs]).score)
+
+
+@pytest.fixture(scope="module")
+def spark_session():
+    from scale_data import require_engine
+    require_engine("pyspark", "spark")
+    import shutil
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        pytest.skip("Spark needs a Java runtime")
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    from pyspark import cloudpickle
+    from pyspark.sql import SparkSession
+    cloudpickle.register_pickle_by_value(protocol_metrics)
+    session = (SparkSession.builder.master("local[2]").appName("cybleu-protocol")
+               .config("spark.ui.enabled", "false")
+               .config("spark.sql.shuffle.partitions", "4")
+               .config("spark.executorEnv.CYBLEU_IMPLEMENTATION",
+                       os.environ.get("CYBLEU_IMPLEMENTATION", "auto"))
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.mark.spark
+@pytest.mark.filterwarnings("ignore::FutureWarning")
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_segment_means_on_spark(spark_session, sample):
+    """Spark's SQL sums of the partitions' int64 limbs give math.fsum's mean, in any
+    partitioning."""
+    import cybleu.spark
+    refs, systems = sample
+    hyps = systems["KIT"]
+    values = [1e16, 1.0, -1e16, 0.1] * 75
+    for parts in (1, 3, 8):
+        df = spark_session.createDataFrame([(v,) for v in values], "v double").repartition(parts)
+        got = cybleu.spark.corpus_score(df, ExternalScores("x"), hyp="v", refs=[])
+        assert bits(got.score) == bits(math.fsum(values) / len(values))
+        df = spark_session.createDataFrame(list(zip(hyps, refs)),
+                                           "hyp string, ref string").repartition(parts)
+        got = cybleu.spark.corpus_score(df, Overlap(), hyp="hyp", refs=["ref"])
+        assert bits(got.score) == bits(Overlap().corpus_score(hyps, [refs]).score)
 
 
 # -- the house -----------------------------------------------------------------------------------

@@ -116,6 +116,10 @@ class Plan:
                 names.append(f"{col.name}_units" if col.adds == "ordered" else col.name)
         if ordered:
             names.append("inexact")
+        clash = sorted(set(_COMMON + ("inexact",)) & {col.name for col in self.stat_columns})
+        if clash or len(set(names)) < len(names):
+            raise ValueError(f"{engine}: {metric.label}'s statistic columns must have names of "
+                             f"their own (not {', '.join(clash) or 'the same name twice'})")
         self.columns = list(_COMMON) + names
 
     def __getstate__(self):

@@ -14,9 +14,9 @@ partitions) asks the column how:
 
 >>> from cybleu._statistics.columns import Column, sum_rows
 >>> rows = [[0.1, 1], [0.2, 1], [0.3, 1]]
->>> sum_rows(rows, [Column("score", "exact"), Column("segments", "int")])
+>>> sum_rows(rows, [Column("score", "exact"), Column("count", "int")])
 [0.6, 3]
->>> sum_rows(rows, [Column("score", "ordered"), Column("segments", "int")])
+>>> sum_rows(rows, [Column("score", "ordered"), Column("count", "int")])
 [0.6000000000000001, 3]
 """
 import functools

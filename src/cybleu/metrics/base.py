@@ -719,7 +719,7 @@ class SegmentMeanMetric(Metric):
 
         :returns: A tuple of Columns.
         """
-        return tuple(Column(name, "exact") for name in self.VALUES) + (Column("segments", "int"),)
+        return tuple(Column(name, "exact") for name in self.VALUES) + (Column("count", "int"),)
 
     def _segment_values(self, hypotheses: SequenceT[str], references: Optional[Streams]) -> Any:
         """One sequence of values per segment (the `VALUES`), by sacreBLEU's hooks."""
