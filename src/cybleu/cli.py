@@ -21,7 +21,7 @@ import os
 import sys
 
 from . import streams
-from ._command import Exit as _Exit, fail as _fail
+from ._command import Exit as _Exit, Parser as _Parser, fail as _fail
 from .tokenizers import registry
 from .version import SACREBLEU_VERSION, __version__
 
@@ -62,19 +62,6 @@ def _metric_classes(names):
     """{name: class} of the named metrics (upper case), importing only their modules."""
     from . import metrics
     return {name: metrics.get(name) for name in names}
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse's parser, asking for the terminal's width only when it prints: while arguments
-    are added, argparse formats each one to check its metavar, and the width query imports
-    shutil (with bz2, lzma and more), a few ms of every run."""
-
-    _adding = True  # until build_parser has added every argument
-
-    def _get_formatter(self):
-        if self._adding:
-            return self.formatter_class(prog=self.prog, width=80)
-        return super()._get_formatter()
 
 
 def build_parser():

@@ -27,7 +27,7 @@ import os
 import sys
 
 from .. import streams
-from ..cli import _fail, _Parser
+from .._command import Parser as _Parser, fail as _fail
 from ..outputs import Output, check_outputs
 
 logger = logging.getLogger("cybleu.cli")
