@@ -107,8 +107,8 @@ def numpy_randomization(base, system, n_trials, seed):
     n = len(base)
     swap = np.random.default_rng(seed).integers(2, size=(n_trials, n), dtype=bool)
     observed = abs(math.fsum(base) / n - math.fsum(system) / n)
-    stats = [abs(math.fsum(np.where(s, base, system)) / n - math.fsum(np.where(s, system, base)) / n)
-             for s in swap]
+    stats = [abs(math.fsum(np.where(s, base, system)) / n
+                 - math.fsum(np.where(s, system, base)) / n) for s in swap]
     count = sum(1 for x in stats if x >= observed)
     return (count + 1) / (n_trials + 1)
 
