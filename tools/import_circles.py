@@ -274,7 +274,7 @@ def main(argv):
             for target in sorted(edges[module]):
                 print(f"{module} -> {target}")
         return 0
-    short = lambda name: name[len(PACKAGE) + 1:] or PACKAGE  # noqa: E731
+    short = lambda name: name[len(PACKAGE) + 1:] or PACKAGE
     status = 0
     for label, g in (("modules", edges), ("floors", floors(edges))):
         found = strongly_connected(g)

@@ -226,7 +226,7 @@ def _systems(systems, n, name):
 
 
 #: the largest HTML a report shows in a notebook unless told (bytes of UTF-8; notebook.py's)
-from .notebook import INLINE_LIMIT as NOTEBOOK_LIMIT  # noqa: E402
+from .notebook import INLINE_LIMIT as NOTEBOOK_LIMIT  # noqa: E402 - beside the check that uses it
 
 
 def _check_limit(value):
