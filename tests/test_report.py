@@ -754,7 +754,7 @@ def test_manifest_and_dict_keys(files, capsys):
     assert code == 1 and 'give "sources" or "source", not both' in err
     code, _, err = run({"testsets": [dict(entry, refs=["ref.txt"])]})
     assert code == 1 and ("test set 1: unknown key 'refs'; a test set's keys are name, "
-                          "references, systems, sources, language_pair.") in err
+                          "references, systems, sources, language_pair, scores.") in err
     code, _, err = run({"testsets": [entry], "titel": "typo"})
     assert code == 1 and ("unknown key 'titel'; a manifest's keys are title, baseline, metrics, "
                           "language_pair, testsets.") in err

@@ -740,3 +740,69 @@ def test_a_notebook_page_says_it_left_out_the_segments(browser, tmp_path):
     assert "Segments left out." in note and "report.notebook_limit" in note
     browser.execute_script("window.__cybleu.go('compare')")
     assert "report.notebook_limit" in browser.find_element("id", "view-compare").text
+
+
+def test_a_metric_from_outside_and_external_scores(browser, tmp_path, artifacts):
+    """A metric registered by the user (tests/protocol_metrics.py, a segment-mean one) and
+    per-segment scores from elsewhere (lower is better) are metrics like the others: in the
+    overview with their intervals and p-values, and in the two-system view, where the rows sort,
+    filter and colour by them. No interpretation bands for a scale without any."""
+    from selenium.webdriver.common.by import By
+
+    import cybleu.metrics
+    from protocol_metrics import Overlap
+    refs, systems = demo(3, 300)
+    names = list(systems)
+    rng = np.random.default_rng(0)
+    errors = {n: (rng.normal(3.0, 1.0, len(refs)) - k).tolist() for k, n in enumerate(names)}
+    cybleu.metrics.register("overlap", Overlap)
+    try:
+        rep = cybleu.report(refs, systems, metrics=["overlap"], n_samples=200,
+                            scores={"MetricX:lower": errors})
+    finally:
+        cybleu.metrics.unregister("overlap")
+    path = tmp_path / "protocol.html"
+    rep.save(path)
+    _, header, arrays = page_data(path.read_text(encoding="utf-8"))
+    ts = header["sets"][0]
+    logs, requests = _open(browser, str(path))
+    assert [e for e in logs if e["level"] in ("SEVERE", "WARNING")] == []
+    heads = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#overview-table thead th'))"
+        ".map(th => th.textContent)")
+    assert "Overlap" in heads and "MetricX \u2193" in heads
+    cells = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#overview-table tbody tr'))"
+        ".map(tr => [+tr.getAttribute('data-system'),"
+        " Array.from(tr.querySelectorAll('td.score')).map(td => td.textContent)])")
+    metricx = ts["metrics"][1]
+    for s, scores in cells:
+        assert scores[1] == f"{metricx['corpus'][s]['score']:.{metricx['digits']}f}"
+    _shot(browser, artifacts, "protocol-overview")
+    browser.execute_script("window.__cybleu.go('interpretation')")
+    assert browser.execute_script("return document.querySelectorAll('#bands-chart').length") == 0
+    assert "No metric of this report has interpretation bands" in \
+        browser.find_element(By.ID, "view-interpretation").text
+    # the two-system view by MetricX (lower is better): sorted, filtered and coloured by it
+    browser.execute_script("window.__cybleu.go('compare')")
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#view-compare .seg-buttons .btn")
+    next(b for b in buttons if b.text == "MetricX").click()
+    time.sleep(0.3)
+    state = browser.execute_script("return window.__cybleu.state")
+    assert state["cmpMetric"] == 1
+    sa = sentence(header, arrays, 0, 1, state["a"])
+    sb = sentence(header, arrays, 0, 1, state["b"])
+    delta = sb - sa
+    n = ts["n_segments"]
+    rows = _rows(browser)
+    assert rows == _expected_order(delta, list(range(n)), True)[:len(rows)]
+    first = browser.find_element(By.CSS_SELECTOR, f"#seg-table .vt-row[data-seg='{rows[0]}']")
+    # B's score higher than A's is worse when lower is better: the difference is in red
+    assert "neg" in first.find_elements(By.CSS_SELECTOR, "div")[4].get_attribute("class")
+    lo = browser.find_element(By.ID, "range-lo")
+    lo.send_keys("1")
+    time.sleep(0.5)
+    want = [i for i in range(n) if delta[i] >= 1]
+    assert browser.find_element(By.ID, "row-count").text == f"{len(want)} of {n} segments"
+    _shot(browser, artifacts, "protocol-compare")
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cybleu import significance
-from cybleu._scoring import resampling
+from cybleu._statistics import resampling
 from cybleu._kernels import resample_py as _resample_py
 from cybleu.metrics import BLEU
 from conftest import data_path, read_lines

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from cybleu import significance
-from cybleu._scoring import resampling
+from cybleu.metrics import chrf as chrf_module
 from cybleu.metrics import BLEU, CHRF, TER
 
 from conftest import data_path, read_lines
@@ -144,12 +144,12 @@ def _edge_rows(order, n, rng):
 @pytest.mark.parametrize("word_order", [0, 2])
 def test_chrf_float32_replay_equals_the_scalar_arithmetic(beta, word_order):
     metric = CHRF(word_order=word_order, beta=beta)
-    args = resampling._chrf_fast_args(metric)
+    args = chrf_module._chrf_fast_args(metric)
     if args is None:
         pytest.skip("numpy < 2: float32 scalars promote differently; the scalar path runs")
     rows = _edge_rows(metric.order, 3000, np.random.default_rng(int(beta * 10) + word_order))
     flat = array("q", [v for row in rows for v in row])
-    fast = resampling._chrf_f32_scores(flat, 3 * metric.order, *args)
+    fast = chrf_module._chrf_f32_scores(flat, 3 * metric.order, *args)
     slow = [metric._compute_score_from_stats(row).score
             for row in np.array(rows, dtype="float32")]
     assert len(fast) == len(slow)
@@ -162,9 +162,9 @@ def test_chrf_replay_is_only_taken_for_cybleus_own_arithmetic():
     class Mine(CHRF):
         def _compute_f_score(self, statistics):
             return 1.0
-    assert resampling._chrf_fast_args(Mine()) is None
-    assert resampling._chrf_fast_args(CHRF(eps_smoothing=True)) is None
+    assert chrf_module._chrf_fast_args(Mine()) is None
+    assert chrf_module._chrf_fast_args(CHRF(eps_smoothing=True)) is None
     metric = CHRF()
     metric._compute_f_score = lambda statistics: 1.0
-    assert resampling._chrf_fast_args(metric) is None
-    assert resampling._chrf_fast_args(CHRF(beta=10 ** 5)) is None  # 10**10 is not float32
+    assert chrf_module._chrf_fast_args(metric) is None
+    assert chrf_module._chrf_fast_args(CHRF(beta=10 ** 5)) is None  # 10**10 is not float32

@@ -17,11 +17,25 @@ its messages on stderr, and one way from an error to an exit status.
 Anything else is a bug and keeps its traceback. Standard output is flushed inside the same
 handling, so an error while flushing it (a full disk, a closed pipe) is reported the same way.
 """
+import argparse
 import io
 import logging
 import sys
 
 logger = logging.getLogger("cybleu.cli")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, asking for the terminal's width only when it prints: while arguments
+    are added, argparse formats each one to check its metavar, and the width query imports
+    shutil (with bz2, lzma and more), a few ms of every run."""
+
+    _adding = True  # until build_parser has added every argument
+
+    def _get_formatter(self):
+        if self._adding:
+            return self.formatter_class(prog=self.prog, width=80)
+        return super()._get_formatter()
 
 
 class Exit(Exception):

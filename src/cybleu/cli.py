@@ -21,7 +21,7 @@ import os
 import sys
 
 from . import streams
-from ._command import Exit as _Exit, fail as _fail
+from ._command import Exit as _Exit, Parser as _Parser, fail as _fail
 from .tokenizers import registry
 from .version import SACREBLEU_VERSION, __version__
 
@@ -64,21 +64,8 @@ def _metric_classes(names):
     return {name: metrics.get(name) for name in names}
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse's parser, asking for the terminal's width only when it prints: while arguments
-    are added, argparse formats each one to check its metavar, and the width query imports
-    shutil (with bz2, lzma and more), a few ms of every run."""
-
-    _adding = True  # until build_parser has added every argument
-
-    def _get_formatter(self):
-        if self._adding:
-            return self.formatter_class(prog=self.prog, width=80)
-        return super()._get_formatter()
-
-
 def build_parser():
-    from .metrics import NAMES as metric_names
+    from .metrics import choices as metric_choices
     parser = _Parser(
         prog="cybleu", allow_abbrev=False,
         description=(
@@ -148,7 +135,7 @@ def build_parser():
     parser.add_argument("--encoding", "-e", type=str, default="utf-8",
                         help="Open text files with specified encoding (Default: %(default)s)")
 
-    parser.add_argument("--metrics", "-m", choices=[m.lower() for m in metric_names], nargs="+",
+    parser.add_argument("--metrics", "-m", choices=metric_choices(plain=True), nargs="+",
                         default=["bleu"],
                         help="Space-delimited list of metrics to compute (Default: bleu)")
     parser.add_argument("--sentence-level", "-sl", action="store_true",

@@ -135,7 +135,7 @@ def _explanation(test, n_samples, baseline_name):
 
 
 def _json_number(value):
-    """numpy float32 means and intervals (chrF's and TER's resampled scores are float32) as
+    """numpy float32 means and intervals (a metric's resampled scores may be float32) as
     Python floats: sacreBLEU 2.6.0 fails there with "Object of type float32 is not JSON
     serializable"; cybleu prints the values."""
     if value is None or isinstance(value, (int, float)):

@@ -17,7 +17,7 @@ floats for the same seed:
   (randomization), as sacreBLEU's numpy code gives them.
 
 How it is computed: every system is tokenized once into integer segment statistics; a resample
-is a sum of rows, done for all systems at once in the compiled `_resample` module (numpy's random
+is a sum of rows, done for all systems at once in the compiled `resample` step (numpy's random
 streams are reproduced there, so numpy is not even imported); BLEU's float arithmetic on the sums
 is replayed in C and checked against the metric's own `_compute_score_from_stats`. Statistics
 that are not integers, other metrics, and float32 sums that could round (a column sum reaching
@@ -35,9 +35,9 @@ import os
 
 # the resampling engine, shared with Metric.corpus_score's bootstrap; _bootstrap_resample is
 # sacreBLEU's name for a confidence interval's resamples, kept importable from here
-from ._scoring.resampling import (Statistics, _ar_scores, _bootstrap_resample, _bootstrap_scores,
-                                  _draws, _env_seed, _index_chunks, _mask_chunks, _resample,
-                                  _score, _statistics)
+from ._statistics.resampling import (Statistics, _ar_scores, _bootstrap_resample,
+                                     _bootstrap_scores, _draws, _env_seed, _index_chunks,
+                                     _mask_chunks, _resample, _score, _statistics)
 
 logger = logging.getLogger("cybleu")
 
@@ -88,12 +88,12 @@ class Result:
         return property(get, set)   # the property's docstring is the getter's
 
     mean = _numpy_scalar("mean", """The mean score of the system's bootstrap resamples (paired
-        bootstrap only, else None): a numpy.float64, or a numpy.float32 for chrF and TER, as
-        sacreBLEU 2.6.0 gives it. Set it to a number or None; a Python float is read back as
-        numpy.float64.""")
+        bootstrap only, else None): a numpy.float64, or a numpy.float32 where sacreBLEU 2.6.0
+        gives one (a metric whose score of float32 sums stays float32). Set it to a number or
+        None; a Python float is read back as numpy.float64.""")
     ci = _numpy_scalar("ci", """The half-width of the 95% confidence interval around `mean`
-        (paired bootstrap only, else None): a numpy.float64, or a numpy.float32 for chrF and TER,
-        as sacreBLEU 2.6.0 gives it. Set it to a number or None; a Python float is read back as
+        (paired bootstrap only, else None): a numpy.float64, or a numpy.float32 where sacreBLEU
+        2.6.0 gives one. Set it to a number or None; a Python float is read back as
         numpy.float64.""")
     del _numpy_scalar
 
@@ -152,7 +152,7 @@ def _numpy_estimate_ci(scores):
     return data.mean(), 0.5 * (data[upper_idx] - data[lower_idx])
 
 
-def _bs_statistic(bl_score, sys_score, bl_scores, sys_scores):
+def _bs_statistic(bl_score, sys_score, bl_scores, sys_scores, inclusive=False):
     """The paired bootstrap's (mean, 95% half-width, p-value) of a system against a baseline,
     from the scores of their resamples (drawn with the same indices) and their corpus scores."""
     diff = abs(bl_score - sys_score)
@@ -160,8 +160,9 @@ def _bs_statistic(bl_score, sys_score, bl_scores, sys_scores):
         sys_mean, sys_ci = _estimate_ci(sys_scores)
         sample_diffs = [abs(s - b) for s, b in zip(sys_scores, bl_scores)]
         mean_diff = _resample().pairwise_mean(sample_diffs)
-        return sys_mean, sys_ci, _p_value([d - mean_diff for d in sample_diffs], diff)
-    # numpy scalars (float32 scores of chrF, TER): numpy's own arithmetic
+        return sys_mean, sys_ci, _p_value([d - mean_diff for d in sample_diffs], diff,
+                                          inclusive)
+    # numpy scalars (a metric's float32 scores of float32 sums): numpy's own arithmetic
     return _numpy_bs_statistic(sys_scores, bl_scores, diff)
 
 
@@ -180,11 +181,22 @@ def _numpy_bs_statistic(sys_scores, bl_scores, diff):
     return sys_mean, sys_ci, _numpy_p_value(stats, diff)
 
 
-def _p_value(stats, real_difference):
-    """(count(stats > observed) + 1) / (n + 1); the strict > keeps a system compared with itself
-    from looking significant (multeval)."""
-    c = sum(1 for s in stats if s > real_difference)
+def _p_value(stats, real_difference, inclusive=False):
+    """(count(stats > observed) + 1) / (n + 1), sacreBLEU's (and multeval's) add-one p-value.
+
+    `inclusive` counts the statistics at least as large (>=) instead: the usual Monte Carlo
+    p-value, taken for segment-mean metrics (sacreBLEU has none to agree with), where a system
+    compared with itself has p = 1 (with > it would have the smallest p)."""
+    if inclusive:
+        c = sum(1 for s in stats if s >= real_difference)
+    else:
+        c = sum(1 for s in stats if s > real_difference)
     return (c + 1) / (len(stats) + 1)
+
+
+def _inclusive(metric):
+    """Whether the metric's p-values count ties (>=): segment means (see `_p_value`)."""
+    return getattr(metric, "aggregation", "corpus") == "mean"
 
 
 # -- seeds ---------------------------------------------------------------------------------------
@@ -383,7 +395,7 @@ class PairedTest:
                     if _plain_floats(bl_scores) else _numpy_estimate_ci(bl_scores)
             for (stats, score), sys_scores in zip(group, all_scores[1:]):
                 sys_mean, sys_ci, p = _bs_statistic(bl_result.score, score.score, bl_scores,
-                                                    sys_scores)
+                                                    sys_scores, _inclusive(metric))
                 results.append(Result(score.score, p, sys_mean, sys_ci))
         return results
 
@@ -406,7 +418,8 @@ class PairedTest:
             for (stats, score), (first, second), conf in zip(group, pairs, conf_scores):
                 diff = abs(bl_result.score - score.score)
                 if _plain_floats(first) and _plain_floats(second):
-                    p = _p_value([abs(a - b) for a, b in zip(first, second)], diff)
+                    p = _p_value([abs(a - b) for a, b in zip(first, second)], diff,
+                                 _inclusive(metric))
                 else:
                     import numpy as np
                     p = _numpy_p_value(np.abs(np.array(first) - np.array(second)), diff)
@@ -662,7 +675,8 @@ def bootstrap_all_pairs(metric, systems, n_samples=1000, seed=12345, groups=None
     raw = [[None] * len(names) for _ in names]
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
-            p = _bs_statistic(scores[i], scores[j], resampled[i], resampled[j])[2]
+            p = _bs_statistic(scores[i], scores[j], resampled[i], resampled[j],
+                              _inclusive(metric))[2]
             raw[i][j] = raw[j][i] = p
     return names, results, raw
 

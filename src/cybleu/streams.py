@@ -527,16 +527,31 @@ class System:
         self.n_lines = 0
         self.keep_rows = keep_rows
         self.stats = None
+        # a metric whose columns add exactly (segment means) keeps its rows, so that its sums
+        # over every slice are exact; known when the metrics have their first slice
+        self.exact = None
         if keep_rows:  # plain scoring does not import significance
-            from .significance import Statistics
-            self.stats = {key: Statistics() for key in metrics}
+            self._keep(metrics, metrics)
         self.totals = {key: None for key in metrics}
         self.scores = {}
         self.tokenized = 0     # lines ending in " ." (BLEU's check for tokenized input)
 
+    def _keep(self, metrics, keys):
+        from .significance import Statistics
+        if self.stats is None:
+            self.stats = {}
+        for key in keys:
+            self.stats[key] = Statistics(columns=metrics[key].first.statistic_columns())
+
+    def _find_exact(self, metrics):
+        self.exact = {key for key, metric in metrics.items() if any(
+            col[1] == "exact" for col in metric.first.statistic_columns() or ())}
+        if self.exact and not self.keep_rows:
+            self._keep(metrics, self.exact)
+
     def corpus_score(self, metric):
         """The corpus score for one MetricSlices (the metric's _aggregate_and_compute)."""
-        if self.keep_rows:
+        if self.keep_rows or metric.key in (self.exact or ()):
             from .significance import _score
             return _score(metric.first, self.stats[metric.key])
         if metric.key in self.scores:
@@ -548,13 +563,15 @@ class System:
         is one slice long and needs no segment statistics is scored as sacreBLEU scores it,
         with corpus_score."""
         k = self.n_lines // self.slice_lines
+        if self.exact is None:
+            self._find_exact(metrics)
         if any(metric.checks_tokenized for metric in metrics.values()):
             self.tokenized += sum(map(str.endswith, lines, _PERIODS))
         for key, metric in metrics.items():
-            if only_slice and not self.keep_rows:
+            if only_slice and not self.keep_rows and key not in self.exact:
                 self.scores[key] = metric.slices[0].corpus_score(lines, None)
                 continue
-            if self.keep_rows:
+            if self.keep_rows or key in self.exact:
                 flat = metric.flat_statistics(k, lines)
                 if flat is not None:
                     self.stats[key].extend_flat(*flat)

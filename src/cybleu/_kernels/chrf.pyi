@@ -1,4 +1,4 @@
-# Stub of the compiled chrF kernel; kept equal to the signatures of the pure-Python twin (_chrf_py.py).
+# Stub of the compiled chrF kernel; kept equal to the signatures of the pure-Python twin (chrf_py.py).
 from array import array
 from typing import Any, List, Sequence
 

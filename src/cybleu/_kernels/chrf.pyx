@@ -1,6 +1,6 @@
 """Compiled chrF kernel: character and word n-gram counting and chrF statistics, without the GIL.
 
-The pure-Python twin `_chrf_py.py` is the readable specification of every public name here; the
+The pure-Python twin `chrf_py.py` is the readable specification of every public name here; the
 parity tests hold the two to identical results. Argument checks come from the twin (so both
 backends raise the same errors, in the same order); the checks here only keep the kernel safe.
 

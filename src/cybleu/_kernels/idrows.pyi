@@ -1,4 +1,4 @@
-# Stub of the compiled module _idrows (kept equal to its twin's signatures, _idrows_py.py).
+# Stub of the compiled module idrows (kept equal to its twin's signatures, idrows_py.py).
 from typing import Any, Optional, Tuple
 
 import numpy as np

@@ -1,4 +1,4 @@
-# Stub of the compiled nltk/HF counting module; kept equal to the pure-Python twin (_nltkcore_py.py).
+# Stub of the compiled nltk/HF counting module; kept equal to the pure-Python twin (nltk_counts_py.py).
 from typing import Hashable, Sequence, Union
 
 __all__ = ["corpus_counts", "hf_counts", "sentence_score"]

@@ -1,4 +1,4 @@
-"""Compiled counting and float path of cybleu.nltk; the pure-Python twin `_nltkcore_py.py` is the
+"""Compiled counting and float path of cybleu.nltk; the pure-Python twin `nltk_counts_py.py` is the
 specification (same names and signatures, a test compares them).
 
 Tokens (any hashable objects) are interned with one dict per call: each reference token gets the

@@ -1,5 +1,5 @@
 # Stub of the compiled resampler; kept equal to the signatures of the pure-Python twin
-# (_resample_py.py).
+# (resample_py.py).
 from array import array
 from typing import Any, Callable, Optional, Sequence
 

@@ -1,7 +1,7 @@
 """Compiled resampling for significance tests: numpy's random streams, integer row sums, and
 BLEU's arithmetic on the sums, without importing numpy.
 
-The pure-Python twin `_resample_py.py` (numpy, written the obvious way) is the specification of
+The pure-Python twin `resample_py.py` (numpy, written the obvious way) is the specification of
 every public name; a test holds the two to identical results. What has to match numpy exactly:
 - PCG64 seeded through SeedSequence, as `np.random.default_rng(seed)`;
 - `Generator.choice(m, size)` (Lemire's bounded 32-bit draws on the buffered 32-bit output) and

@@ -2,24 +2,16 @@
 # tercom tokenizer -> words, interned per segment to integer IDs -> shift search and beam edit
 # distance on the ID arrays -> [edits, average reference length] per segment.
 #
-# Self-contained for now: the buffers, hashing and interning here are the kind the core split
-# (_buffers.pxd and friends) will share; this module will cimport them from there once it lands.
+# The growable buffers are the shared ones (defs.pxd, buffers.pxd), and so is the FNV-1a step of a
+# word's hash (hashing.pxd). The per-segment vocabulary below is TER's own: its words are interned
+# per segment with an int32 slot array (the core's vocabulary keeps a tag per slot for sentences
+# of many more tokens).
 from libc.stdint cimport uint8_t, uint32_t, uint64_t, int32_t, int64_t
+
+from .defs cimport U32Buf, I64Buf
 
 ctypedef int32_t word_t      # a word's ID within one segment; -1 for a word no reference has
 ctypedef int32_t cost_t      # a cell of the edit-distance matrix
-
-# Growable arrays owned by whoever embeds them; raw allocator: usable without the GIL, seen by
-# tracemalloc.
-cdef struct U32Buf:
-    uint32_t* data
-    Py_ssize_t size
-    Py_ssize_t cap
-
-cdef struct I64Buf:
-    int64_t* data
-    Py_ssize_t size
-    Py_ssize_t cap
 
 # Words back to back: word t is chars[ends[t-1]:ends[t]] (from 0 for t == 0); hashes[t] its hash.
 cdef struct WordStore:

@@ -1,5 +1,5 @@
 # Stub of the compiled TER kernel; kept equal to the signatures of its pure-Python twin
-# (_ter_py.py).
+# (ter_py.py).
 from array import array
 from typing import Any, Hashable, List, Sequence, Tuple
 

@@ -1,7 +1,7 @@
 """Compiled TER kernel: tercom tokenizer -> words interned to IDs -> shift search and beam edit
 distance, exactly as sacreBLEU 2.6.0 computes them.
 
-The pure-Python twin `_ter_py.py` is the readable specification of every public name here (and
+The pure-Python twin `ter_py.py` is the readable specification of every public name here (and
 explains the algorithm); the parity tests hold the two to identical results. Argument checks with
 user-facing messages live in `metrics/ter.py`; the checks here keep the kernel memory-safe and
 raise the twin's errors.
@@ -13,6 +13,8 @@ from cpython.mem cimport PyMem_RawMalloc, PyMem_RawRealloc, PyMem_RawFree
 from cpython.array cimport array, clone
 from cpython.exc cimport PyErr_CheckSignals
 
+from .buffers cimport u32_reserve, i64_reserve, i64_push
+from .hashing cimport hash_step
 from .workspace cimport Job, run_jobs
 
 cdef extern from "Python.h":
@@ -31,7 +33,7 @@ __all__ = ["tokenize", "edit_stats", "edit_distance_trace", "RefSet", "segment_s
            "corpus_stats", "sentence_scores"]
 
 cdef enum:
-    # tercom's limits, as sacreBLEU sets them (see _ter_py.py)
+    # tercom's limits, as sacreBLEU sets them (see ter_py.py)
     MAX_SHIFT_SIZE = 10
     MAX_SHIFT_DIST = 50
     BEAM_WIDTH = 25
@@ -70,7 +72,7 @@ cdef Py_ssize_t STEP_WORK = 1 << 12
 
 
 # ---------------------------------------------------------------------------------------------
-# growable buffers
+# growable arrays (the work arrays; the U32Buf/I64Buf ones grow with buffers.pxd's functions)
 
 cdef int grow(void** p, Py_ssize_t* cap, Py_ssize_t need, size_t item) noexcept nogil:
     """Make room for `need` items of `item` bytes at *p (contents kept): 0, or -1 out of memory."""
@@ -88,18 +90,6 @@ cdef int grow(void** p, Py_ssize_t* cap, Py_ssize_t need, size_t item) noexcept 
         return -1
     p[0] = q
     cap[0] = c
-    return 0
-
-
-cdef inline int u32_reserve(U32Buf* b, Py_ssize_t need) noexcept nogil:
-    return grow(<void**>&b.data, &b.cap, need, sizeof(uint32_t))
-
-
-cdef inline int i64_push(I64Buf* b, int64_t v) noexcept nogil:
-    if b.size == b.cap and grow(<void**>&b.data, &b.cap, b.size + 1, sizeof(int64_t)) < 0:
-        return -1
-    b.data[b.size] = v
-    b.size += 1
     return 0
 
 
@@ -380,21 +370,26 @@ cdef int split_words(const uint32_t* s, Py_ssize_t n, WordStore* st) noexcept no
     """Append the words of a tokenizer output (words separated by spaces) to st."""
     cdef Py_ssize_t i, start
     cdef uint64_t h = 0xcbf29ce484222325ULL
-    if u32_reserve(&st.chars, st.chars.size + n) < 0:
+    # at most one word per two code points (a word and its space): room for them all at once,
+    # so the loop stores without a check
+    if u32_reserve(&st.chars, st.chars.size + n) < 0 or \
+            i64_reserve(&st.ends, st.ends.size + n // 2 + 1) < 0 or \
+            i64_reserve(&st.hashes, st.hashes.size + n // 2 + 1) < 0:
         return ERR_NOMEM
     start = st.chars.size
     for i in range(n + 1):
         if i == n or s[i] == 0x20:
             if st.chars.size > start:
-                if i64_push(&st.ends, st.chars.size) < 0 or \
-                        i64_push(&st.hashes, <int64_t>fmix64(h)) < 0:
-                    return ERR_NOMEM
+                st.ends.data[st.ends.size] = st.chars.size
+                st.ends.size += 1
+                st.hashes.data[st.hashes.size] = <int64_t>fmix64(h)
+                st.hashes.size += 1
             h = 0xcbf29ce484222325ULL
             start = st.chars.size
         else:
             st.chars.data[st.chars.size] = s[i]
             st.chars.size += 1
-            h = (h ^ s[i]) * 0x100000001b3ULL
+            h = hash_step(h, s[i])
     return 0
 
 
@@ -797,7 +792,7 @@ cdef void alignment(TerWork* w, Py_ssize_t t) noexcept nogil:
 
 cdef Py_ssize_t find_candidates(TerWork* w, const word_t* hyp, Py_ssize_t n, const word_t* ref,
                                 Py_ssize_t m, Py_ssize_t limit) noexcept nogil:
-    """One round's candidate shifts in sacreBLEU's order (see _ter_py._candidates), the first
+    """One round's candidate shifts in sacreBLEU's order (see ter_py._candidates), the first
     `limit` of them stored in w.cands; returns their number, stopping once it reaches limit."""
     cdef Py_ssize_t count = 0, start, r, r0, r1, length, k, target, last
     for start in range(n):
@@ -831,7 +826,7 @@ cdef Py_ssize_t find_candidates(TerWork* w, const word_t* hyp, Py_ssize_t n, con
 
 cdef void perform_shift(const word_t* src, Py_ssize_t n, Py_ssize_t start, Py_ssize_t length,
                         Py_ssize_t target, word_t* dst) noexcept nogil:
-    """sacreBLEU's `_perform_shift` (see _ter_py._shift), Python's slice clipping included."""
+    """sacreBLEU's `_perform_shift` (see ter_py._shift), Python's slice clipping included."""
     cdef Py_ssize_t k = 0, a
     cdef size_t z = sizeof(word_t)
     if target < start:

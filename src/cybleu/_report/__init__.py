@@ -12,6 +12,8 @@ page's JavaScript only sorts, filters and draws them. Nothing in the page asks f
 import logging
 from collections.abc import Mapping, Sequence
 
+from ..metrics import REPORT_METRICS
+
 logger = logging.getLogger("cybleu.report")
 
 __all__ = ["report", "Report", "TestSet", "ReportInputError"]
@@ -53,9 +55,12 @@ class TestSet:
     :param language_pair: "SRC-TGT" (such as "en-zh"), as sacreBLEU's `-l`: the target language
         picks BLEU's tokenizer (zh, ja-mecab, ko-mecab) for the metrics given by name; None: the
         report's `language_pair`.
+    :param scores: per-segment scores computed elsewhere (COMET, MetricX, ...), shown as metrics
+        of their own: {"NAME": {system: scores}}, "NAME:lower" when lower is better; every
+        system needs one finite number per segment.
     :raises ReportInputError: lines that are not str, streams or systems of different lengths,
         a segment without any reference, two systems of the same name, a language pair without
-        "-".
+        "-", scores of the wrong length, for an unknown system, or that are not finite numbers.
 
     >>> import cybleu
     >>> news = cybleu.TestSet("news", ["the cat sat"], {"a": ["the cat sat"]})
@@ -66,7 +71,8 @@ class TestSet:
 
     __test__ = False  # not a pytest test class
 
-    def __init__(self, name, references, systems, sources=None, language_pair=None):
+    def __init__(self, name, references, systems, sources=None, language_pair=None,
+                 scores=None):
         self.name = str(name)
         self.references = _streams(references, self.name)
         n = len(self.references[0])
@@ -75,6 +81,7 @@ class TestSet:
         if sources is not None:
             self.sources = _lines(sources, f"{self.name}: the source", n)
         self.language_pair = _language_pair(language_pair, self.name)
+        self.scores = _scores(scores, self.systems, n, self.name)
 
     def __repr__(self):
         return (f"TestSet({self.name!r}: {_count(len(self.references[0]), 'segment')}, "
@@ -152,6 +159,48 @@ def _streams(references, name):
     return streams
 
 
+def _scores(scores, systems, n, name):
+    """{name: (higher_is_better, {system: [floats]})} of `scores` ({"NAME[:lower]": {system:
+    values}}), every system's scores checked: one finite number per segment."""
+    if scores is None:
+        return {}
+    from ..metrics.scores import check_scores, parse_name
+    if not isinstance(scores, Mapping):
+        raise ReportInputError(f"{_where(name)}scores should be {{name: {{system: scores}}}}, "
+                               f"not {type(scores).__name__}")
+    out = {}
+    for key, per_system in scores.items():
+        try:
+            label, higher = parse_name(key)
+        except ValueError as err:
+            raise ReportInputError(f"{_where(name)}{err}") from None
+        if label in out:
+            raise ReportInputError(f"{_where(name)}two score sets are named {label!r}")
+        if not isinstance(per_system, Mapping):
+            raise ReportInputError(f"{_where(name)}scores {label!r} should be {{system: "
+                                   f"scores}}, not {type(per_system).__name__}")
+        unknown = [s for s in per_system if s not in systems]
+        if unknown:
+            raise ReportInputError(f"{_where(name)}scores {label!r} are given for "
+                                   f"{unknown[0]!r}, which is not a system; the systems are "
+                                   f"{', '.join(map(repr, systems))}")
+        values = {}
+        for system in systems:
+            if system not in per_system:
+                raise ReportInputError(f"{_where(name)}scores {label!r} have none for system "
+                                       f"{system!r}")
+            where = f"{_where(name)}{label} of system {system!r}"
+            try:
+                got = check_scores(per_system[system], where)
+            except (TypeError, ValueError) as err:
+                raise ReportInputError(str(err)) from None
+            if len(got) != n:
+                raise ReportInputError(f"{where}: {len(got)} scores for {n} segments")
+            values[system] = got
+        out[label] = (higher, values)
+    return out
+
+
 def _systems(systems, n, name):
     if isinstance(systems, Mapping):
         pairs = list(systems.items())
@@ -176,9 +225,8 @@ def _systems(systems, n, name):
     return out
 
 
-#: the largest HTML a report shows in a notebook unless told (bytes of UTF-8): Jupyter drops
-#: output above its IOPub rate limit (1 MB/s over a 3 s window), and every byte stays in the .ipynb
-NOTEBOOK_LIMIT = 1_000_000
+#: the largest HTML a report shows in a notebook unless told (bytes of UTF-8; notebook.py's)
+from .notebook import INLINE_LIMIT as NOTEBOOK_LIMIT  # noqa: E402 - beside the check that uses it
 
 
 def _check_limit(value):
@@ -203,13 +251,13 @@ class Report:
     >>> import cybleu
     >>> rep = cybleu.report(["the cat sat on the mat"],
     ...                     {"a": ["the cat sat on the mat"], "b": ["a cat sat on a mat"]},
-    ...                     metrics=["chrf"])
+    ...                     metrics=["bleu"])
     >>> print(rep.summary())
     test set: systems compared
     test set: 1 segment, 2 systems
-              chrF2
+               BLEU
       a      100.00
-      b       45.65
+      b       32.47
     """
 
     def __init__(self, meta, header, arrays, notebook_limit=NOTEBOOK_LIMIT):
@@ -324,7 +372,7 @@ class Report:
 
 
 #: the keys of a test set given as a dict (and in a manifest); "source" is read as "sources"
-TESTSET_KEYS = ("name", "references", "systems", "sources", "language_pair")
+TESTSET_KEYS = ("name", "references", "systems", "sources", "language_pair", "scores")
 
 
 def _testset_from_dict(ts, k):
@@ -336,13 +384,14 @@ def _testset_from_dict(ts, k):
         raise ReportInputError(f"test set {k + 1}: give \"sources\" or \"source\", not both")
     name = ts.get("name") or ts.get("language_pair") or f"test set {k + 1}"
     return TestSet(name, ts.get("references"), ts.get("systems"),
-                   ts.get("sources", ts.get("source")), ts.get("language_pair"))
+                   ts.get("sources", ts.get("source")), ts.get("language_pair"),
+                   ts.get("scores"))
 
 
 def report(references=None, systems=None, *, sources=None, name=None, testsets=None,
-           metrics=("bleu", "chrf", "ter"), baseline=None, title=None, paired_test="bs",
+           metrics=REPORT_METRICS, baseline=None, title=None, paired_test="bs",
            n_samples=None, seed=None, alpha=0.05, language_pair=None,
-           notebook_limit=NOTEBOOK_LIMIT):
+           notebook_limit=NOTEBOOK_LIMIT, scores=None):
     """Build a comparison report of MT systems (one page; `Report.save(path)` writes it).
 
     :param references: one reference stream (list of lines) or a list of streams.
@@ -350,10 +399,11 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
     :param sources: the source lines (shown next to each segment), or None.
     :param name: the test set's name (default "test set").
     :param testsets: instead of the four above, several test sets or language pairs:
-        `TestSet` objects or dicts with keys name, references, systems, sources, language_pair.
-    :param metrics: names ("bleu", "chrf", "chrf++", "ter"), (name, options) pairs such as
+        `TestSet` objects or dicts with keys name, references, systems, sources, language_pair,
+        scores.
+    :param metrics: registered names (`cybleu.metrics.names()`), (name, options) pairs such as
         `("bleu", {"lowercase": True})`, or metric objects (e.g. `BLEU(tokenize="intl")`), in
-        the order shown.
+        the order shown (default: sacreBLEU's three).
     :param baseline: the system the p-values compare with (default: the first); in every test
         set that has it, else that set's first system.
     :param title: the page's title.
@@ -371,6 +421,9 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
     :param notebook_limit: the largest HTML the report shows in a notebook, in bytes (default
         1,000,000; None: no limit); above it the notebook shows it without its segments, and
         says so. `Report.notebook_limit` changes it later.
+    :param scores: per-segment scores computed elsewhere, shown after the metrics as metrics of
+        the segment-mean kind (the corpus score is their mean): {"COMET": {system: scores}},
+        "NAME:lower" when lower is better (with `testsets`, give them to each TestSet).
     :returns: a `Report`.
     :raises ReportInputError: (a ValueError) inputs of different lengths, unknown baseline,
         lines that are not str, a metric name that is not known.
@@ -383,14 +436,17 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
     >>> [round(m["corpus"][1]["score"], 10) for m in rep.data["sets"][0]["metrics"]]
     [32.4667915475, 45.654498288, 33.3333333333]
     """
+    from .. import metrics as registry
     from .. import significance as sig
     from ..tokenizers.registry import target_language
     from . import compute, language
     from .page import clean_text
 
     if testsets is not None:
-        if references is not None or systems is not None or sources is not None:
-            raise ReportInputError("give either testsets or references and systems, not both")
+        if references is not None or systems is not None or sources is not None \
+                or scores is not None:
+            raise ReportInputError("give either testsets or references and systems (and scores), "
+                                   "not both")
         sets = []
         for k, ts in enumerate(testsets):
             if isinstance(ts, TestSet):
@@ -405,7 +461,7 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
     else:
         if references is None or systems is None:
             raise ReportInputError("a report needs references and systems")
-        sets = [TestSet(name or "test set", references, systems, sources)]
+        sets = [TestSet(name or "test set", references, systems, sources, scores=scores)]
     language_pair = _language_pair(language_pair)
     _check_limit(notebook_limit)
     names = [ts.name for ts in sets]
@@ -415,14 +471,13 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
     if isinstance(metrics, (str, tuple)) and (isinstance(metrics, str) or (
             len(metrics) == 2 and isinstance(metrics[1], dict))):
         metrics = [metrics]
-    metrics = list(metrics)
-    if not metrics:
+    metrics = list(metrics or ())
+    if not metrics and not any(ts.scores for ts in sets):
         raise ReportInputError("no metric to compute")
     try:
         specs = [compute.make_metric(m) for m in metrics]
     except (TypeError, ValueError) as err:
         raise ReportInputError(str(err)) from None
-    kinds = [compute._kind(m) for m in specs]
     asked = [(m[0] if isinstance(m, tuple) else m).lower() for m in metrics
              if isinstance(m, str) or (isinstance(m, tuple) and isinstance(m[0], str))]
     if len(set(asked)) < len(asked):
@@ -457,6 +512,10 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
             fresh = [compute.make_metric(m, target) for m in metrics]
         else:
             fresh = [compute.make_metric(m) for m in specs]
+        fresh += [registry.ExternalScores(label, higher)
+                  for label, (higher, _) in ts.scores.items()]
+        if not fresh:
+            raise ReportInputError(f"{ts.name}: no metric to compute")
         set_notes = language.notes(ts.references, fresh, target)
         for note in set_notes:
             logger.warning(f"{clean_text(ts.name)}: {note}")
@@ -486,9 +545,6 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
         "generator": f"cybleu {__version__}",
         "test": {"type": paired_test, "n": n_samples, "seed": seed_str, "alpha": alpha,
                  "correction": "holm", "ci_resamples": n_samples if paired_test == "bs" else 1000},
-        "bands": [[lo, hi, words] for lo, hi, words in compute.BANDS],
-        "bp_curve": compute.bp_curve(),
-        "kinds": kinds,
         "sets": header_sets,
     }
     for head in header_sets:
@@ -496,8 +552,8 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
     meta = {"title": header["title"], "generator": header["generator"],
             "sets": [{"name": h["name"], "n_segments": h["n_segments"], "systems": h["systems"],
                       "metrics": [m["name"] for m in h["metrics"]],
-                      "scores": [[f"{m['corpus'][s]['score']:.2f}" for m in h["metrics"]]
-                                 for s in range(len(h["systems"]))],
+                      "scores": [[f"{m['corpus'][s]['score']:.{m['digits']}f}"
+                                  for m in h["metrics"]] for s in range(len(h["systems"]))],
                       "notes": h["notes"]}
                      for h in header_sets]}
     return Report(meta, header, arrays, notebook_limit)

@@ -1,15 +1,18 @@
 """`cybleu report`: the comparison report from files, with sacreBLEU's input conventions.
 
-    cybleu report REF... -i SYS... [-m bleu chrf ter] [--src SRC] [--baseline NAME]
-                  [--title T] -o report.html
+    cybleu report REF... -i SYS... [-m METRIC...] [--scores NAME FILE...] [--src SRC]
+                  [--baseline NAME] [--title T] -o report.html
     cybleu report -o r.html --set wmt17-en-de ref.de -i a.de b.de --set wmt17-de-en ref.en -i ...
     cybleu report --manifest sets.json -o r.html
 
 Several test sets or language pairs go in one report as groups, each starting with `--set NAME`
 (its references, `-i` systems, `--src` and `-l`), or in a manifest (JSON: {"title", "baseline",
 "metrics", "language_pair", "testsets": [{"name", "references": [paths], "systems": {name:
-path} or [paths], "sources": path, "language_pair"}]}, paths relative to the manifest; unknown
-keys are errors). `-l SRC-TGT` is sacreBLEU's: the target language picks BLEU's tokenizer.
+path} or [paths], "sources": path, "language_pair", "scores": {NAME: [paths, in the order of the
+systems]}}]}, paths relative to the manifest; unknown keys are errors). `-l SRC-TGT` is
+sacreBLEU's: the target language picks BLEU's tokenizer. `--scores NAME FILE...` adds per-segment
+scores computed elsewhere (COMET, ...): one file per system, in the order of -i, one number per
+line (NAME:lower when lower is better).
 Files are read as the scoring command line reads them (`cybleu.streams`: .gz, -e encoding, lines
 right-stripped, -nr tab-separated references); errors name the file and exit with status 1,
 prefixed `cybleu: `. The page is written through `cybleu.outputs.Output`: a regular file by a
@@ -24,21 +27,20 @@ import os
 import sys
 
 from .. import streams
-from ..cli import _fail, _Parser
+from .._command import Parser as _Parser, fail as _fail
 from ..outputs import Output, check_outputs
-from ..tokenizers import registry
 
 logger = logging.getLogger("cybleu.cli")
 
-METRIC_CHOICES = ("bleu", "chrf", "chrf++", "ter")
 # above this many resamples the report says up front that it takes a while
 SLOW_SAMPLES = 100_000
-GROUP_KEYS = ("refs", "input", "src", "name", "names", "langpair")
+GROUP_KEYS = ("refs", "input", "src", "name", "names", "langpair", "scores")
 #: the keys of a manifest (a test set's are `TESTSET_KEYS`, as Python's dicts take them)
 MANIFEST_KEYS = ("title", "baseline", "metrics", "language_pair", "testsets")
 
 
 def build_parser():
+    from .. import metrics
     parser = _Parser(
         prog="cybleu report", allow_abbrev=False,
         description=(
@@ -78,8 +80,13 @@ def build_parser():
     parser.add_argument("--baseline", default=None,
                         help="The system p-values compare with: its name or file (default: the "
                              "first).")
-    parser.add_argument("--metrics", "-m", nargs="+", choices=METRIC_CHOICES, default=None,
-                        help="Metrics, in order (default: bleu chrf ter).")
+    parser.add_argument("--metrics", "-m", nargs="+", choices=metrics.choices(), default=None,
+                        help=f"Metrics, in order (default: {' '.join(metrics.REPORT_METRICS)}).")
+    parser.add_argument("--scores", nargs="+", action="append", default=None,
+                        metavar=("NAME", "FILE"),
+                        help="Per-segment scores computed elsewhere (COMET, MetricX, ...): their "
+                             "name (NAME:lower when lower is better), then one file per system in "
+                             "the order of -i, one number per line. Repeat for more.")
     test = parser.add_mutually_exclusive_group()
     test.add_argument("--paired-bs", "-pbs", action="store_true",
                       help="Paired bootstrap resampling (the default).")
@@ -95,28 +102,16 @@ def build_parser():
                         help="Split one reference file on tabs into this many references.")
     parser.add_argument("--encoding", "-e", default="utf-8",
                         help="Encoding of the text files (default: %(default)s).")
-    bleu = parser.add_argument_group("BLEU")
-    bleu.add_argument("--tokenize", "-tok", choices=registry.NAMES, default=None,
-                      help="BLEU's tokenizer (default: by the target language of -l, else "
-                           "13a).")
-    bleu.add_argument("--lowercase", "-lc", action="store_true", help="Lowercased BLEU.")
-    bleu.add_argument("--smooth-method", "-s", choices=("none", "floor", "add-k", "exp"),
-                      default="exp", help="BLEU's smoothing (default: exp).")
-    bleu.add_argument("--smooth-value", "-sv", type=float, default=None,
-                      help="The smoothing value of floor and add-k.")
-    chrf = parser.add_argument_group("chrF")
-    chrf.add_argument("--chrf-char-order", "-cc", type=int, default=6)
-    chrf.add_argument("--chrf-word-order", "-cw", type=int, default=None,
-                      help="Word n-gram order of `chrf` (chrf++ uses 2).")
-    chrf.add_argument("--chrf-beta", type=int, default=2)
-    chrf.add_argument("--chrf-whitespace", action="store_true")
-    chrf.add_argument("--chrf-lowercase", action="store_true")
-    chrf.add_argument("--chrf-eps-smoothing", action="store_true")
-    ter = parser.add_argument_group("TER")
-    ter.add_argument("--ter-case-sensitive", action="store_true")
-    ter.add_argument("--ter-asian-support", action="store_true")
-    ter.add_argument("--ter-no-punct", action="store_true")
-    ter.add_argument("--ter-normalized", action="store_true")
+    # each metric's own options, as it declares them
+    seen = set()
+    for name in metrics.names(plugins=True):
+        cls = metrics.get(name)
+        if cls in seen or not cls.COMMAND_OPTIONS:
+            continue
+        seen.add(cls)
+        group = parser.add_argument_group(cls.label)
+        for flags, keywords, _ in cls.COMMAND_OPTIONS:
+            group.add_argument(*flags, **keywords)
     parser.add_argument("--no-compress", action="store_true",
                         help="Embed the data without gzip (a larger file).")
     parser.add_argument("--quiet", "-q", action="store_true", help="Print nothing but errors.")
@@ -125,9 +120,10 @@ def build_parser():
 
 
 class _Group:
-    def __init__(self, name, refs, inputs, src, names, langpair=None):
+    def __init__(self, name, refs, inputs, src, names, langpair=None, scores=None):
         self.name, self.refs, self.inputs, self.src, self.names = name, refs, inputs, src, names
         self.langpair = langpair
+        self.scores = scores or []
 
 
 def _segments(argv):
@@ -167,7 +163,10 @@ def parse(argv):
         has_group = values["refs"] or values["input"] is not None or values["src"] is not None
         if k > 0 or has_group:
             groups.append(_Group(name, values["refs"], values["input"], values["src"],
-                                 values["names"], values["langpair"] or first_langpair))
+                                 values["names"], values["langpair"] or first_langpair,
+                                 values["scores"]))
+        elif values["scores"]:
+            parser.error("--scores belongs to a test set: give it after the references and -i")
     merged["langpair"] = first_langpair
     opts = argparse.Namespace(**merged)
     return opts, groups
@@ -239,14 +238,42 @@ def _testset(group, opts, label, base_dir=None):
         if len(sources) != n:
             _fail("Source and reference streams have different lengths.",
                   f"{src} has {len(sources)} lines, the references {n}.")
+    scores = {}
+    for spec in group.scores:
+        key, files = spec[0], [resolve(p) for p in spec[1:]]
+        if len(files) != len(names):
+            _fail(f"{label}: --scores {key} gives {len(files)} file(s) for {len(names)} "
+                  "system(s); give one per system, in the order of -i.")
+        scores[key] = {name: _read_scores(path, n, opts.encoding)
+                       for name, path in zip(names, files)}
     name = group.name or group.langpair or os.path.basename(refs[0])
     try:
-        ts = TestSet(name, references, systems, sources, group.langpair)
+        ts = TestSet(name, references, systems, sources, group.langpair, scores or None)
     except ReportInputError as err:
         _fail(str(err))
     ts._paths = dict(zip(names, group.inputs or []))
     ts._inputs = refs + inputs + ([resolve(group.src)] if group.src is not None else [])
     return ts
+
+
+def _read_scores(path, n, encoding):
+    """One finite number per line of `path`, `n` lines; errors name the file and the line."""
+    import math
+    values = []
+    for i, line in enumerate(_read_lines(path, encoding)):
+        text = line.strip()
+        try:
+            value = float(text)
+        except ValueError:
+            _fail(f"{path}, line {i + 1}: {text[:40]!r} is not a number (a score file holds one "
+                  "number per line).")
+        if not math.isfinite(value) or "_" in text:
+            _fail(f"{path}, line {i + 1}: {text[:40]!r} is not a finite number.")
+        values.append(value)
+    if len(values) != n:
+        _fail("Scores and reference streams have different lengths.",
+              f"{path} has {len(values)} lines, the references {n}.")
+    return values
 
 
 def _manifest(opts):
@@ -295,8 +322,14 @@ def _manifest(opts):
         if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs) \
                 or not all(isinstance(i, str) for i in inputs):
             _fail(f"{where}: references and systems are file names.")
+        scores = entry.get("scores") or {}
+        if not isinstance(scores, dict) or not all(
+                isinstance(v, list) and all(isinstance(p, str) for p in v)
+                for v in scores.values()):
+            _fail(f"{where}: \"scores\" is an object NAME -> a list of files, one per system.")
         pair = entry.get("language_pair", default_pair) or opts.langpair
-        groups.append((_Group(entry.get("name"), refs, inputs, src, names, pair), base_dir))
+        groups.append((_Group(entry.get("name"), refs, inputs, src, names, pair,
+                              [[key] + files for key, files in scores.items()]), base_dir))
     for key in ("title", "baseline", "metrics"):
         if key in data and getattr(opts, key) is None:
             setattr(opts, key, data[key])
@@ -304,33 +337,37 @@ def _manifest(opts):
 
 
 def _metrics(opts):
-    """The metrics as (name, options) pairs: the report makes them per test set, BLEU with the
-    target language of the set's language pair."""
-    names = opts.metrics or ["bleu", "chrf", "ter"]
+    """The metrics as (name, options) pairs: the report makes them per test set (BLEU with the
+    target language of the set's language pair), each with its own options as given."""
+    from .. import metrics
+    names = opts.metrics or list(metrics.REPORT_METRICS)
     if isinstance(names, str):
         names = [names]
     if len(set(names)) < len(names):
         _fail(f"-m names a metric twice: {' '.join(names)}")
     out = []
     for name in names:
-        if name not in METRIC_CHOICES:
-            _fail(f"unknown metric {name!r}; choose from {', '.join(METRIC_CHOICES)}.")
-        if name == "bleu":
-            options = dict(lowercase=opts.lowercase, tokenize=opts.tokenize,
-                           smooth_method=opts.smooth_method, smooth_value=opts.smooth_value,
-                           force=True)
-        elif name in ("chrf", "chrf++"):
-            options = dict(char_order=opts.chrf_char_order, beta=opts.chrf_beta,
-                           lowercase=opts.chrf_lowercase, whitespace=opts.chrf_whitespace,
-                           eps_smoothing=opts.chrf_eps_smoothing)
-            if name == "chrf":
-                options["word_order"] = opts.chrf_word_order or 0
-        else:
-            options = dict(normalized=opts.ter_normalized, no_punct=opts.ter_no_punct,
-                           asian_support=opts.ter_asian_support,
-                           case_sensitive=opts.ter_case_sensitive)
-        out.append((name, options))
+        if name not in metrics.choices():
+            _fail(f"unknown metric {name!r}; choose from "
+                  f"{', '.join(metrics.names(plugins=True))}.")
+        try:
+            cls = metrics.get(name)
+        except (ImportError, AttributeError) as err:
+            _fail(f"{name}: {err}")
+        # the metric's own options as given, then the command's settings; not those the name
+        # presets (a preset wins over the option's flag)
+        preset = metrics.presets(name)
+        options = {param: getattr(opts, _dest(flags))
+                   for flags, _, param in cls.COMMAND_OPTIONS
+                   if getattr(opts, _dest(flags), None) is not None and param not in preset}
+        out.append((name, {**options, **cls.COMMAND_DEFAULTS}))
     return out
+
+
+def _dest(flags):
+    """argparse's attribute name for an option's flags (the first long one)."""
+    long = next((f for f in flags if f.startswith("--")), flags[0])
+    return long.lstrip("-").replace("-", "_")
 
 
 def run(opts, groups):

@@ -9,112 +9,79 @@ The data's path, per test set:
 - intervals, p-values against the baseline and for every pair: `significance.bootstrap_all_pairs`
   (the paired bootstrap of every pair from one set of resamples: sacreBLEU's numbers for its
   seed) or `significance.all_pairs(test="ar")`, then `significance.holm`;
-- sentence scores from the same rows: `core.bleu_scores_from_stats` (sentence BLEU, effective
-  order, as `sentence_bleu`), chrF's `f_scores`, TER's `_compute_score_from_stats`;
+- sentence scores from the same rows: the metric's `segment_scores` (BLEU's with effective order,
+  as `sentence_bleu`, compiled);
 - buckets: the metric's `_compute_score_from_stats` on the rows of each bucket, summed;
-- the n-gram views (`ngrams.py`): BLEU's tokens and clipped matches, checked against BLEU's
-  own segment statistics before anything is shown.
+- each metric's own views (bands, anatomy, how a segment's statistics read): `_report_views` and
+  `_report_detail`, data the page draws by view, never by metric;
+- the n-gram views (`ngrams.py`): the tokens and clipped matches of the metric whose n-grams they
+  show (`_report_ngrams`), checked against its own segment statistics before anything is shown.
+
+External per-segment scores (`TestSet(..., scores=...)`) are metrics of the segment-mean kind
+(`ExternalScores`) whose systems' inputs are their scores.
 
 The page only sorts, filters and draws these numbers.
 """
-import copy
 import math
 
-from .. import _backend
 from .. import significance as sig
 from . import ngrams
 
-__all__ = ["METRIC_NAMES", "make_metric", "compute_testset", "BANDS", "bp_curve", "letters"]
-
-# the names `metrics=` and `-m` take -> (metric class name, keyword arguments)
-METRIC_NAMES = {
-    "bleu": ("BLEU", {}),
-    "chrf": ("CHRF", {}),
-    "chrf++": ("CHRF", {"word_order": 2}),
-    "ter": ("TER", {}),
-}
-
-# Google Cloud Translation's reading of corpus BLEU ("a rough guideline"), low edge -> words
-BANDS = [
-    (0, 10, "Almost useless"),
-    (10, 20, "Hard to get the gist"),
-    (20, 30, "The gist is clear, but has significant grammatical errors"),
-    (30, 40, "Understandable to good translations"),
-    (40, 50, "High quality translations"),
-    (50, 60, "Very high quality, adequate, and fluent translations"),
-    (60, 100, "Quality often better than human"),
-]
+__all__ = ["make_metric", "compute_testset", "letters"]
 
 # reference length buckets (tokens of the first reference), compare-mt's default edges
 LENGTH_EDGES = [10, 20, 30, 40, 50, 60]
-# sentence-score buckets: [0, 10), [10, 20), ... [90, 100]
+# sentence-score buckets of a 0-100 score: [0, 10), [10, 20), ... [90, 100]
 SCORE_EDGES = [10, 20, 30, 40, 50, 60, 70, 80, 90]
 # reference frequency buckets of a word (its count in the references)
 FREQ_EDGES = [1, 2, 3, 4, 5, 10, 100, 1000]
 
 
 def make_metric(spec, trg_lang=None):
-    """A fresh metric object for a name of METRIC_NAMES or a (name, {options}) pair, or a copy
-    of a metric object (its settings; the references are cached later). `trg_lang` goes to the
-    metrics made from a name whose class takes it (BLEU: the tokenizer sacreBLEU picks for the
-    language); a metric object keeps its own. Raises ValueError for an unknown name."""
+    """A fresh metric object for a registered name (`cybleu.metrics.names()`) or a (name,
+    {options}) pair, or a copy of a metric object (its settings; the references are cached
+    later). `trg_lang` goes to the metrics made from a name whose class takes it (BLEU: the
+    tokenizer sacreBLEU picks for the language); a metric object keeps its own. Raises
+    ValueError for an unknown name."""
     import inspect
 
-    from ..metrics import Metric, get
-    if isinstance(spec, Metric):
-        metric = copy.copy(spec)
-        metric._ref_cache = None
-        return metric
+    from .. import metrics
+    if isinstance(spec, metrics.Metric):
+        return metrics.make(spec)
     options = {}
     if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[1], dict):
         spec, options = spec
     if not isinstance(spec, str):
-        raise TypeError(f"a metric is a name ({', '.join(METRIC_NAMES)}), a (name, options) "
+        raise TypeError(f"a metric is a name ({', '.join(metrics.names())}), a (name, options) "
                         f"pair or a metric object, not {type(spec).__name__}")
-    key = spec.lower()
-    if key not in METRIC_NAMES:
-        raise ValueError(f"unknown metric {spec!r}; choose from {', '.join(METRIC_NAMES)}")
-    cls_name, kwargs = METRIC_NAMES[key]
-    cls = get(cls_name)
-    kwargs = {**kwargs, **options}
+    try:
+        cls = metrics.get(spec)
+    except KeyError:
+        raise ValueError(f"unknown metric {spec!r}; choose from "
+                         f"{', '.join(metrics.names(plugins=True))}") from None
+    kwargs = dict(options)
     if trg_lang is not None and "trg_lang" in inspect.signature(cls).parameters:
         kwargs["trg_lang"] = trg_lang
     try:
-        return cls(**kwargs)
+        return metrics.make(spec, **kwargs)
     except (TypeError, ValueError) as err:
-        raise type(err)(f"{key}: {err}") from None
-
-
-def _kind(metric):
-    from ..metrics import BLEU, CHRF, TER
-    for cls, kind in ((BLEU, "bleu"), (CHRF, "chrf"), (TER, "ter")):
-        if isinstance(metric, cls):
-            return kind
-    return "other"
-
-
-def bp_curve(n_points=121, lo=0.5, hi=1.1):
-    """Points (c/r, BP) of the brevity penalty exp(1 - r/c) (1 when c >= r), c/r from lo to hi,
-    computed as BLEU computes it (`math.exp(1 - ref_len / sys_len)`, here with r/c = 1/ratio)."""
-    out = []
-    for k in range(n_points):
-        ratio = lo + (hi - lo) * k / (n_points - 1)
-        out.append([ratio, 1.0 if ratio >= 1.0 else math.exp(1 - 1 / ratio)])
-    return out
+        raise type(err)(f"{spec.lower()}: {err}") from None
 
 
 # -- statistics --------------------------------------------------------------------------------
 
-def _statistics(metric, hypotheses):
-    """One system's packed segment statistics against the metric's cached references."""
+def _statistics(metric, inputs):
+    """One system's packed segment statistics: its hypotheses against the metric's cached
+    references, or its given scores."""
     flat = getattr(metric, "_flat_segment_statistics", None)
     if flat is not None:
-        got = flat(hypotheses)
+        got = flat(inputs)
         if got is not None:
             stats = sig.Statistics()
             stats.extend_flat(*got)
             return stats
-    return sig.Statistics(metric._extract_corpus_statistics(hypotheses, None))
+    return sig.Statistics(metric._extract_corpus_statistics(inputs, None),
+                          metric.statistic_columns())
 
 
 def _rows(stats):
@@ -140,37 +107,6 @@ def _subset_score(metric, stats, rows, index):
             sums = stats.row(int(index[0]))
         return metric._compute_score_from_stats(sums).score
     return sig._score(metric, stats.select([int(i) for i in index])).score
-
-
-def _sentence_scores(metric, kind, stats):
-    """Every segment's score by itself: what sentence_bleu / sentence_chrf / sentence_ter give
-    for it (sentence BLEU with effective order, as sacreBLEU's sentence_bleu)."""
-    import numpy as np
-    if kind == "bleu" and stats.flat is not None:
-        N = metric.max_ngram_order
-        smooth_value = metric.smooth_value
-        scores = _backend.core.bleu_scores_from_stats(stats.flat, N, metric.smooth_method,
-                                                      smooth_value, True)
-        return np.frombuffer(scores, dtype=np.float64).copy()
-    if kind == "chrf" and stats.flat is not None and not metric.eps_smoothing \
-            and type(metric)._compute_score_from_stats is _chrf_score_fn():
-        scores = _backend.module("chrf").f_scores(stats.flat, metric.order, metric.beta,
-                                                   bool(metric.eps_smoothing))
-        return np.frombuffer(scores, dtype=np.float64).copy()
-    if kind == "bleu":
-        from ..metrics import BLEU
-        sentence = copy.copy(metric)
-        sentence.effective_order = True
-        score = BLEU._compute_score_from_stats
-        return np.array([float(score(sentence, stats.row(i)).score)
-                         for i in range(stats.n_segments)], dtype=np.float64)
-    return np.array([float(metric._compute_score_from_stats(stats.row(i)).score)
-                     for i in range(stats.n_segments)], dtype=np.float64)
-
-
-def _chrf_score_fn():
-    from ..metrics import CHRF
-    return CHRF._compute_score_from_stats
 
 
 # -- significance --------------------------------------------------------------------------------
@@ -245,28 +181,27 @@ def _f(x):
     return None if x is None else float(x)
 
 
-def _geo_mean(metric, score):
-    """exp(mean log precision): BLEU's second factor, by BLEU's own arithmetic (`my_log` of
-    each precision, as `bleu_from_stats` takes it); None when no n-gram matches."""
-    from .._scoring.bleu import my_log
-    if not any(score.counts):
-        return None
-    order = metric.max_ngram_order
-    if metric.effective_order:
-        order = next((n for n, t in enumerate(score.totals) if t == 0), order) or order
-    return math.exp(sum(my_log(p) for p in score.precisions[:order]) / order)
+def _digits(metric, scores):
+    """Decimals shown for the metric's scores: 2 on a known scale; more for small values of an
+    unknown one (0.8512 rather than 0.85)."""
+    if metric.bucket_edges is not None:
+        return 2
+    top = max((abs(float(x)) for x in scores), default=0.0)
+    return 4 if top < 2 else 3 if top < 20 else 2
 
 
-def _metric_part(m_index, metric, kind, stats_list, names, test, n_samples, seed, seed_str,
+def _metric_part(m_index, metric, stats_list, names, test, n_samples, seed, seed_str,
                  baseline, alpha):
     """One metric's numbers: corpus scores, significance, groups, sentence scores, segment
-    statistics. Returns (info, {array name: array}, rows per system, sentence matrix)."""
+    statistics, its own views. Returns (info, {array name: array}, rows per system, sentence
+    matrix)."""
     import numpy as np
     corpus = [sig._score(metric, st) for st in stats_list]
     results, raw, adjusted = _significance(
         metric, dict(zip(names, stats_list)), test, n_samples, seed, baseline)
-    order = sorted(range(len(names)), key=lambda k: -results[k].score
-                   if kind != "ter" else results[k].score)
+    better = metric.higher_is_better
+    order = sorted(range(len(names)), key=lambda k: -results[k].score if better
+                   else results[k].score)
     adj_sorted = [[adjusted[i][j] for j in order] for i in order]
     groups, codes = letters([names[k] for k in order], adj_sorted, alpha)
     letter_of = [""] * len(names)
@@ -276,8 +211,10 @@ def _metric_part(m_index, metric, kind, stats_list, names, test, n_samples, seed
     info = {
         "key": key,
         "name": corpus[0].name,
-        "kind": kind,
-        "higher_is_better": kind != "ter",
+        "kind": str(metric.label).lower(),
+        "higher_is_better": bool(better),
+        "aggregation": metric.aggregation,
+        "digits": _digits(metric, [c.score for c in corpus]),
         "signature": _signature(metric, test, n_samples, seed_str),
         "corpus": [{"score": _f(r.score), "mean": _f(r.mean), "ci": _f(r.ci),
                     "p": _f(r.p_value)} for r in results],
@@ -287,32 +224,19 @@ def _metric_part(m_index, metric, kind, stats_list, names, test, n_samples, seed
         "rank": order,
         "groups": [[order[pos] for pos in g] for g in groups],
         "letters": letter_of,
+        "views": [],
     }
-    if kind == "bleu":
-        info["anatomy"] = [{
-            "score": _f(c.score), "counts": [int(x) for x in c.counts],
-            "totals": [int(x) for x in c.totals],
-            "precisions": [float(p) for p in c.precisions],
-            "bp": float(c.bp), "ratio": float(c.ratio), "sys_len": int(c.sys_len),
-            "ref_len": int(c.ref_len), "verbose": c._verbose,
-            "band": band_of(c.score), "geo_mean": _geo_mean(metric, c)} for c in corpus]
-        info["max_order"] = metric.max_ngram_order
-    if kind == "ter":
-        info["ter"] = [{"edits": int(c.num_edits), "ref_length": float(c.ref_length)}
-                       for c in corpus]
+    info.update(metric._report_views(corpus, stats_list))
     arrays = {}
     # sentence scores: one float64 array per system, system-major
-    sent = np.concatenate([_sentence_scores(metric, kind, st) for st in stats_list])
+    sent = np.concatenate([np.asarray(metric.segment_scores(st), dtype=np.float64)
+                           for st in stats_list])
     arrays[f"sent_{key}"] = sent
     info["sentence_array"] = f"sent_{key}"
     rows = [_rows(st) for st in stats_list]
-    if kind == "bleu" and all(st.flat is not None for st in stats_list):
-        stacked = np.stack(rows)
-        small = stacked.size == 0 or (stacked.min() >= 0 and stacked.max() < 65536)
-        arrays[f"stats_{key}"] = stacked.astype(np.uint16 if small else np.int32)
-        info["stats_array"] = f"stats_{key}"
-    if kind == "ter":
-        arrays[f"stats_{key}"] = np.stack(rows).astype(np.float64)
+    detail = metric._report_detail(stats_list)
+    if detail is not None:
+        arrays[f"stats_{key}"], info["detail"] = detail
         info["stats_array"] = f"stats_{key}"
     return info, arrays, rows, sent.reshape(len(names), -1)
 
@@ -332,10 +256,13 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
     names = list(ts.systems)
     n_seg = len(ts.references[0])
     hyps = [ts.systems[name] for name in names]
-    kinds = [_kind(m) for m in metrics]
-    bleu_metric = next((m for m, k in zip(metrics, kinds) if k == "bleu"), None)
+    # the metric whose tokens and n-grams the n-gram views show (None: BLEU's defaults)
+    gram_metric = next((m for m in metrics if getattr(m, "_report_ngrams", False)), None)
+    given = getattr(ts, "scores", None) or {}
 
     def metric_stats(metric):
+        if metric.inputs == "scores":
+            return [_statistics(metric, given[metric.name][1][name]) for name in names]
         metric._ref_cache = metric._cache_references(ts.references)
         return [_statistics(metric, h) for h in hyps]
 
@@ -346,11 +273,10 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
                 ngrams.word_f_buckets(grams, names, FREQ_EDGES))
 
     # the longest jobs first, so that the threads finish together
-    cost = {"ter": 1, "chrf": 2, "other": 3, "bleu": 4}
-    first = sorted(range(len(metrics)), key=lambda i: cost[kinds[i]])
+    first = sorted(range(len(metrics)), key=lambda i: getattr(metrics[i], "_report_order", 3))
     parts, all_stats, grams, ngram_tables, texts = {}, {}, None, None, None
     with ThreadPoolExecutor(max(1, workers), thread_name_prefix="cybleu-report") as pool:
-        jobs = {pool.submit(ngrams.analyse, ts.references, hyps, bleu_metric): ("ngrams", None)}
+        jobs = {pool.submit(ngrams.analyse, ts.references, hyps, gram_metric): ("ngrams", None)}
         for i in first:
             jobs[pool.submit(metric_stats, metrics[i])] = ("stats", i)
         while jobs:
@@ -364,7 +290,7 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
                     jobs[pool.submit(_texts, ts, names, grams)] = ("texts", None)
                 elif what == "stats":
                     all_stats[i] = value
-                    jobs[pool.submit(_metric_part, i, metrics[i], kinds[i], value, names, test,
+                    jobs[pool.submit(_metric_part, i, metrics[i], value, names, test,
                                      n_samples, seed, seed_str, baseline, alpha)] = ("part", i)
                 elif what == "part":
                     parts[i] = value
@@ -380,9 +306,8 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
                                           sent)
         arrays.update(metric_arrays)
         metric_info.append(info)
-        if kinds[i] == "bleu" and metrics[i] is bleu_metric and all(
-                r.dtype.kind == "i" for r in rows):
-            # the n-gram views must agree with BLEU's own statistics, segment by segment
+        if metrics[i] is gram_metric and all(r.dtype.kind == "i" for r in rows):
+            # the n-gram views must agree with the metric's own statistics, segment by segment
             ngrams.check_against_bleu(grams, rows)
 
     header = {
@@ -414,14 +339,9 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
     if header["ngrams"] is not None:   # the segments of each listed n-gram: an array
         arrays["ngram_segments"] = header["ngrams"].pop("segments")
         header["ngrams"]["segments"] = "ngram_segments"
+    # whose tokens the segment view and the n-gram views show
+    header["tokens_of"] = gram_metric.label if gram_metric is not None else ngrams.DEFAULT_LABEL
     return header, arrays
-
-
-def band_of(score):
-    for k, (lo, hi, _) in enumerate(BANDS):
-        if score < hi or k == len(BANDS) - 1:
-            return k
-    return len(BANDS) - 1
 
 
 def _bucket_index(values, edges):
@@ -442,12 +362,27 @@ def _metric_buckets(metric, stats_list, rows, ref_len, sentence):
             scores.append(_f(_subset_score(metric, st, r, index)))
         by_length.append(scores)
     counts_length = [int((length_bucket == b).sum()) for b in range(len(LENGTH_EDGES) + 1)]
+    edges = list(metric.bucket_edges) if metric.bucket_edges is not None \
+        else _score_edges(sentence)
     by_score = []
     for s in sentence:
-        bucket = _bucket_index(s, SCORE_EDGES)
-        by_score.append([int(x) for x in np.bincount(bucket, minlength=len(SCORE_EDGES) + 1)])
+        bucket = _bucket_index(s, edges)
+        by_score.append([int(x) for x in np.bincount(bucket, minlength=len(edges) + 1)])
     return {"length_edges": LENGTH_EDGES, "by_length": by_length,
-            "length_counts": counts_length, "score_edges": SCORE_EDGES, "by_score": by_score}
+            "length_counts": counts_length, "score_edges": edges, "by_score": by_score}
+
+
+def _score_edges(sentence, n_buckets=10):
+    """Bucket edges for scores of an unknown scale: n_buckets equal steps from the lowest to the
+    highest sentence score of all systems, each edge rounded to 3 significant digits."""
+    import numpy as np
+    if sentence.size == 0:
+        return SCORE_EDGES
+    lo, hi = float(np.min(sentence)), float(np.max(sentence))
+    if not hi > lo:
+        return [lo]
+    step = (hi - lo) / n_buckets
+    return sorted({float(f"{lo + step * k:.3g}") for k in range(1, n_buckets)})
 
 
 def _texts(ts, names, grams):
@@ -472,4 +407,4 @@ def _texts(ts, names, grams):
     return out
 
 
-__all__ += ["band_of", "LENGTH_EDGES", "SCORE_EDGES", "FREQ_EDGES"]
+__all__ += ["LENGTH_EDGES", "SCORE_EDGES", "FREQ_EDGES"]

@@ -22,6 +22,8 @@ __all__ = ["analyse", "check_against_bleu", "pair_tables", "word_f_buckets", "TO
 TOP_K = 20
 #: the smoothing of the ranking's ratio (compare-mt's default: Laplace)
 ALPHA = 1.0
+#: whose tokens the n-gram views show when no metric of the report offers its own
+DEFAULT_LABEL = "BLEU"
 
 
 class ReportDataError(RuntimeError):

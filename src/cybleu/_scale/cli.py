@@ -20,7 +20,8 @@ from ..outputs import Output, check_outputs, same_path
 logger = logging.getLogger("cybleu.cli")
 
 COMMANDS = ("best-of", "filter")
-METRICS = ("bleu", "chrf", "chrf++", "ter")
+# the options every metric may take, by the name of its constructor's argument
+_SHARED = ("tokenize", "lowercase", "case_sensitive")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -30,17 +31,45 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+def _takers(param):
+    """The labels of the registered metrics whose constructor takes `param` (what an option's
+    help and errors name), in registry order."""
+    import inspect
+
+    from .. import metrics
+    out = []
+    for name in metrics.names():
+        cls = metrics.get(name)
+        if param in inspect.signature(cls).parameters and cls.label not in out:
+            out.append(cls.label)
+    return out
+
+
+def _lowest():
+    """The labels of the registered metrics where lower is better."""
+    from .. import metrics
+    out = []
+    for name in metrics.names():
+        cls = metrics.get(name)
+        if not cls.higher_is_better and cls.label not in out:
+            out.append(cls.label)
+    return out
+
+
 def _metric_options(parser):
+    from .. import metrics
     group = parser.add_argument_group("metric")
-    group.add_argument("-m", "--metric", choices=METRICS, default="bleu",
+    group.add_argument("-m", "--metric", choices=metrics.choices(), default="bleu",
                        help="the sentence score (default: bleu, sentence BLEU with effective "
                             "order, as sacreBLEU's sentence_bleu)")
     group.add_argument("-tok", "--tokenize", default=None,
-                       help="BLEU's tokenizer (default: 13a)")
+                       help=f"{' and '.join(_takers('tokenize'))}'s tokenizer (default: 13a)")
     group.add_argument("-lc", "--lowercase", action="store_true",
-                       help="lowercase before scoring (BLEU, chrF; TER is case-insensitive "
-                            "unless --case-sensitive)")
-    group.add_argument("--case-sensitive", action="store_true", help="TER: keep case")
+                       help=f"lowercase before scoring ({', '.join(_takers('lowercase'))}; "
+                            f"{', '.join(_takers('case_sensitive'))} is case-insensitive unless "
+                            "--case-sensitive)")
+    group.add_argument("--case-sensitive", action="store_true",
+                       help=f"{', '.join(_takers('case_sensitive'))}: keep case")
     parser.add_argument("-e", "--encoding", default="utf-8", help="input encoding (utf-8)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress, no summary")
 
@@ -49,7 +78,8 @@ def build_parsers():
     best = _Parser(prog="cybleu best-of",
                    description="For each segment, write the candidate with the best sentence "
                                "score among its k candidates (k consecutive lines of the n-best "
-                               "file); the first of equal scores wins. TER: the lowest.")
+                               "file); the first of equal scores wins. "
+                               f"{', '.join(_lowest())}: the lowest.")
     best.add_argument("-k", type=int, required=True, help="candidates per segment")
     best.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF",
                       help="reference files, one line per segment (.gz read transparently)")
@@ -85,18 +115,22 @@ def build_parsers():
 
 
 def _metric(args):
+    """The sentence-score metric of the arguments: the shared options go to the metrics whose
+    constructor takes them; --tokenize to another is an error naming its metric."""
+    import inspect
+
+    from .. import metrics
     from .select import sentence_metric
-    kwargs = {}
-    if args.metric == "bleu":
-        if args.tokenize is not None:
-            kwargs["tokenize"] = args.tokenize
-        kwargs["lowercase"] = args.lowercase
-    elif args.tokenize is not None:
-        raise streams.InputError(f"--tokenize is BLEU's option, not {args.metric}'s")
-    elif args.metric in ("chrf", "chrf++"):
-        kwargs["lowercase"] = args.lowercase
-    else:
-        kwargs["case_sensitive"] = args.case_sensitive
+    try:
+        params = inspect.signature(metrics.get(args.metric)).parameters
+    except KeyError:
+        raise streams.InputError(f"unknown metric {args.metric!r}") from None
+    if args.tokenize is not None and "tokenize" not in params:
+        raise streams.InputError(f"--tokenize is {' and '.join(_takers('tokenize'))}'s option, "
+                                 f"not {args.metric}'s")
+    kwargs = {name: getattr(args, name) for name in _SHARED if name in params}
+    if kwargs.get("tokenize") is None:
+        kwargs.pop("tokenize", None)
     try:
         return sentence_metric(args.metric, **kwargs)
     except (ValueError, TypeError) as err:

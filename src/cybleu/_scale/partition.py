@@ -1,29 +1,37 @@
-"""A slice of a corpus -> one flat vector of integer statistics; a sum of them -> the exact score.
+"""A slice of a corpus -> one flat vector of statistics; a sum of them -> the exact score.
 
 The one piece the engine adapters (cybleu.dask, cybleu.ray, cybleu.spark) share. A partition's
-rows go through the metric's own kernel (the column sums `BLEU`/`CHRF` compute for corpus_score,
-without a list per segment) into a vector of Python ints; vectors add exactly in any order and any
-grouping, so an engine may reduce them as a tree; the score is computed once, from the sum, by the
-metric's own `_compute_score_from_stats`, and equals `cybleu.corpus_*` (and sacreBLEU) bit for bit.
+rows go through the metric's own kernel (its column sums, `Metric._column_sums`, without a list per
+segment, where it has them; else its segment rows) into a vector of Python ints; vectors add exactly
+in any order and any grouping, so an engine may reduce them as a tree; the score is computed once,
+from the sum, by the metric's own `_compute_score_from_stats`, and equals `metric.corpus_score`
+(and sacreBLEU) bit for bit.
 
 The vector (`Plan.columns` names its cells):
 
-    segments, dotted, min_refs, max_refs, <the metric's statistics>
+    segments, dotted, min_refs, max_refs, <the metric's statistic columns>
 
-`segments` counts the rows; `dotted` the hypotheses ending in " ." (BLEU's warning about tokenized
-input is decided on the whole corpus, as sacreBLEU decides it); `min_refs`/`max_refs` the fewest and
-most references a segment has (sacreBLEU's `num_refs`: the count when they agree, else -1). They
-merge by min and max; every other cell by addition.
+`segments` counts the rows; `dotted` the hypotheses ending in " ." (the tokenized-input warning of a
+metric that checks for it is decided on the whole corpus, as sacreBLEU decides it); `min_refs` and
+`max_refs` the fewest and most references a segment has (sacreBLEU's `num_refs`: the count when they
+agree, else -1). They merge by min and max; every other cell by addition.
 
-TER is the one metric whose statistics are not all integers: a segment's reference length is the
-average over its references, a float, and sacreBLEU adds those floats one after the other. When
-every average is a multiple of 2**-10 (one or two references, or four, ...: every real test set we
-know), each partial sum of sacreBLEU's is exact, so the sum does not depend on the order and is kept
-as an integer count of 2**-10 units (`length_units`). Segments whose average is not such a multiple
-(three references of lengths 10, 10, 11) are counted in `inexact`; when any exist, the sum depends
-on the order, and the per-segment lengths are carried along in order (`Partial.lengths`, when the
-plan keeps them: `Plan.ordered`) and added on the client one after the other, as sacreBLEU does.
-An engine that cannot keep the order raises instead of returning a different float.
+Each statistic column of the metric (`Metric.statistic_columns()`) adds as it says:
+
+- "int": one cell, the integer sum.
+- "exact": the exact sum of the floats as an integer number of 2**-1074, written as EXACT_LIMBS
+  cells `<name>_x0`, `<name>_x1`, ... (base-2**32 digits, so that engines summing int64 columns,
+  Spark's SQL and Ray's accumulators, add them exactly in any order); the float is the correctly
+  rounded sum, math.fsum's.
+- "ordered" (floats sacreBLEU adds one after the other, such as an average over references):
+  while every value is a multiple of 2**-10 (an average over one, two or four references: every
+  real test set we know), every partial sum is exact, so the sum does not depend on the order and
+  is kept as an integer count of 2**-10 units (cell `<name>_units`). Values that are not such
+  multiples (three references of lengths 10, 10, 11) are counted in the `inexact` cell; when any
+  exist, the sum depends on the order, and the values are carried along in order
+  (`Partial.lengths`, when the plan keeps them: `Plan.ordered`) and added on the client one after
+  the other, as sacreBLEU does. An engine that cannot keep the order raises instead of returning a
+  different float.
 """
 import copy
 import functools
@@ -31,12 +39,15 @@ import operator
 import re
 from array import array
 
+from .._statistics.columns import (EXACT_LIMBS, check_columns, exact_units, from_limbs,
+                                   from_units, to_limbs)
+
 __all__ = ["Plan", "Partial", "make_metric", "partition_stats", "merge", "finish",
            "PartitionError"]
 
 SHIFT = 10
 _UNIT = 1 << SHIFT
-# partial sums of TER lengths below this many words are exact multiples of 2**-SHIFT
+# partial sums of ordered values below this are exact multiples of 2**-SHIFT
 _EXACT_LIMIT = 1 << (53 - SHIFT)
 _COMMON = ("segments", "dotted", "min_refs", "max_refs")
 _NO_REFS = 1 << 62            # min_refs of an empty partition (the identity of min)
@@ -48,12 +59,13 @@ class PartitionError(ValueError):
 
 
 def make_metric(kind, metric=None, **kwargs):
-    """A cybleu metric object: `metric` itself (a cybleu BLEU, CHRF or TER of the right kind), or
-    a new one of `kind` ("bleu", "chrf", "ter") built from `kwargs` (the class's arguments)."""
+    """A cybleu metric object: `metric` itself (an object of the class registered as `kind`), or
+    a new one of that registered name (`cybleu.metrics.names()`) built from `kwargs` (the class's
+    arguments, after the name's presets)."""
     from .. import metrics
-    cls = metrics.get({"bleu": "BLEU", "chrf": "CHRF", "ter": "TER"}[kind])
+    cls = metrics.get(kind)
     if metric is None:
-        return cls(**kwargs)
+        return metrics.make(kind, **kwargs)
     if kwargs:
         raise TypeError(f"give either a metric object or the {cls.__name__} arguments "
                         f"{sorted(kwargs)}, not both")
@@ -63,47 +75,51 @@ def make_metric(kind, metric=None, **kwargs):
     return metric
 
 
-def kind_of(metric):
-    """'bleu', 'chrf' or 'ter' for a cybleu metric object."""
-    from ..metrics import BLEU, CHRF, TER
-    for cls, kind in ((BLEU, "bleu"), (CHRF, "chrf"), (TER, "ter")):
-        if isinstance(metric, cls):
-            return kind
-    raise TypeError(f"not a cybleu metric: {type(metric).__name__} (use cybleu.metrics.BLEU, "
-                    "CHRF or TER)")
-
-
 class Plan:
     """What each partition computes: the metric (its settings; the references travel with the
     rows) and the layout of the statistics vector. Small and picklable: an engine ships it once
     per task, never once per row.
 
-    :param metric: a cybleu BLEU, CHRF or TER object (the client keeps it; `finish` sets its
-        `num_refs`, so `metric.get_signature()` works afterwards).
+    :param metric: a cybleu metric object that says its statistic columns (any registered
+        metric, a segment-mean metric, ...; the client keeps it: `finish` sets its `num_refs`, so
+        `metric.get_signature()` works afterwards).
     :param n_refs: the number of reference streams, or None when they come in a list column
-        (then TER keeps the ordered lengths, since a segment may have three references).
+        (then the values of "ordered" columns are kept in order when the metric cannot say that
+        their sums are exact with that many references).
     :param engine: the name in error messages ("cybleu.dask", ...).
     """
 
     def __init__(self, metric, n_refs=None, engine="cybleu"):
+        from ..metrics.base import Metric
+        if not isinstance(metric, Metric):
+            raise TypeError(f"not a cybleu metric: {type(metric).__name__} (use a "
+                            "cybleu.metrics.Metric)")
+        columns = metric.statistic_columns()
+        if columns is None:
+            raise TypeError(f"{engine}: {metric.label} does not say how its statistics add up "
+                            "(Metric.statistic_columns()), so its partitions cannot be summed")
         self.metric = metric
-        self.kind = kind_of(metric)
+        self.stat_columns = check_columns(columns, metric.label)
+        self.kind = str(metric.label).lower()
         self.n_refs = n_refs
         self.engine = engine
-        # only averages over 3, 5, 6, 7... references can be inexact
-        self.ordered = self.kind == "ter" and (n_refs is None or n_refs >= 3)
-        if self.kind == "bleu":
-            n = metric.max_ngram_order
-            names = (["hyp_len", "ref_len"] + [f"correct_{i + 1}" for i in range(n)]
-                     + [f"total_{i + 1}" for i in range(n)])
-        elif self.kind == "chrf":
-            names = []
-            for i in range(metric.char_order):
-                names += [f"char{i + 1}_hyp", f"char{i + 1}_ref", f"char{i + 1}_match"]
-            for i in range(metric.word_order):
-                names += [f"word{i + 1}_hyp", f"word{i + 1}_ref", f"word{i + 1}_match"]
-        else:
-            names = ["edits", "length_units", "inexact"]
+        # a metric that warns about tokenized input decides on the whole corpus
+        self.checks_tokenized = not metric._force
+        ordered = [c for c in self.stat_columns if c.adds == "ordered"]
+        exact_order = getattr(metric, "_ordered_sums_exact", None)
+        self.ordered = bool(ordered) and not (exact_order is not None and exact_order(n_refs))
+        names = []
+        for col in self.stat_columns:
+            if col.adds == "exact":
+                names += [f"{col.name}_x{k}" for k in range(EXACT_LIMBS)]
+            else:
+                names.append(f"{col.name}_units" if col.adds == "ordered" else col.name)
+        if ordered:
+            names.append("inexact")
+        clash = sorted(set(_COMMON + ("inexact",)) & {col.name for col in self.stat_columns})
+        if clash or len(set(names)) < len(names):
+            raise ValueError(f"{engine}: {metric.label}'s statistic columns must have names of "
+                             f"their own (not {', '.join(clash) or 'the same name twice'})")
         self.columns = list(_COMMON) + names
 
     def __getstate__(self):
@@ -135,7 +151,7 @@ class Plan:
 
 class Partial:
     """The statistics of consecutive rows: `values` (Python ints, laid out as `Plan.columns`)
-    and, when the plan is ordered, the TER lengths of the rows in order."""
+    and, when the plan is ordered, the values of the ordered columns, row after row."""
 
     __slots__ = ("values", "lengths")
 
@@ -183,11 +199,6 @@ def _ref_counts(streams, n):
     return min(counts), max(counts)
 
 
-def _rows_sum(rows):
-    """Column sums of per-segment rows, as Python ints (a subclass's hooks may give others)."""
-    return [sum(column) for column in zip(*rows)]
-
-
 def partition_stats(plan, hyps, streams, partition=None, where=None, row_offset=0):
     """The Partial of one partition: `hyps` (strings) and `streams` (reference streams, each as
     long as hyps; None where a segment lacks that reference).
@@ -207,44 +218,46 @@ def partition_stats(plan, hyps, streams, partition=None, where=None, row_offset=
                 raise ValueError(f"reference stream {k} has {len(stream)} lines for {n} "
                                  "hypotheses")
         metric = plan.worker_metric()
-        lengths = None
-        if plan.kind == "bleu":
-            from ..metrics import bleu
-            stats = None
-            if metric._own_hooks(bleu.BLEU, bleu._SCORE_HOOKS):
-                stats = metric._core_call("corpus_stats", hyps, streams)
-            if stats is None:
-                stats = _rows_sum(metric._extract_corpus_statistics(hyps, streams))
-            dotted = sum(map(str.endswith, hyps, [" ."] * n))
-        elif plan.kind == "chrf":
-            from ..metrics import chrf
-            stats = None
-            if metric._kernel_ready(chrf._SCORE_HOOKS):
-                stats = metric._kernel_call("corpus_stats", hyps, streams)
-            if stats is None:
-                stats = _rows_sum(metric._extract_corpus_statistics(hyps, streams))
-            dotted = 0
+        stats = metric._column_sums(hyps, streams)
+        if stats is not None:
+            cells, lengths = [int(v) for v in stats], None
         else:
-            rows = metric._extract_corpus_statistics(hyps, streams)
-            edits = units = inexact = 0
-            lengths = array("d") if plan.ordered else None
-            for row in rows:
-                edits += row[0]
-                length = row[1]
-                scaled = length * _UNIT
+            cells, lengths = _cells(plan, metric._extract_corpus_statistics(hyps, streams))
+        dotted = sum(map(str.endswith, hyps, [" ."] * n)) if plan.checks_tokenized else 0
+        low, high = _ref_counts(streams, n)
+    except (TypeError, ValueError) as err:
+        raise _located(plan, err, hyps, streams, partition, where, row_offset) from err
+    return Partial([n, dotted, low, high] + cells, lengths)
+
+
+def _cells(plan, rows):
+    """The vector cells of segment rows (each column as it adds) and, when the plan keeps them,
+    the ordered columns' values in row order."""
+    columns = plan.stat_columns
+    ordered = [k for k, col in enumerate(columns) if col.adds == "ordered"]
+    lengths = array("d") if plan.ordered else None
+    cells, inexact = [], 0
+    for k, col in enumerate(columns):
+        values = [row[k] for row in rows]
+        if col.adds == "int":
+            cells.append(sum(int(v) for v in values))
+        elif col.adds == "exact":
+            cells += to_limbs(sum(exact_units(v) for v in values))
+        else:
+            units = 0
+            for v in values:
+                scaled = v * _UNIT
                 if float(scaled).is_integer():
                     units += int(scaled)
                 else:
                     inexact += 1
-                if lengths is not None:
-                    lengths.append(length)
-            stats = [edits, units, inexact]
-            dotted = 0
-        low, high = _ref_counts(streams, n)
-    except (TypeError, ValueError) as err:
-        raise _located(plan, err, hyps, streams, partition, where, row_offset) from err
-    values = [n, dotted, low, high] + [int(v) for v in stats]
-    return Partial(values, lengths)
+            cells.append(units)
+    if ordered:
+        cells.append(inexact)
+        if lengths is not None:
+            for row in rows:
+                lengths.extend(row[k] for k in ordered)
+    return cells, lengths
 
 
 _INDEX = re.compile(r"\b(?:segment|hypothesis|hypotheses|reference|row) (\d+)")
@@ -302,7 +315,7 @@ def finish(plan, partial):
     """The metric's Score of the summed statistics (computed once, here), bit for bit what
     `metric.corpus_score` gives on the whole corpus; sets the client metric's `num_refs`.
 
-    :raises ValueError: for an empty corpus (as cybleu.corpus_*), or for TER lengths that depend
+    :raises ValueError: for an empty corpus (as cybleu.corpus_*), or for ordered sums that depend
         on an order the engine did not keep.
     """
     values = partial.values
@@ -312,23 +325,34 @@ def finish(plan, partial):
         raise ValueError(f"{prefix}: no hypotheses: the corpus is empty.")
     low, high = values[2], values[3]
     metric.num_refs = low if low == high else -1
-    if plan.kind == "bleu" and not metric._force and values[1] >= 100:
+    if plan.checks_tokenized and not metric._force and values[1] >= 100:
         metric._warn_tokenized()
-    stats = values[4:]
-    if plan.kind == "ter":
-        edits, units, inexact = stats
-        if inexact == 0 and units < (_EXACT_LIMIT << SHIFT):
-            length = units / _UNIT
-        elif partial.lengths is not None and len(partial.lengths) == values[0]:
-            length = _ordered_sum(partial.lengths)
+    columns = plan.stat_columns
+    n_ordered = sum(col.adds == "ordered" for col in columns)
+    inexact = values[-1] if n_ordered else 0
+    stats, j, k = [], 0, 4
+    for col in columns:
+        if col.adds == "exact":
+            stats.append(from_units(from_limbs(values[k:k + EXACT_LIMBS])))
+            k += EXACT_LIMBS
+            continue
+        cell = values[k]
+        k += 1
+        if col.adds == "int":
+            stats.append(cell)
+        elif inexact == 0 and cell < (_EXACT_LIMIT << SHIFT):
+            stats.append(cell / _UNIT)
+            j += 1
+        elif partial.lengths is not None and len(partial.lengths) == values[0] * n_ordered:
+            stats.append(_ordered_sum(partial.lengths[j::n_ordered]))
+            j += 1
         else:
             raise ValueError(
-                f"{plan.engine}: {inexact} segments have an average reference length that is not "
-                "a multiple of 1/1024 (3, 5, 6, ... references of different lengths), so "
-                "sacreBLEU's float sum of the lengths depends on the order of the segments, "
-                "which this reduction does not keep; score these rows with an ordered "
+                f"{plan.engine}: {inexact} segments have a {metric.label} {col.name} that is not a "
+                "multiple of 1/1024 (an average over 3, 5, 6, ... references of different "
+                "lengths), so sacreBLEU's float sum of them depends on the order of the "
+                "segments, which this reduction does not keep; score these rows with an ordered "
                 "reduction (see the cybleu scale guide)")
-        stats = [edits, length]
     return metric._compute_score_from_stats(stats)
 
 

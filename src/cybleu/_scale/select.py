@@ -16,49 +16,43 @@ BestOf = namedtuple("BestOf", "index score")
 BestOf.__doc__ = """best_of's result: `index` (int64 array: the best candidate's position among
 the segment's k, 0-based) and `score` (float64 array: its sentence score)."""
 
-_NAMES = {"bleu": ("BLEU", {"effective_order": True}), "chrf": ("CHRF", {}),
-          "chrf++": ("CHRF", {"word_order": 2}), "ter": ("TER", {})}
-
-
 def sentence_metric(metric="bleu", **kwargs):
-    """The metric object sentence scores come from: `metric` itself when it is a cybleu BLEU, CHRF
-    or TER object, else a new one named "bleu" (with effective order, as sacreBLEU's
-    sentence_bleu), "chrf", "chrf++" or "ter", built with `kwargs` (the class's arguments)."""
+    """The metric object sentence scores come from: `metric` itself when it is a metric object,
+    else a new one of that registered name (`cybleu.metrics.names()`), made with its class's
+    SENTENCE_DEFAULTS (BLEU's effective order, as sacreBLEU's sentence_bleu) and `kwargs` (the
+    class's arguments)."""
     from .. import metrics
     if isinstance(metric, str):
         try:
-            name, defaults = _NAMES[metric.lower()]
+            cls = metrics.get(metric)
         except KeyError:
             raise ValueError(f"unknown metric {metric!r}; choose one of "
-                             f"{', '.join(_NAMES)}, or pass a cybleu metric object") from None
-        return metrics.get(name)(**{**defaults, **kwargs})
+                             f"{', '.join(metrics.names(plugins=True))}, or pass a cybleu metric "
+                             "object") from None
+        return metrics.make(metric, **{**getattr(cls, "SENTENCE_DEFAULTS", {}), **kwargs})
     if kwargs:
         raise TypeError("give either a metric object or the metric's arguments, not both")
-    if not isinstance(metric, (metrics.BLEU, metrics.CHRF, metrics.TER)):
-        raise TypeError(f"metric must be 'bleu', 'chrf', 'chrf++', 'ter' or a cybleu metric "
-                        f"object (cybleu.metrics.BLEU, CHRF, TER), not {type(metric).__name__}")
+    if not isinstance(metric, metrics.Metric):
+        raise TypeError(f"metric must be a registered name ({', '.join(metrics.names())}) or a "
+                        f"cybleu metric object (a cybleu.metrics.Metric), not "
+                        f"{type(metric).__name__}")
     return metric
 
 
 def lower_is_better(metric):
-    """True for TER (an error rate): its best candidate has the lowest score."""
-    from ..metrics import TER
-    return isinstance(metric, TER)
+    """True for an error rate (the metric's `higher_is_better` is False): its best candidate has
+    the lowest score."""
+    return not getattr(metric, "higher_is_better", True)
 
 
 def sentence_scores(metric, hyps, streams, n_threads=1):
     """float64 array: the sentence score of each hypothesis against its segment's references,
-    bit for bit `metric.sentence_score(hyp, refs).score` of each (BLEU may share the work among
-    n_threads threads; the results do not change)."""
-    from ..metrics import BLEU
-    if isinstance(metric, BLEU):
-        force = metric._force
-        metric._force = True      # BLEU's tokenized-input warning is about corpora
-        try:
-            return metric.sentence_scores(hyps, streams, n_threads=n_threads)
-        finally:
-            metric._force = force
-    return metric.sentence_scores(hyps, streams)
+    bit for bit `metric.sentence_score(hyp, refs).score` of each (a metric whose batch takes
+    threads may share the work among n_threads; the results do not change)."""
+    selection = getattr(metric, "_selection_scores", None)
+    if selection is None:
+        return metric.sentence_scores(hyps, streams)
+    return selection(hyps, streams, n_threads)
 
 
 def _flat_candidates(candidates, k):
@@ -95,14 +89,16 @@ def best_of(candidates, references, k, metric="bleu", n_threads=1, **metric_kwar
     :param references: reference streams, as for `corpus_bleu`: [refs] or [refs_a, refs_b, ...],
         each with n lines (None where a stream has no reference for a segment).
     :param k: the number of candidates per segment.
-    :param metric: "bleu" (sentence BLEU with effective order, sacreBLEU's sentence_bleu),
-        "chrf", "chrf++", "ter", or a cybleu metric object (BLEU, CHRF, TER) with its settings.
-    :param n_threads: threads BLEU's kernel shares the segments among (the results do not
-        change; chrF and TER take 1).
+    :param metric: a registered name ("bleu": sentence BLEU with effective order, sacreBLEU's
+        sentence_bleu; `cybleu.metrics.names()` lists them) or a cybleu metric object with its
+        settings.
+    :param n_threads: threads the metric's batch kernel shares the segments among, when it takes
+        them (BLEU's; the results do not change).
     :param metric_kwargs: the metric class's arguments, with a metric name.
     :returns: BestOf(index, score): numpy arrays of n entries: the position (0..k-1) of the
-        candidate with the highest score (TER: the lowest), the first one of equal scores, as
-        Python's max (min) does; and that score, bit for bit the metric's `sentence_score`.
+        candidate with the best score (the highest, or the lowest for a metric where lower is
+        better), the first one of equal scores, as Python's max (min) does; and that score, bit
+        for bit the metric's `sentence_score`.
     :raises ValueError: when the candidates are not k per segment, or the streams' lengths differ
         from the number of segments; TypeError for lines that are not strings.
 
@@ -122,8 +118,8 @@ def best_of(candidates, references, k, metric="bleu", n_threads=1, **metric_kwar
     low = lower_is_better(metric)
     for start in range(0, n, CHUNK_SEGMENTS):
         stop = min(n, start + CHUNK_SEGMENTS)
-        grid = _bleu_grid(metric, flat, [stream[start:stop] for stream in references], start,
-                          stop, k, n_threads)
+        chunk = [stream[start:stop] for stream in references]
+        grid = _grid(metric, flat[start * k:stop * k], chunk, start, k, n_threads)
         if grid is None:
             streams = [[ref for ref in stream[start:stop] for _ in range(k)]
                        for stream in references]
@@ -138,43 +134,16 @@ def best_of(candidates, references, k, metric="bleu", n_threads=1, **metric_kwar
     return BestOf(index, score)
 
 
-def _bleu_grid(metric, flat, streams, start, stop, k, n_threads):
-    """The (segments, k) sentence BLEU of a chunk with each segment's references tokenized,
-    interned and counted once for its k candidates (the kernel's grouped scores; where the
-    smoothing needs Python, a cached reference set scored once per candidate position), or None
-    where the metric's own hooks must run (a subclass) or the cache does not serve its
-    settings."""
-    import copy
-    import numpy as np
-    from ..metrics import BLEU
-    from ..metrics.bleu import _STAT_HOOKS, _BLEURefCache
-    if not isinstance(metric, BLEU) or not metric._own_hooks(
-            BLEU, _STAT_HOOKS + ("_compute_score_from_stats", "_preprocess_segment",
-                                 "_extract_reference_info")):
+def _grid(metric, candidates, streams, start, k, n_threads):
+    """The (segments, k) scores of a chunk from the metric's grouped path (each segment's
+    references prepared once for its k candidates), or None."""
+    grouped = getattr(metric, "_candidate_grid", None)
+    if grouped is None:
         return None
-    chunk = copy.copy(metric)
     try:
-        chunk._ref_cache = chunk._cache_references(streams)
-    except (TypeError, ValueError):
-        return None          # the per-candidate path names the bad line
-    if not isinstance(chunk._ref_cache, _BLEURefCache):
-        return None
-    if not isinstance(flat, (list, tuple)):
-        flat = list(flat)
-    try:
-        scores = chunk._grouped_sentence_scores(flat[start * k:stop * k], k, n_threads)
+        return grouped(candidates, streams, k, n_threads)
     except (TypeError, ValueError) as err:
-        raise _renumbered(err, start, k) from err
-    if scores is not None:
-        return scores.reshape(stop - start, k)
-    grid = np.empty((stop - start, k), dtype=np.float64)
-    for c in range(k):
-        column = flat[start * k + c:stop * k:k]
-        try:
-            grid[:, c] = sentence_scores(chunk, column, None, n_threads)
-        except (TypeError, ValueError) as err:
-            raise _renumbered(err, start, k, c) from err
-    return grid
+        raise _renumbered(err, start, k, getattr(err, "candidate", None)) from err
 
 
 def _renumbered(err, start, k, column=None):

@@ -108,6 +108,21 @@ def bleu_from_stats(correct: Any, total: Any, sys_len: int, ref_len: int,
     return score, correct, total, precisions, bp
 
 
+def bp_curve(n_points: int = 121, lo: float = 0.5, hi: float = 1.1) -> list[list[float]]:
+    """Points [c/r, BP] of the brevity penalty exp(1 - r/c) (1 when c >= r), c/r from lo to hi in
+    n_points steps: the one curve the report and the notebook draw.
+
+    >>> from cybleu._scoring.bleu import bp_curve
+    >>> [[round(x, 3) for x in point] for point in bp_curve(3, 0.5, 1.0)]
+    [[0.5, 0.368], [0.75, 0.717], [1.0, 1.0]]
+    """
+    out = []
+    for k in range(n_points):
+        ratio = lo + (hi - lo) * k / (n_points - 1)
+        out.append([ratio, 1.0 if ratio >= 1.0 else math.exp(1 - 1 / ratio)])
+    return out
+
+
 def sum_of_lists(lists: Sequence[list[_Number]]) -> list[_Number]:
     """Element-wise sum of numeric lists, added up left to right (sacreBLEU's
     `utils.sum_of_lists`, the same floats); a single list is returned as is.

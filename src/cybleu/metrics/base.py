@@ -29,14 +29,18 @@ if TYPE_CHECKING:
     Streams = SequenceT[SequenceT[Optional[str]]]
 
 from .._scoring import bleu as bleu_math
-from .._scoring import resampling
+from .._statistics import resampling
+from .._statistics.columns import Column, sum_rows
 from ..version import __version__
 
 logger = logging.getLogger("cybleu")
 
 VERSION_STRING = f"cybleu-{__version__}"
 
-__all__ = ["Score", "Signature", "Metric"]
+__all__ = ["Score", "Signature", "Metric", "SegmentMeanMetric", "PERCENT_BUCKETS"]
+
+#: the report's sentence-score buckets of a 0-100 score: [0, 10), [10, 20), ... [90, 100]
+PERCENT_BUCKETS = (10, 20, 30, 40, 50, 60, 70, 80, 90)
 
 
 def __getattr__(name: str) -> Any:
@@ -49,11 +53,11 @@ def __getattr__(name: str) -> Any:
 
 
 class Score:
-    """A metric's result (sacreBLEU's `Score`): the base of :class:`~cybleu.metrics.BLEUScore`,
-    :class:`~cybleu.metrics.CHRFScore` and :class:`~cybleu.metrics.TERScore`.
+    """A metric's result (sacreBLEU's `Score`): the base of every metric's score object
+    (:class:`~cybleu.metrics.BLEUScore`, ...).
 
-    :param name: The metric's name as printed (`'BLEU'`, `'chrF2'`, `'TER'`).
-    :param score: The score (0-100 for BLEU and chrF).
+    :param name: The metric's name as printed (`'BLEU'`, ...).
+    :param score: The score (0-100 for BLEU).
 
     `str(score)` and `repr(score)` are `score.format()`. After `corpus_score(...,
     n_bootstrap=N)` the text also shows the bootstrap mean and the half-width of the 95%
@@ -136,10 +140,18 @@ class Score:
         return self.format()
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Dict[str, str]:
-        """Notebook display: sacreBLEU's line as text/plain, and a small HTML block (score,
-        BLEU's precisions and brevity penalty; no script) from cybleu._report.notebook."""
-        from .._report.notebook import score_bundle
+        """Notebook display: sacreBLEU's line as text/plain, and a small HTML block (the score
+        and what `_display()` adds: a band, charts, notes; no script) from
+        cybleu.metrics.display."""
+        from .display import score_bundle
         return score_bundle(self, include, exclude)
+
+    def _display(self) -> Optional[Dict[str, Any]]:
+        """What a notebook shows beside the score's line: {"kind": the block's family (its id is
+        `cybleu-<kind>-<hash>`), "band": (label, reading, colour) or None, "charts": [chart
+        data: {"kind": "bars", ...} or {"kind": "curve", ...}], "notes": [text]}; None for the
+        line alone."""
+        return None
 
 
 class Signature:
@@ -331,10 +343,19 @@ def _no_references(refs: Any) -> bool:
                             and len(refs) == 0)
 
 
+def _rows_of(stats: Any) -> List[Any]:
+    """The rows of a Statistics (or a list of rows), one list of numbers per segment."""
+    if isinstance(stats, list):
+        return stats
+    if stats.flat is None:
+        return stats.rows  # type: ignore[no-any-return]
+    return [stats.row(i) for i in range(stats.n_segments)]
+
+
 class Metric(metaclass=ABCMeta):
-    """sacreBLEU's `Metric`, the base of :class:`~cybleu.metrics.BLEU`,
-    :class:`~cybleu.metrics.CHRF` and :class:`~cybleu.metrics.TER`: the pipeline in this module's
-    docstring; a subclass implements the abstract hooks with sacreBLEU's semantics.
+    """sacreBLEU's `Metric`, the base of every metric (:class:`~cybleu.metrics.BLEU`, ...): the
+    pipeline in this module's docstring; a subclass implements the abstract hooks with
+    sacreBLEU's semantics, and says what it is (the attributes below) for the machinery.
 
     Scoring goes through `corpus_score` and `sentence_score`; `get_signature()` then describes
     the settings. Metric objects made with `references=` keep those references tokenized, and
@@ -347,6 +368,124 @@ class Metric(metaclass=ABCMeta):
     """
 
     _SIGNATURE_TYPE: type = Signature
+
+    # -- what a metric says about itself -----------------------------------------------------
+    # The machinery (significance, the report and notebook, the command lines, the engines,
+    # best_of) asks these and never names a metric; a metric outside cybleu that sets them and
+    # registers itself (`cybleu.metrics.register`) gets all of it.
+
+    #: The metric's name before it has a score (headings, options, errors); a score's own `name`
+    #: may add settings. Defaults to the class's name.
+    label: str = ""
+    #: Which way is better: True for a score (BLEU), False for an error rate.
+    higher_is_better: bool = True
+    #: How segments make a corpus score: "corpus" (sum the segments' statistics, then score
+    #: the sums: sacreBLEU's metrics) or "mean" (the mean of the segments' scores: ROUGE, COMET,
+    #: any neural metric; see SegmentMeanMetric).
+    aggregation: str = "corpus"
+    #: What a system's input is: "text" (hypotheses, scored against references) or "scores"
+    #: (its per-segment scores, given: ExternalScores).
+    inputs: str = "text"
+    #: Edges of the report's sentence-score buckets, when the scale is known (None: from the
+    #: scores themselves).
+    bucket_edges: Any = None
+    #: What a sentence score by name (best_of, `cybleu filter`) is made with: the class's
+    #: arguments that make `sentence_score` what users expect (BLEU: effective order).
+    SENTENCE_DEFAULTS: Dict[str, Any] = {}
+    #: The options of the metric on `cybleu report`'s command line: (flags, argparse's keywords,
+    #: the constructor's argument they set); COMMAND_DEFAULTS, constructor arguments the command
+    #: always passes.
+    COMMAND_OPTIONS: Tuple[Any, ...] = ()
+    COMMAND_DEFAULTS: Dict[str, Any] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not cls.label:
+            cls.label = cls.__name__
+
+    def statistic_columns(self) -> Any:
+        """The columns of a segment's statistics row and how each adds up over segments
+        (`cybleu._statistics.columns.Column(name, adds)`, adds one of "int", "exact",
+        "ordered"), in row order; None when the metric does not say (then rows add as
+        sacreBLEU's `sum_of_lists` adds them, and the engines cannot ship it).
+
+        :returns: A tuple of Columns, or None.
+
+        >>> from cybleu.metrics import BLEU
+        >>> [column.name for column in BLEU(max_ngram_order=2).statistic_columns()]
+        ['hyp_len', 'ref_len', 'correct_1', 'correct_2', 'total_1', 'total_2']
+        """
+        return None
+
+    def segment_scores(self, stats: Any) -> Any:
+        """Each segment's score by itself, from its statistics row: what `sentence_score` gives
+        for that segment (BLEU's with effective order, as sacreBLEU's `sentence_bleu`).
+
+        :param stats: The segments' statistics: a `cybleu.significance.Statistics`, or a list
+            of rows.
+        :returns: A float64 numpy array, one score per segment.
+
+        >>> from cybleu.metrics import BLEU
+        >>> BLEU().segment_scores([[6, 6, 5, 3, 1, 0, 6, 5, 4, 3]]).tolist()
+        [37.99178428257963]
+        """
+        import numpy as np
+        rows = _rows_of(stats)
+        return np.array([float(self._compute_score_from_stats(row).score) for row in rows],
+                        dtype=np.float64)
+
+    def _column_sums(self, hypotheses: SequenceT[str], references: Any) -> Any:
+        """The column sums of the segments' statistics without a row per segment (a kernel's
+        corpus statistics), or None: then the caller sums `_extract_corpus_statistics` by the
+        columns. Integer columns only: a sum that depends on the order is never taken here."""
+        return None
+
+    def _selection_scores(self, hypotheses: SequenceT[str], references: Any,
+                          n_threads: int = 1) -> Any:
+        """Sentence scores for picking and filtering (best_of, `cybleu filter`): bit for bit
+        `sentence_score` of each; a metric whose batch takes threads uses them."""
+        return self.sentence_scores(hypotheses, references)
+
+    def _candidate_grid(self, candidates: SequenceT[str], references: Any, k: int,
+                        n_threads: int = 1) -> Any:
+        """The (segments, k) sentence scores of k candidates per segment with each segment's
+        references prepared once for its k candidates, or None (the caller then repeats each
+        segment's references k times)."""
+        return None
+
+    def _report_views(self, scores: SequenceT[Any], stats: SequenceT[Any]) -> Dict[str, Any]:
+        """The metric's own data in the report, merged into its entry of the page's data:
+        "views" lists the views it offers ("bands": where each system's corpus score falls on
+        interpretation bands, given under "bands"; "anatomy": a score's components, under
+        "anatomy"), and any other entries its views read. Nothing by default.
+
+        :param scores: Each system's corpus score object.
+        :param stats: Each system's segment statistics (`Statistics`).
+        :returns: A dict of JSON-able data.
+        """
+        return {}
+
+    def _script_notes(self, hint: Any, target: Optional[str]) -> List[str]:
+        """What the report says about this metric's tokenization of the references: a note per
+        problem (the metric's own words, naming the option that fixes it), or none.
+
+        :param hint: `cybleu.tokenizers.language_hint.guess` of the references (their script,
+            when most of it is written without spaces), or None.
+        :param target: The target language of the test set's language pair, or None.
+        :returns: A list of sentences.
+        """
+        return []
+
+    def _report_detail(self, stats: SequenceT[Any]) -> Any:
+        """How a segment's statistics read in the report's two-system view: (an array of every
+        system's rows, stacked (systems, segments, width); a spec: {"table": {"head": [...],
+        "label": ..., "cells": ["{2} / {6}", ...]}} or {"line": "{0} edits ..."}, where `{k}`
+        is the row's k-th value}, or None (nothing shown).
+
+        :param stats: Each system's segment statistics (`Statistics`).
+        :returns: (array, spec) or None.
+        """
+        return None
 
     def __init__(self) -> None:
         self._ref_cache: Any = None
@@ -511,6 +650,19 @@ class Metric(metaclass=ABCMeta):
             score.estimate_ci(samples)
         return score
 
+    def sentence_scores(self, hypotheses: SequenceT[str],
+                        references: Optional[Streams] = None) -> Any:
+        """The sentence score of every hypothesis against its segment's references, in one call:
+        element i is `self.sentence_score(hypotheses[i], refs_of_i).score`.
+
+        :param hypotheses: One string per segment.
+        :param references: Reference streams as for `corpus_score`, or None for the
+            references given to the constructor.
+        :returns: A float64 numpy array of `len(hypotheses)` scores.
+        """
+        self._check_corpus_score_args(hypotheses, references)
+        return self.segment_scores(self._extract_corpus_statistics(hypotheses, references))
+
     def _bootstrap_resample(self, stats: Any, n_samples: int) -> Tuple[str, List[Any]]:
         """(seed, scores of n_samples resampled corpora): sacreBLEU's `_bootstrap_resample`, the
         same RNG calls and float32 statistics, so the intervals are the same numbers (integer
@@ -525,4 +677,91 @@ class Metric(metaclass=ABCMeta):
         :raises ValueError: Nothing has been scored yet (the number of references is unknown).
         """
         return self._SIGNATURE_TYPE(self.__dict__)  # type: ignore[no-any-return]
+
+
+class SegmentMeanMetric(Metric):
+    """A metric whose corpus score is the mean of its segments' scores (ROUGE's aggregator,
+    COMET, BLEURT, any neural metric), on the same pipeline as the corpus-statistics metrics.
+
+    A segment's statistics row is its values (the names in `VALUES`; the first is the headline
+    score) followed by a count, 1: the columns add exactly (`statistic_columns()`: "exact"
+    floats, then an "int"), so the sums are the same floats in any order and any partitioning,
+    and `_compute_score_from_stats(sums)` is the mean of each value, `math.fsum(values) / n`.
+    Everything that sums rows (bootstrap intervals, paired tests, the report's buckets, the
+    engines) then works for a segment-mean metric as for BLEU, exactly.
+
+    A subclass computes a segment's values with sacreBLEU's hooks (`_preprocess_segment`,
+    `_extract_reference_info`, `_compute_segment_statistics` returning the values), or all
+    segments at once by overriding `_segment_values(hypotheses, references)` (a kernel's batch);
+    `_score_from_means(means, n)` makes the score object (default: a plain `Score` of the
+    headline mean).
+
+    >>> from cybleu.metrics import SegmentMeanMetric
+    >>> class Length(SegmentMeanMetric):
+    ...     VALUES = ("words", "ratio")
+    ...     def _preprocess_segment(self, sent): return sent
+    ...     def _extract_reference_info(self, refs): return {"n": len(refs[0].split())}
+    ...     def _compute_segment_statistics(self, hyp, info):
+    ...         return [len(hyp.split()), len(hyp.split()) / info["n"]]
+    >>> metric = Length()
+    >>> metric.corpus_score(["a b", "a b c d"], [["a b c d", "a b"]]).score
+    3.0
+    >>> metric._extract_corpus_statistics(["a b", "a b c d"], [["a b c d", "a b"]])
+    [[2, 0.5, 1], [4, 2.0, 1]]
+    """
+
+    aggregation = "mean"
+    #: The names of a segment's values, in row order; the first is the headline score.
+    VALUES: Tuple[str, ...] = ("score",)
+
+    def statistic_columns(self) -> Any:
+        """Each of `VALUES` as an exactly added float, then the segment count.
+
+        :returns: A tuple of Columns.
+        """
+        return tuple(Column(name, "exact") for name in self.VALUES) + (Column("count", "int"),)
+
+    def _segment_values(self, hypotheses: SequenceT[str], references: Optional[Streams]) -> Any:
+        """One sequence of values per segment (the `VALUES`), by sacreBLEU's hooks."""
+        return super()._extract_corpus_statistics(hypotheses, references)
+
+    def _extract_corpus_statistics(self, hypotheses: SequenceT[str],
+                                   references: Optional[Streams]) -> Any:
+        """One row per segment: its values, then 1 (the segment count column)."""
+        width = len(self.VALUES)
+        rows = []
+        for i, values in enumerate(self._segment_values(hypotheses, references)):
+            row = list(values)
+            if len(row) != width:
+                raise ValueError(f"{self.label}: segment {i} has {len(row)} values, not "
+                                 f"{width} ({', '.join(self.VALUES)})")
+            row.append(1)
+            rows.append(row)
+        return rows
+
+    def _aggregate_and_compute(self, stats: List[List[Any]]) -> Any:
+        return self._compute_score_from_stats(sum_rows(stats, self.statistic_columns()))
+
+    def _compute_score_from_stats(self, stats: SequenceT[Any]) -> Any:
+        """The score of summed rows: each value's mean over the `stats[-1]` segments."""
+        n = stats[-1]
+        if not n:
+            raise ValueError(f"{self.label}: no segments: the corpus is empty.")
+        return self._score_from_means([float(v) / n for v in stats[:-1]], int(n))
+
+    def _score_from_means(self, means: List[float], n: int) -> Any:
+        """The score object of the values' means over n segments (default: the headline's)."""
+        return Score(self.label, means[0])
+
+    def segment_scores(self, stats: Any) -> Any:
+        if type(self)._score_from_means is not SegmentMeanMetric._score_from_means \
+                or type(self)._compute_score_from_stats \
+                is not SegmentMeanMetric._compute_score_from_stats:
+            return super().segment_scores(stats)
+        import numpy as np
+        rows = _rows_of(stats)
+        if not rows:
+            return np.zeros(0, dtype=np.float64)
+        table = np.array(rows, dtype=np.float64)
+        return table[:, 0] / table[:, -1]  # a segment's mean of itself: value / 1
 

@@ -9,6 +9,7 @@ a subclass or instance that overrides a hook gets the hooks, as in sacreBLEU.
 from __future__ import annotations
 
 import logging
+import math
 from collections import Counter
 from collections.abc import Sequence
 from importlib import import_module
@@ -16,9 +17,10 @@ from importlib import import_module
 from .._scoring import bleu as bleu_math
 from .._backend import core
 from ..tokenizers import registry
-from .._scoring.bleu import sum_of_lists
-from .base import (Metric, Score, Signature, _check_hypotheses, _explain_type_error,
-                   _no_references, _segments_from_streams)
+from .._scoring.bleu import bp_curve, sum_of_lists
+from .._statistics.columns import Column
+from .base import (PERCENT_BUCKETS, Metric, Score, Signature, _check_hypotheses,
+                   _explain_type_error, _no_references, _segments_from_streams)
 from .helpers import extract_all_word_ngrams
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads the name)
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("cybleu")
 
-__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "MAX_NGRAM_ORDER"]
+__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "MAX_NGRAM_ORDER", "BANDS"]
 
 #: The default maximum n-gram order of BLEU (4).
 MAX_NGRAM_ORDER = bleu_math.MAX_NGRAM_ORDER
@@ -165,6 +167,42 @@ class _BLEURefCache(Sequence):  # type: ignore[type-arg]
         return f"<BLEU reference cache: {len(self.segments)} segments>"
 
 
+# -- how corpus BLEU reads: the one source of the report's and the notebook's bands ---------------
+
+#: Google Cloud Translation's reading of corpus BLEU ("a rough guideline"): (low edge, high edge,
+#: the reading, a short label, a colour), the last band open above.
+BANDS = (
+    (0, 10, "Almost useless", "useless", "#d1242f"),
+    (10, 20, "Hard to get the gist", "hard", "#e16f24"),
+    (20, 30, "The gist is clear, but has significant grammatical errors", "gist", "#d4a72c"),
+    (30, 40, "Understandable to good translations", "good", "#9bb44d"),
+    (40, 50, "High quality translations", "high", "#4ac26b"),
+    (50, 60, "Very high quality, adequate, and fluent translations", "very high", "#2da44e"),
+    (60, 100, "Quality often better than human", "beyond", "#116329"),
+)
+#: a BLEU is read on the corpus bands only with at least this many reference tokens
+BAND_MIN_REF_TOKENS = 1000
+_BANDS_CAVEAT = (
+    "They are Google Cloud Translation\u2019s \u201crough guideline\u201d for corpus BLEU. How "
+    "high a score can go depends on the language pair, the test set, the references (their number "
+    "and style) and the tokenization, so scores are comparable only on the same test set, "
+    "language pair and signature. The bands describe a whole test set: BLEU of a single sentence "
+    "says little, and no segment is coloured by band anywhere in this report.")
+
+
+def _band_of(score: float) -> int:
+    """The index in BANDS of a corpus BLEU score (the last band takes everything above)."""
+    for k, band in enumerate(BANDS):
+        if score < band[1] or k == len(BANDS) - 1:
+            return k
+    return len(BANDS) - 1
+
+
+def _band_label(k: int) -> str:
+    lo, hi = BANDS[k][:2]
+    return f"{lo}+" if k == len(BANDS) - 1 else f"{lo}\u2013{hi - 1}"
+
+
 class BLEUSignature(Signature):
     """BLEU's reproducibility signature: sacreBLEU's fields, with cybleu's version.
 
@@ -236,6 +274,33 @@ class BLEUScore(Score):
         self._verbose = (f"{self.prec_str} (BP = {bp:.3f} ratio = {self.ratio:.3f} "
                          f"hyp_len = {sys_len:d} ref_len = {ref_len:d})")
 
+    def _display(self) -> Dict[str, Any]:
+        """What a notebook shows beside the line: the band of a corpus-sized BLEU, the n-gram
+        precisions and the brevity penalty on its curve."""
+        notes = []
+        band = None
+        if int(self.ref_len) >= BAND_MIN_REF_TOKENS:
+            k = _band_of(float(self.score))
+            words = BANDS[k][2]
+            band = (_band_label(k), words[:1].lower() + words[1:], BANDS[k][4])
+            notes.append("Band: Google Cloud Translation's rough guideline for corpus BLEU; "
+                         "it depends on the language pair, the test set and the references.")
+        else:
+            notes.append(f"No band: BLEU of fewer than {BAND_MIN_REF_TOKENS:,} reference tokens "
+                         "is not read on the corpus-level bands.")
+        lo, hi = 0.5, 1.1
+        ratio, bp = float(self.ratio), float(self.bp)
+        charts = [
+            {"kind": "bars", "aria": "n-gram precisions", "unit": "-gram",
+             "values": [float(p) for p in self.precisions],
+             "counts": [int(c) for c in self.counts], "totals": [int(t) for t in self.totals]},
+            {"kind": "curve", "aria": "brevity penalty", "points": bp_curve(61, lo, hi),
+             "lo": lo, "hi": hi, "x": min(max(ratio, lo), hi), "y": bp,
+             "caption": f"BP over hyp/ref length {lo}\u2013{hi}",
+             "label": f"ratio {ratio:.3f}, BP {bp:.3f}"},
+        ]
+        return {"kind": "bleu", "band": band, "charts": charts, "notes": notes}
+
 
 # the hooks the compiled paths stand in for: overriding any of them sends BLEU down the hooks
 _STAT_HOOKS = ("_preprocess_segment", "_extract_reference_info", "_compute_segment_statistics",
@@ -277,6 +342,29 @@ class BLEU(Metric):
     [48.892302243490086, 35.35533905932737]
     """
 
+    bucket_edges = PERCENT_BUCKETS
+    # the report: its tokens and n-grams drive the n-gram views; its work is the longest
+    _report_ngrams = True
+    _report_order = 4
+    #: what a sentence score (best_of, `cybleu filter`) is made with by name: sacreBLEU's
+    #: sentence_bleu
+    SENTENCE_DEFAULTS: Dict[str, Any] = {"effective_order": True}
+    #: `cybleu report`'s options for BLEU: (flags, argparse's keywords, the constructor's
+    #: argument); COMMAND_DEFAULTS are the command's own settings
+    COMMAND_OPTIONS: Tuple[Any, ...] = (
+        (("--tokenize", "-tok"), {"choices": registry.NAMES, "default": None, "help": (
+            "BLEU's tokenizer (default: by the target language of -l, else 13a).")},
+         "tokenize"),
+        (("--lowercase", "-lc"), {"action": "store_true", "help": "Lowercased BLEU."},
+         "lowercase"),
+        (("--smooth-method", "-s"), {"choices": ("none", "floor", "add-k", "exp"),
+                                     "default": "exp", "help": "BLEU's smoothing (default: exp)."},
+         "smooth_method"),
+        (("--smooth-value", "-sv"), {"type": float, "default": None,
+                                     "help": "The smoothing value of floor and add-k."},
+         "smooth_value"),
+    )
+    COMMAND_DEFAULTS: Dict[str, Any] = {"force": True}
     SMOOTH_DEFAULTS: Dict[str, Optional[float]] = dict(bleu_math.SMOOTH_DEFAULTS)
     TOKENIZERS = _TOKENIZERS.keys()
     TOKENIZER_DEFAULT = registry.DEFAULT
@@ -363,6 +451,25 @@ class BLEU(Metric):
             return None
         return "bleu", (self.max_ngram_order, self.smooth_method, self.smooth_value,
                         self.effective_order)
+
+    def _resampled_scores(self, sums: Any, width: int, dtype: str, kernel: Any) -> Any:
+        """The scores of summed statistics rows (resampled corpora, `width` int64 values each,
+        as numpy `dtype` rows in sacreBLEU), replayed by the compiled resampler `kernel` when the
+        arithmetic is BLEU's own and within what it reproduces; else None (the resampler then
+        asks `_compute_score_from_stats` row by row)."""
+        if dtype not in ("float32", "int64"):
+            return None
+        replay = self._resample_replay()
+        if replay is None or replay[0] != "bleu":
+            return None
+        order, _, value, _ = args = replay[1]
+        if not 1 <= order <= 256:
+            return None
+        if value is not None:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                    or not math.isfinite(value) or abs(value) > 1e38:
+                return None
+        return list(kernel.bleu_scores(sums, *args, dtype))
 
     def _compute_score_from_stats(self, stats: SequenceT[Any]) -> "BLEUScore":
         N = self.max_ngram_order
@@ -606,6 +713,153 @@ class BLEU(Metric):
             _segment(candidates, segmenter, self.lowercase), k, self.smooth_method, sv,
             self.effective_order, n_threads)
         return np.frombuffer(scores, dtype=np.float64)
+
+    # -- the protocol: what the machinery asks ------------------------------------------------
+
+    def statistic_columns(self) -> Tuple[Column, ...]:
+        """hyp_len, ref_len, correct_1..N, total_1..N: integers.
+
+        :returns: A tuple of Columns.
+        """
+        n = self.max_ngram_order
+        return tuple(Column(name) for name in (
+            ["hyp_len", "ref_len"] + [f"correct_{i + 1}" for i in range(n)]
+            + [f"total_{i + 1}" for i in range(n)]))
+
+    def segment_scores(self, stats: Any) -> Any:
+        """Each segment's sentence BLEU with effective order (sacreBLEU's `sentence_bleu`),
+        from its statistics row, whatever this object's `effective_order`.
+
+        :param stats: The segments' statistics: a `cybleu.significance.Statistics`, or a list
+            of rows.
+        :returns: A float64 numpy array, one score per segment.
+        """
+        import numpy as np
+        flat = getattr(stats, "flat", None)
+        if flat is not None and self._own_hooks(BLEU, ("_compute_score_from_stats",)):
+            scores = core.bleu_scores_from_stats(flat, self.max_ngram_order, self.smooth_method,
+                                                 self.smooth_value, True)
+            return np.frombuffer(scores, dtype=np.float64).copy()
+        import copy
+        sentence = copy.copy(self)
+        sentence.effective_order = True
+        rows = stats if isinstance(stats, list) else [stats.row(i)
+                                                        for i in range(stats.n_segments)]
+        return np.array([float(sentence._compute_score_from_stats(row).score) for row in rows],
+                        dtype=np.float64)
+
+    def _column_sums(self, hypotheses: SequenceT[str], references: Any) -> Any:
+        if not self._own_hooks(BLEU, _SCORE_HOOKS):
+            return None
+        return self._core_call("corpus_stats", hypotheses, references)
+
+    def _selection_scores(self, hypotheses: SequenceT[str], references: Any,
+                          n_threads: int = 1) -> Any:
+        force = self._force
+        self._force = True      # the tokenized-input warning is about corpora
+        try:
+            return self.sentence_scores(hypotheses, references, n_threads=n_threads)
+        finally:
+            self._force = force
+
+    def _candidate_grid(self, candidates: SequenceT[str], references: Any, k: int,
+                        n_threads: int = 1) -> Any:
+        """The (segments, k) sentence BLEU of k candidates per segment, each segment's
+        references tokenized, interned and counted once for its k candidates (the kernel's
+        grouped scores; where the smoothing needs Python, a cached reference set scored once per
+        candidate position); None where the hooks must run (a subclass's) or the cache does not
+        serve the settings."""
+        import copy
+        import numpy as np
+        if not self._own_hooks(BLEU, _STAT_HOOKS + ("_compute_score_from_stats",
+                                                    "_preprocess_segment",
+                                                    "_extract_reference_info")):
+            return None
+        chunk = copy.copy(self)
+        try:
+            chunk._ref_cache = chunk._cache_references(references)
+        except (TypeError, ValueError):
+            return None          # the per-candidate path names the bad line
+        if not isinstance(chunk._ref_cache, _BLEURefCache):
+            return None
+        if not isinstance(candidates, (list, tuple)):
+            candidates = list(candidates)
+        n = len(candidates) // k
+        scores = chunk._grouped_sentence_scores(candidates, k, n_threads)
+        if scores is not None:
+            return scores.reshape(n, k)
+        grid = np.empty((n, k), dtype=np.float64)
+        for c in range(k):
+            try:
+                grid[:, c] = chunk._selection_scores(candidates[c::k], None, n_threads)
+            except (TypeError, ValueError) as err:
+                err.candidate = c  # the column, for the caller's message
+                raise
+        return grid
+
+    def _report_views(self, scores: SequenceT[Any], stats: SequenceT[Any]) -> Dict[str, Any]:
+        """The bands of corpus BLEU, and each system's anatomy (precisions, brevity penalty)."""
+        bands = [_band_of(float(c.score)) for c in scores]
+        return {
+            "views": ["bands", "anatomy"],
+            "bands": {
+                "title": "What corpus BLEU means, roughly",
+                "of": "corpus BLEU",
+                "table": [[lo, hi, words, short, colour]
+                          for lo, hi, words, short, colour in BANDS],
+                "stops": [[lo if k == 0 else lo + 5, colour]
+                          for k, (lo, _, _, _, colour) in enumerate(BANDS)],
+                "min_axis": 70,
+                "lead": "Read the bands as rough guidance only. ",
+                "caveat": _BANDS_CAVEAT,
+                "system_band": bands,
+            },
+            "anatomy": [{
+                "score": float(c.score), "counts": [int(x) for x in c.counts],
+                "totals": [int(x) for x in c.totals],
+                "precisions": [float(p) for p in c.precisions],
+                "bp": float(c.bp), "ratio": float(c.ratio), "sys_len": int(c.sys_len),
+                "ref_len": int(c.ref_len), "verbose": c._verbose,
+                "band": band, "geo_mean": self._geo_mean(c)} for c, band in zip(scores, bands)],
+            "anatomy_curve": bp_curve(),
+            "max_order": self.max_ngram_order,
+        }
+
+    def _script_notes(self, hint: Any, target: Optional[str]) -> List[str]:
+        """The advice of `language_hint` when the references' script has no spaces and this
+        BLEU splits words at spaces (13a, intl)."""
+        from ..tokenizers import language_hint
+        tokenize = getattr(self, "tokenizer_signature", None)
+        if hint is not None and tokenize in language_hint.DEFAULT_TOKENIZERS:
+            return [language_hint.advice(hint, tokenize, "report")]
+        return []
+
+    def _report_detail(self, stats: SequenceT[Any]) -> Any:
+        """Each segment's [hyp_len, ref_len, correct..., total...] for the two-system view, as a
+        table of matches over n-grams."""
+        import numpy as np
+        if not all(st.flat is not None for st in stats):
+            return None
+        stacked = np.stack([np.frombuffer(st.flat, dtype=np.int64).reshape(st.n_segments,
+                                                                              st.width)
+                            for st in stats])
+        small = stacked.size == 0 or (stacked.min() >= 0 and stacked.max() < 65536)
+        n = self.max_ngram_order
+        spec = {"table": {
+            "head": [self.label] + [f"{k + 1}-gram" for k in range(n)] + ["hyp_len", "ref_len"],
+            "label": "matches / n-grams",
+            "cells": [f"{{{2 + k}}} / {{{2 + n + k}}}" for k in range(n)] + ["{0}", "{1}"]}}
+        return stacked.astype(np.uint16 if small else np.int32), spec
+
+    def _geo_mean(self, score: Any) -> Optional[float]:
+        """exp(mean log precision): BLEU's second factor, by BLEU's own arithmetic (`my_log` of
+        each precision, as `bleu_from_stats` takes it); None when no n-gram matches."""
+        if not any(score.counts):
+            return None
+        order = self.max_ngram_order
+        if self.effective_order:
+            order = next((n for n, t in enumerate(score.totals) if t == 0), order) or order
+        return math.exp(sum(bleu_math.my_log(p) for p in score.precisions[:order]) / order)
 
     def get_signature(self) -> BLEUSignature:
         """The reproducibility signature of the settings (a :class:`BLEUSignature`).

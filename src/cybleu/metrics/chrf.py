@@ -13,8 +13,9 @@ from typing import Any, Dict, List, Optional, Sequence as SequenceT, Union, over
 from .. import _backend
 from .._scoring.chrf import f_score
 from .._scoring.bleu import MAX_ORDER_LIMIT, sum_of_lists
-from .base import (Metric, Score, Signature, Streams, _check_hypotheses, _explain_type_error,
-                   _no_references, _segments_from_streams)
+from .._statistics.columns import Column
+from .base import (PERCENT_BUCKETS, Metric, Score, Signature, Streams, _check_hypotheses,
+                   _explain_type_error, _no_references, _segments_from_streams)
 from .helpers import extract_all_char_ngrams, extract_word_ngrams
 
 _kernel = _backend.module("chrf")
@@ -73,6 +74,12 @@ class CHRFScore(Score):
         self.char_order = char_order
         self.word_order = word_order
         super().__init__(f"chrF{self.beta}" + "+" * self.word_order, score)
+
+    def _display(self) -> Dict[str, Any]:
+        """What a notebook shows beside the line: the settings."""
+        return {"kind": "chrf", "band": None, "charts": [], "notes": [
+            f"character n-grams up to {int(self.char_order)}, word n-grams up to "
+            f"{int(self.word_order)}, \u03b2 = {self.beta}"]}
 
 
 def _words(sent: str, puncts: Any) -> List[str]:
@@ -208,6 +215,20 @@ class CHRF(Metric):
     [67.17273492330233, 63.55479131750938]
     """
 
+    label = "chrF"
+    bucket_edges = PERCENT_BUCKETS
+    _report_order = 2  # the report starts the longest jobs first
+    #: `cybleu report`'s options for chrF: (flags, argparse's keywords, the constructor's
+    #: argument)
+    COMMAND_OPTIONS: Any = (
+        (("--chrf-char-order", "-cc"), {"type": int, "default": 6}, "char_order"),
+        (("--chrf-word-order", "-cw"), {"type": int, "default": None, "help": (
+            "Word n-gram order of `chrf` (chrf++ uses 2).")}, "word_order"),
+        (("--chrf-beta",), {"type": int, "default": 2}, "beta"),
+        (("--chrf-whitespace",), {"action": "store_true"}, "whitespace"),
+        (("--chrf-lowercase",), {"action": "store_true"}, "lowercase"),
+        (("--chrf-eps-smoothing",), {"action": "store_true"}, "eps_smoothing"),
+    )
     CHAR_ORDER = 6
     WORD_ORDER = 0
     BETA = 2
@@ -259,6 +280,17 @@ class CHRF(Metric):
                 or "_compute_f_score" in self.__dict__ or self.eps_smoothing:
             return None
         return "chrf", (self.order, self.beta)
+
+    def _resampled_scores(self, sums: Any, width: int, dtype: str, kernel: Any) -> Any:
+        """The scores of summed statistics rows (resampled corpora, `width` int64 values each,
+        as numpy float32 rows in sacreBLEU's bootstrap), chrF's float32 arithmetic vectorized
+        when it is this class's own; else None (the resampler asks row by row)."""
+        if dtype != "float32":
+            return None
+        args = _chrf_fast_args(self)
+        if args is None or width != 3 * args[0]:
+            return None
+        return _chrf_f32_scores(sums, width, *args)
 
     def _compute_f_score(self, statistics: SequenceT[Any]) -> Any:
         """chrF (0-100) of flat [hyp, ref, match] statistics, one triple per order."""
@@ -316,6 +348,41 @@ class CHRF(Metric):
         self.num_refs = num_refs
         return _CHRFRefCache(list(segments), self.char_order, self.word_order, self.whitespace,
                              self.lowercase, frozenset(self._PUNCTS))
+
+    # -- the protocol: what the machinery asks ------------------------------------------------
+
+    def statistic_columns(self) -> Any:
+        """[hyp, ref, match] n-grams per character order, then per word order: integers.
+
+        :returns: A tuple of Columns.
+        """
+        names = []
+        for kind, order in (("char", self.char_order), ("word", self.word_order)):
+            for i in range(order):
+                names += [f"{kind}{i + 1}_hyp", f"{kind}{i + 1}_ref", f"{kind}{i + 1}_match"]
+        return tuple(Column(name) for name in names)
+
+    def segment_scores(self, stats: Any) -> Any:
+        """Each segment's sentence chrF from its statistics row (the kernel's `f_scores` on
+        integer rows when the arithmetic is this class's own).
+
+        :param stats: The segments' statistics: a `cybleu.significance.Statistics`, or a list
+            of rows.
+        :returns: A float64 numpy array, one score per segment.
+        """
+        import numpy as np
+        flat = getattr(stats, "flat", None)
+        if flat is not None and not self.eps_smoothing \
+                and type(self)._compute_score_from_stats is CHRF._compute_score_from_stats \
+                and self._kernel_ready(("_compute_f_score",)):
+            scores = _kernel.f_scores(flat, self.order, self.beta, bool(self.eps_smoothing))
+            return np.frombuffer(scores, dtype=np.float64).copy()
+        return super().segment_scores(stats)
+
+    def _column_sums(self, hypotheses: SequenceT[str], references: Any) -> Any:
+        if not self._kernel_ready(_SCORE_HOOKS):
+            return None
+        return self._kernel_call("corpus_stats", hypotheses, references)
 
     def get_signature(self) -> CHRFSignature:
         """The reproducibility signature of the settings.
@@ -479,6 +546,67 @@ class CHRF(Metric):
             hypotheses, refs, int(self.char_order), int(self.word_order), bool(self.whitespace),
             bool(self.lowercase), self.beta, bool(self.eps_smoothing))
         return np.frombuffer(flat, dtype=np.float64).reshape(len(hypotheses), len(refs))
+
+
+# -- resampled scores: chrF's float32 arithmetic, vectorized ----------------------------------
+
+def _chrf_fast_args(metric):
+    """(order, beta squared) when the metric's arithmetic is chrF's own with sacreBLEU's
+    effective-order averaging, and numpy promotes as NEP 50 says (numpy >= 2: a Python number
+    meeting a float32 becomes float32), which `_chrf_f32_scores` replays; else None."""
+    replay = metric._resample_replay()
+    if replay is None or replay[0] != "chrf":
+        return None
+    order, beta = replay[1]
+    if isinstance(beta, bool) or type(beta) not in (int, float) or not math.isfinite(beta):
+        return None
+    factor = beta ** 2
+    # an int factor converts to float32 exactly below 2**24
+    if not (isinstance(order, int) and order >= 1
+            and abs(factor) < (1 << 24 if isinstance(factor, int) else 1e30)):
+        return None
+    import numpy as np
+    f32 = np.float32(1.5)
+    if type(f32 + 1e-16) is not np.float32 or type(0.0 + f32) is not np.float32 \
+            or type(4 * f32) is not np.float32:
+        return None  # numpy < 2: Python floats meeting float32 scalars make float64
+    return order, factor
+
+
+def _chrf_f32_scores(sums, width, order, factor):
+    """CHRF._compute_f_score of every float32 row of `sums`, vectorized: the same float32
+    operations, in the same order, as the scalar function performs on numpy float32 values
+    (without eps smoothing the final score depends only on the running float32 sums of
+    precision and recall over the orders where both sides have n-grams). Scores are numpy
+    float32 scalars, or the Python float 0.0 where the function returns it; a test holds them
+    equal, value and type, to the scalar function."""
+    import numpy as np
+    rows = np.frombuffer(sums, dtype=np.int64).reshape(-1, width).astype(np.float32)
+    n_rows = rows.shape[0]
+    f = np.float32
+    avg_prec = np.zeros(n_rows, dtype=f)
+    avg_rec = np.zeros(n_rows, dtype=f)
+    effective = np.zeros(n_rows, dtype=np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(order):
+            n_hyp, n_ref, n_match = rows[:, 3 * i], rows[:, 3 * i + 1], rows[:, 3 * i + 2]
+            both = (n_hyp > 0) & (n_ref > 0)
+            prec = n_match / n_hyp
+            rec = n_match / n_ref
+            # the first addition is 0.0 + x = x exactly, so one float32 sum serves all orders
+            avg_prec = np.where(both, avg_prec + prec, avg_prec)
+            avg_rec = np.where(both, avg_rec + rec, avg_rec)
+            effective += both
+        eff = effective.astype(f)
+        avg_prec = np.where(effective > 0, avg_prec / eff, avg_prec)
+        avg_rec = np.where(effective > 0, avg_rec / eff, avg_rec)
+        nonzero = (effective > 0) & ((avg_prec + avg_rec) != 0)
+        score = f(1 + factor) * avg_prec
+        score = score * avg_rec
+        score = score / (f(factor) * avg_prec + avg_rec)
+        score = f(100) * score
+    values = score.tolist()
+    return [f(v) if keep else 0.0 for v, keep in zip(values, nonzero.tolist())]
 
 
 def _check_pairwise_lines(lines: Any, name: str) -> None:

@@ -1,7 +1,7 @@
 """TER's edit-distance functions under sacreBLEU's module path (`sacrebleu.metrics.lib_ter`), for
 code that imports them: `translation_edit_rate`, `BeamEditDistance`, `trace_to_alignment`, and the
 limits. The shift search and the beam edit distance run in TER's kernel (`_backend.module("ter")`:
-compiled, or its pure-Python twin `_ter_py.py`, which explains the algorithm); the results are
+compiled, or its pure-Python twin `ter_py.py`, which explains the algorithm); the results are
 sacreBLEU 2.6.0's, number for number and trace for trace.
 
 Words are compared as dictionary keys (so they must be hashable; strings in practice).

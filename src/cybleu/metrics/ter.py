@@ -2,7 +2,7 @@
 
 sacreBLEU's hooks are here with its semantics; when they are TER's own and the tokenizer is
 cybleu's `TercomTokenizer`, TER's kernel (`_backend.module("ter")`: compiled, or its pure-Python twin
-`_ter_py.py`, the readable specification) tokenizes, searches the shifts and computes the edit
+`ter_py.py`, the readable specification) tokenizes, searches the shifts and computes the edit
 distances, and gives the same per-segment statistics [edits, average reference length].
 """
 from collections.abc import Sequence
@@ -11,8 +11,9 @@ from typing import Any, Dict, List, Optional, Sequence as SequenceT, Tuple, Unio
 from .. import _backend
 from ..tokenizers.tokenizer_ter import TercomTokenizer
 from .._scoring.bleu import sum_of_lists
-from .base import (Metric, Score, Signature, _check_hypotheses, _explain_type_error,
-                   _no_references, _segments_from_streams)
+from .._statistics.columns import Column
+from .base import (PERCENT_BUCKETS, Metric, Score, Signature, _check_hypotheses,
+                   _explain_type_error, _no_references, _segments_from_streams)
 from .lib_ter import translation_edit_rate
 
 _ter_kernel = _backend.module("ter")
@@ -50,6 +51,19 @@ class TERSignature(Signature):
         })
 
 
+# asian_support (with normalized) splits these languages' characters apart
+_ASIAN_SPLITS = ("zh", "ja")
+_ASIAN_FIX = ("--ter-normalized --ter-asian-support (cybleu report), or "
+              "TER(normalized=True, asian_support=True) (cybleu.report)")
+
+
+def _count(x: float) -> str:
+    """A count with thousands separators; two decimals where it is an average (the reference
+    length over several references)."""
+    x = float(x)
+    return f"{x:,.0f}" if x.is_integer() else f"{x:,.2f}"
+
+
 class TERScore(Score):
     """A TER result: `score` (100 * edits / reference length; lower is better, and it can pass
     100), `num_edits` (an int) and `ref_length` (the summed average reference lengths, a float).
@@ -71,6 +85,12 @@ class TERScore(Score):
         super().__init__("TER", score)
         self.num_edits = int(num_edits)
         self.ref_length = ref_length
+
+    def _display(self) -> Dict[str, Any]:
+        """What a notebook shows beside the line: the edits and the reference length."""
+        return {"kind": "ter", "band": None, "charts": [], "notes": [
+            f"{_count(self.num_edits)} edits over {_count(self.ref_length)} reference words "
+            "(lower is better)"]}
 
 
 class _TERRefCache(Sequence[Dict[str, Any]]):
@@ -133,6 +153,17 @@ class TER(Metric):
     """
 
     _SIGNATURE_TYPE = TERSignature
+    higher_is_better = False
+    bucket_edges = PERCENT_BUCKETS
+    _report_order = 1  # the report starts the longest jobs first
+    #: `cybleu report`'s options for TER: (flags, argparse's keywords, the constructor's
+    #: argument)
+    COMMAND_OPTIONS = (
+        (("--ter-case-sensitive",), {"action": "store_true"}, "case_sensitive"),
+        (("--ter-asian-support",), {"action": "store_true"}, "asian_support"),
+        (("--ter-no-punct",), {"action": "store_true"}, "no_punct"),
+        (("--ter-normalized",), {"action": "store_true"}, "normalized"),
+    )
 
     def __init__(self, normalized: bool = False, no_punct: bool = False,
                  asian_support: bool = False, case_sensitive: bool = False,
@@ -323,3 +354,49 @@ class TER(Metric):
         rows = self._extract_corpus_statistics(hypotheses, references)
         return np.array([self._compute_score_from_stats(row).score for row in rows],
                         dtype=np.float64)
+
+    # -- the protocol: what the machinery asks ----------------------------------------------------
+
+    def statistic_columns(self) -> Tuple[Column, ...]:
+        """The edits (integers) and the average reference length, a float that sacreBLEU adds
+        segment after segment (an "ordered" column: exact in any order only while every average
+        is a multiple of a power of two, which the engines check).
+
+        :returns: A tuple of Columns.
+        """
+        return (Column("edits", "int"), Column("length", "ordered"))
+
+    def _ordered_sums_exact(self, n_refs: Optional[int]) -> bool:
+        """Whether sacreBLEU's in-order sum of the average reference lengths is the same float in
+        any order with `n_refs` reference streams (None: unknown): with one or two references
+        every average is a multiple of 1/2, and every partial sum of a corpus is exact."""
+        return n_refs is not None and n_refs < 3
+
+    def _report_views(self, scores: SequenceT[Any], stats: SequenceT[Any]) -> Dict[str, Any]:
+        return {"ter": [{"edits": int(c.num_edits), "ref_length": float(c.ref_length)}
+                        for c in scores]}
+
+    def _script_notes(self, hint: Any, target: Optional[str]) -> List[str]:
+        """TER counts the words between spaces: on Chinese or Japanese (the language pair's
+        target, or the references' script) a clause is one word, unless `normalized` and
+        `asian_support` split the characters; other scripts without spaces have no fix."""
+        if self.asian_support and self.normalized:
+            return []
+        language = target if target is not None else (hint.language if hint else None)
+        if language in _ASIAN_SPLITS:
+            name = hint.name if hint else {"zh": "Chinese", "ja": "Japanese"}[language]
+            return [f"TER counts the words between spaces: on {name} a clause is one word and "
+                    f"TER stays near 100; add {_ASIAN_FIX}."]
+        if hint is not None and hint.language != "ko":
+            return [f"TER counts words between spaces, and has no option to split {hint.name}: "
+                    "its scores here mean little."]
+        return []
+
+    def _report_detail(self, stats: SequenceT[Any]) -> Any:
+        """Each segment's [edits, average reference length] for the two-system view."""
+        import numpy as np
+        rows = [np.frombuffer(st.flat, dtype=np.int64).reshape(st.n_segments, st.width)
+                if st.flat is not None else np.array(st.rows, dtype=np.float64) for st in stats]
+        spec = {"line": f"{self.label}: {{0}} edits over {{1}} reference words"}
+        return np.stack(rows).astype(np.float64), spec
+

@@ -331,11 +331,20 @@
   };
   var views = {};
   var VIEWS = [
-    ['overview', 'Overview'], ['interpretation', 'Interpretation'], ['anatomy', 'BLEU anatomy'],
+    ['overview', 'Overview'], ['interpretation', 'Interpretation'], ['anatomy', 'Anatomy'],
     ['compare', 'Two systems'], ['ngrams', 'N-grams'], ['buckets', 'Buckets']
   ];
   function T() { return D.sets[S.set]; }
-  function metricIndex(kind) { var ms = T().metrics; for (var i = 0; i < ms.length; i++) if (ms[i].kind === kind) return i; return -1; }
+  // the first metric that offers a view (its data says so: the page never names a metric)
+  function metricWith(view) { var ms = T().metrics; for (var i = 0; i < ms.length; i++) if ((ms[i].views || []).indexOf(view) >= 0) return i; return -1; }
+  function digitsOf(m) { return m.digits === undefined ? 2 : m.digits; }
+  // where the corpus scores come from: sacreBLEU's arithmetic, or the mean of segment scores
+  function scoresNote(ms) {
+    var means = ms.filter(function (m) { return m.aggregation === 'mean'; }).map(function (m) { return m.name; });
+    if (!means.length) return 'Scores are sacreBLEU 2.6.0\u2019s';
+    if (means.length === ms.length) return 'Scores are the means of the segments\u2019 scores';
+    return 'Scores are sacreBLEU 2.6.0\u2019s (' + means.join(', ') + ': the mean of the segments\u2019 scores)';
+  }
 
   // the segment's texts (laid out segment after segment in Python)
   function segText(i) {
@@ -361,7 +370,7 @@
   function buildShell() {
     var nav = clear(document.getElementById('tabs'));
     VIEWS.forEach(function (v) {
-      nav.appendChild(el('button', { type: 'button', role: 'tab', id: 'tab-' + v[0], 'data-view': v[0], 'aria-selected': 'false', text: v[1],
+      nav.appendChild(el('button', { type: 'button', role: 'tab', id: 'tab-' + v[0], 'data-view': v[0], 'aria-selected': 'false', text: tabLabel(v),
         onclick: function () { go(v[0]); } }));
     });
     if (D.sets.length > 1) {
@@ -371,6 +380,11 @@
     }
     var app = clear(document.getElementById('app'));
     VIEWS.forEach(function (v) { views[v[0]] = app.appendChild(el('section', { class: 'view', id: 'view-' + v[0], role: 'tabpanel' })); });
+  }
+  function tabLabel(v) {
+    if (v[0] !== 'anatomy' || !D) return v[1];
+    var k = metricWith('anatomy');
+    return k < 0 ? v[1] : T().metrics[k].name + ' anatomy';
   }
   function chooseSet(i) {
     S.set = i; S.selected = -1; S.segFilter = null; defaultsForSet(); rendered = {}; go(S.view, true);
@@ -385,7 +399,7 @@
       if (best < 0 || (m.higher_is_better ? m.corpus[s].score > m.corpus[best].score : m.corpus[s].score < m.corpus[best].score)) best = s;
     }
     if (best >= 0) S.b = best;
-    S.cmpMetric = Math.max(0, metricIndex('bleu'));
+    S.cmpMetric = 0;
     S.bucketMetric = S.cmpMetric;
     S.anatomy = t.baseline;
     S.ovMetric = 0;
@@ -439,7 +453,7 @@
     root.appendChild(el('p', { class: 'note' },
       plural(t.n_segments, 'segment') + ', ' + plural(t.n_refs, 'reference') + ', ' + plural(n, 'system') +
       (t.language_pair ? ', language pair ' + t.language_pair : '') +
-      '. Scores are sacreBLEU 2.6.0\u2019s; \u00b1 is the half-width of the 95% bootstrap interval around its mean \u03bc' +
+      '. ' + scoresNote(ms) + '; \u00b1 is the half-width of the 95% bootstrap interval around its mean \u03bc' +
       (n > 1 ? '; p compares each system with the baseline by ' + what + ', seed ' + test.seed : ' (' + int(test.ci_resamples) + ' resamples, seed ' + test.seed + ')') + '.'));
     lightBanner(root);
     // the table
@@ -466,8 +480,8 @@
         el('td', { class: 'l letters', text: ms[S.ovMetric].letters[s] }));
       ms.forEach(function (m) {
         var c = m.corpus[s];
-        tr.appendChild(el('td', { class: 'score', text: fmt(c.score) }));
-        tr.appendChild(el('td', { class: 'muted', text: c.mean === null ? '\u2013' : fmt(c.mean) + ' \u00b1 ' + fmt(c.ci) }));
+        tr.appendChild(el('td', { class: 'score', text: fmt(c.score, digitsOf(m)) }));
+        tr.appendChild(el('td', { class: 'muted', text: c.mean === null ? '\u2013' : fmt(c.mean, digitsOf(m)) + ' \u00b1 ' + fmt(c.ci, digitsOf(m)) }));
         if (n > 1) {
           // coloured by direction, as the matrix: green better than the baseline, red worse
           var sig = c.p !== null && c.p < test.alpha, base = m.corpus[t.baseline].score;
@@ -534,7 +548,7 @@
     order.forEach(function (s) { head.appendChild(el('th', { class: 'rot', style: 'height:' + tall + 'px', title: visText(t.systems[s]) }, el('div', { style: 'max-height:' + tall + 'px' }, vis(t.systems[s], 40)))); });
     var body = el('tbody');
     order.forEach(function (r) {
-      var tr = el('tr', null, el('td', { class: 'name', title: visText(t.systems[r]) }, vis(t.systems[r], 40), ' ', el('span', { class: 'muted small', text: fmt(m.corpus[r].score) })));
+      var tr = el('tr', null, el('td', { class: 'name', title: visText(t.systems[r]) }, vis(t.systems[r], 40), ' ', el('span', { class: 'muted small', text: fmt(m.corpus[r].score, digitsOf(m)) })));
       order.forEach(function (c) {
         if (r === c) { tr.appendChild(el('td', { class: 'cell diag' })); return; }
         var p = m.holm_p[r][c], better = m.higher_is_better ? m.corpus[r].score > m.corpus[c].score : m.corpus[r].score < m.corpus[c].score;
@@ -554,7 +568,7 @@
       return { name: 'pairs-' + m.name, caption: t.name + ': ' + m.name + ', Holm-adjusted p-values of every pair (' + (D.test.type === 'bs' ? 'paired bootstrap, ' : 'approximate randomization, ') + D.test.n + ', seed ' + D.test.seed + ')',
         head: ['System', m.name].concat(order.map(function (s) { return t.systems[s]; })), align: 'lr' + 'c'.repeat(order.length),
         rows: order.map(function (r) {
-          return [cell(t.systems[r]), cell(fmt(m.corpus[r].score), m.corpus[r].score)].concat(order.map(function (c) {
+          return [cell(t.systems[r]), cell(fmt(m.corpus[r].score, digitsOf(m)), m.corpus[r].score)].concat(order.map(function (c) {
             return r === c ? cell('', null) : cell(fmtP(m.holm_p[r][c]), m.holm_p[r][c]);
           }));
         }) };
@@ -567,43 +581,43 @@
     m.groups.forEach(function (g, k) {
       var letter = k < 26 ? String.fromCharCode(97 + k) : 'g' + (k + 1);   // as Python names them
       ul.appendChild(el('li', null, el('span', { class: 'letters', text: letter + ': ' }),
-        g.map(function (s, j) { return [j ? ', ' : '', vis(t.systems[s], 60), el('span', { class: 'muted small', text: ' ' + fmt(m.corpus[s].score) })]; })));
+        g.map(function (s, j) { return [j ? ', ' : '', vis(t.systems[s], 60), el('span', { class: 'muted small', text: ' ' + fmt(m.corpus[s].score, digitsOf(m)) })]; })));
     });
     root.appendChild(ul);
   }
 
   // ------------------------------------------------------------------ interpretation
   function renderInterpretation(root) {
-    var t = T(), b = metricIndex('bleu');
-    root.appendChild(el('h2', { text: 'What corpus BLEU means, roughly' }));
-    if (b < 0) { root.appendChild(el('p', { class: 'empty', text: 'BLEU is not among this report\u2019s metrics.' })); return; }
-    var m = t.metrics[b], bands = D.bands;
+    var t = T(), b = metricWith('bands');
+    if (b < 0) {
+      root.appendChild(el('h2', { text: 'What the scores mean, roughly' }));
+      root.appendChild(el('p', { class: 'empty', text: 'No metric of this report has interpretation bands (a scale without agreed readings has none).' }));
+      return;
+    }
+    var m = t.metrics[b], info = m.bands, bands = info.table;
+    root.appendChild(el('h2', { text: info.title }));
     var row = el('div', { class: 'row' }), chartCol = el('div', { class: 'col', style: 'flex: 3 1 560px' });
-    var caveat = el('div', { class: 'caveat' },
-      el('strong', { text: 'Read the bands as rough guidance only. ' }),
-      'They are Google Cloud Translation\u2019s \u201crough guideline\u201d for corpus BLEU. How high a score can go depends on the language pair, the test set, the references (their number and style) and the tokenization, so scores are comparable only on the same test set, language pair and signature. ' +
-      'The bands describe a whole test set: BLEU of a single sentence says little, and no segment is coloured by band anywhere in this report.');
+    var caveat = el('div', { class: 'caveat' }, el('strong', { text: info.lead }), info.caveat);
     row.appendChild(chartCol);
     row.appendChild(el('div', { class: 'col', style: 'flex: 1 1 280px' }, caveat));
     root.appendChild(row);
     var W = chartWidth(860, chartCol), rowH = 22, n = t.systems.length;
     var maxScore = 0; m.corpus.forEach(function (c) { maxScore = Math.max(maxScore, c.score); });
-    var xmax = Math.max(70, Math.ceil((maxScore + 5) / 10) * 10);
+    var xmax = Math.max(info.min_axis, Math.ceil((maxScore + 5) / 10) * 10);
     var left = 20, right = W - 20, x = function (v) { return left + (right - left) * Math.min(v, xmax) / xmax; };
     var order = m.rank.slice();
     var barY = 40, barH = 34, labelsY = barY + barH + 30;
     var H = labelsY + n * rowH + 20;
-    var g = sv('svg', { class: 'chart', id: 'bands-chart', viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, role: 'img', 'aria-label': 'Corpus BLEU of each system on the interpretation bands' });
+    var g = sv('svg', { class: 'chart', id: 'bands-chart', viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, role: 'img', 'aria-label': 'Each system\u2019s ' + info.of + ' on the interpretation bands' });
     var defs = sv('defs'), grad = sv('linearGradient', { id: 'band-grad', x1: '0', x2: '1', y1: '0', y2: '0' });
-    var stops = [[0, '#d1242f'], [15, '#e16f24'], [25, '#d4a72c'], [35, '#9bb44d'], [45, '#4ac26b'], [55, '#2da44e'], [65, '#116329']];
-    stops.forEach(function (st) { grad.appendChild(sv('stop', { offset: Math.min(1, st[0] / xmax), 'stop-color': st[1] })); });
+    info.stops.forEach(function (st) { grad.appendChild(sv('stop', { offset: Math.min(1, st[0] / xmax), 'stop-color': st[1] })); });
     defs.appendChild(grad); g.appendChild(defs);
     g.appendChild(sv('rect', { x: left, y: barY, width: right - left, height: barH, fill: 'url(#band-grad)', rx: 4 }));
     bands.forEach(function (bd) {
       if (bd[0] >= xmax) return;
       g.appendChild(sv('line', { x1: x(bd[0]), x2: x(bd[0]), y1: barY - 6, y2: barY + barH, class: 'band-edge', 'stroke-width': 2 }));
       g.appendChild(sv('text', { x: x(bd[0]) + 2, y: barY - 10, 'font-size': 11, class: 'ax', text: bd[0] }));
-      var mid = (x(bd[0]) + x(Math.min(bd[1], xmax))) / 2, label = shortBand(bd[0]);
+      var mid = (x(bd[0]) + x(Math.min(bd[1], xmax))) / 2, label = bd[3];
       // a band's word only where it fits in the band
       if (x(Math.min(bd[1], xmax)) - x(bd[0]) >= label.length * 6.6 + 4) {
         g.appendChild(sv('text', { x: mid, y: barY + barH / 2 + 4, 'text-anchor': 'middle', 'font-size': 11, fill: '#fff', 'font-weight': 600, text: label }));
@@ -618,38 +632,41 @@
       g.appendChild(label);
     });
     chartCol.appendChild(g);
-    var tbl = el('table', { class: 'data' }, el('thead', null, el('tr', null, el('th', { class: 'l', text: 'Band (corpus BLEU)' }), el('th', { class: 'l', text: 'Rough reading' }), el('th', { class: 'l', text: 'Systems' }))));
+    var tbl = el('table', { class: 'data' }, el('thead', null, el('tr', null, el('th', { class: 'l', text: 'Band (' + info.of + ')' }), el('th', { class: 'l', text: 'Rough reading' }), el('th', { class: 'l', text: 'Systems' }))));
     var body = el('tbody');
     bands.forEach(function (bd, k) {
-      var names = order.filter(function (s) { return m.anatomy[s].band === k; }).map(function (s) { return t.systems[s]; });
+      var names = order.filter(function (s) { return info.system_band[s] === k; }).map(function (s) { return t.systems[s]; });
       body.appendChild(el('tr', null, el('td', { class: 'l', text: bd[0] + (k === bands.length - 1 ? '+' : '\u2013' + (bd[1] - 1)) }), el('td', { class: 'l wrap', text: bd[2] }), el('td', { class: 'l wrap', text: names.length ? names.map(function (x) { return visText(x, 60); }).join(', ') : '\u2013' })));
     });
     tbl.appendChild(body);
     root.appendChild(el('h3', { text: 'The bands' }));
     root.appendChild(el('div', { class: 'table-wrap' }, tbl));
   }
-  function shortBand(lo) { return { 0: 'useless', 10: 'hard', 20: 'gist', 30: 'good', 40: 'high', 50: 'very high', 60: 'beyond' }[lo] || ''; }
 
   // ------------------------------------------------------------------ anatomy
   function renderAnatomy(root) {
-    var t = T(), b = metricIndex('bleu');
-    root.appendChild(el('h2', { text: 'BLEU\u2019s anatomy' }));
-    if (b < 0) { root.appendChild(el('p', { class: 'empty', text: 'BLEU is not among this report\u2019s metrics.' })); return; }
+    var t = T(), b = metricWith('anatomy');
+    if (b < 0) {
+      root.appendChild(el('h2', { text: 'Anatomy of a score' }));
+      root.appendChild(el('p', { class: 'empty', text: 'No metric of this report shows the parts of its score.' }));
+      return;
+    }
     var m = t.metrics[b], s = S.anatomy, an = m.anatomy[s];
+    root.appendChild(el('h2', { text: m.name + '\u2019s anatomy' }));
     root.appendChild(el('div', { class: 'controls' }, el('label', null, 'System ', systemSelect(s, function (v) { S.anatomy = v; RENDER.anatomy(clear(root)); }, 'System'))));
     var N = an.precisions.length;
     var logs = an.precisions.map(function (p) { return 'log ' + p.toFixed(2); }).join(' + ');
     root.appendChild(el('div', { class: 'anatomy-formula', id: 'anatomy-formula', text:
-      'BLEU = BP \u00d7 exp((' + logs + ') / ' + N + ')\n     = ' + an.bp.toFixed(4) + ' \u00d7 ' + (an.geo_mean === null ? '0' : an.geo_mean.toFixed(4)) + ' = ' + an.score.toFixed(4) +
+      m.name + ' = BP \u00d7 exp((' + logs + ') / ' + N + ')\n     = ' + an.bp.toFixed(4) + ' \u00d7 ' + (an.geo_mean === null ? '0' : an.geo_mean.toFixed(4)) + ' = ' + an.score.toFixed(4) +
       '\nBP = exp(1 \u2212 r/c) when c < r, else 1: c = hyp_len = ' + int(an.sys_len) + ', r = ref_len = ' + int(an.ref_len) + ', c/r = ' + an.ratio.toFixed(4) }));
     var row = el('div', { class: 'row' });
     var left = el('div', { class: 'col' }, el('h3', { text: 'Clipped n-gram precisions (matches / n-grams)' }));
     var right = el('div', { class: 'col' }, el('h3', { text: 'Brevity penalty' }));
     row.appendChild(left); row.appendChild(right);
     root.appendChild(row);
-    left.appendChild(precisionBars(an, left)); right.appendChild(bpCurve(an, right));
+    left.appendChild(precisionBars(an, left)); right.appendChild(bpCurve(an, right, m.anatomy_curve));
     root.appendChild(el('h3', { text: 'Every system' }));
-    var head = el('tr', null, el('th', { class: 'l', text: 'System' }), el('th', { text: 'BLEU' }));
+    var head = el('tr', null, el('th', { class: 'l', text: 'System' }), el('th', { text: m.name }));
     for (var k = 1; k <= N; k++) head.appendChild(el('th', { text: k + '-gram %' }));
     ['BP', 'ratio', 'hyp_len', 'ref_len'].forEach(function (x) { head.appendChild(el('th', { text: x })); });
     var body = el('tbody');
@@ -666,9 +683,9 @@
     });
     root.appendChild(el('div', { class: 'table-wrap' }, el('table', { class: 'data', id: 'anatomy-table' }, el('thead', null, head), body)));
     root.appendChild(exportBar('anatomy-table', function () {
-      var heads = ['System', 'BLEU'];
+      var heads = ['System', m.name];
       for (var k = 1; k <= N; k++) heads.push(k + '-gram %');
-      return { name: 'bleu-anatomy', caption: t.name + ': BLEU, its clipped n-gram precisions, brevity penalty and lengths', head: heads.concat(['BP', 'ratio', 'hyp_len', 'ref_len']),
+      return { name: m.kind + '-anatomy', caption: t.name + ': ' + m.name + ', its clipped n-gram precisions, brevity penalty and lengths', head: heads.concat(['BP', 'ratio', 'hyp_len', 'ref_len']),
         align: 'l' + 'r'.repeat(heads.length + 3), rows: m.rank.map(function (q) {
           var a = m.anatomy[q];
           return [cell(t.systems[q]), cell(fmt(a.score), a.score)].concat(a.precisions.map(function (p) { return cell(p.toFixed(1), p); }),
@@ -697,8 +714,8 @@
     g.appendChild(sv('line', { x1: L, x2: W - R, y1: y(0), y2: y(0), class: 'axis-line' }));
     return g;
   }
-  function bpCurve(an, box) {
-    var W = chartWidth(460, box), H = 250, L = 48, R = 18, TOP = 16, B = 40, pts = D.bp_curve;
+  function bpCurve(an, box, pts) {
+    var W = chartWidth(460, box), H = 250, L = 48, R = 18, TOP = 16, B = 40;
     var lo = pts[0][0], hi = pts[pts.length - 1][0];
     var x = function (v) { return L + (W - L - R) * (v - lo) / (hi - lo); };
     var y = function (v) { return TOP + (H - TOP - B) * (1 - v); };
@@ -835,7 +852,7 @@
       return;
     }
     if (t.systems.length < 2) {
-      root.appendChild(el('p', { class: 'empty', id: 'one-system', text: 'The report has one system: there is no second one to compare it with. The Overview, BLEU anatomy and Buckets views show its scores.' }));
+      root.appendChild(el('p', { class: 'empty', id: 'one-system', text: 'The report has one system: there is no second one to compare it with. The Overview, ' + tabLabel(['anatomy', 'Anatomy']) + ' and Buckets views show its scores.' }));
       return;
     }
     var bar = el('div', { class: 'controls' },
@@ -902,6 +919,8 @@
     }
     return { name: 'segments', caption: t.name + ': segments', head: head, align: '', rows: rows };
   }
+  // the smallest 1, 2 or 5 times a power of ten at least x (a chart's range for small scales)
+  function niceUp(x) { if (!(x > 0)) return 1; var p = Math.pow(10, Math.floor(Math.log10(x))), f = x / p; return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p; }
   function niceStep(x) { var p = Math.pow(10, Math.floor(Math.log10(Math.max(x, 1e-9)))), f = x / p; return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p; }
   function debounce(f, ms) { var h = null; return function () { clearTimeout(h); h = setTimeout(f, ms); }; }
   function sortBy(key) {
@@ -934,9 +953,9 @@
     var a = m.corpus[S.a].score, b = m.corpus[S.b].score, p = S.a === S.b ? null : m.raw_p[S.a][S.b], ph = S.a === S.b ? null : m.holm_p[S.a][S.b];
     var d = b - a;
     box.appendChild(el('div', { class: 'summary-line' },
-      el('span', null, el('span', { class: 'tag-a', text: 'A ' }), vis(t.systems[S.a], 50), ' ', el('span', { class: 'big', text: fmt(a) })),
-      el('span', null, el('span', { class: 'tag-b', text: 'B ' }), vis(t.systems[S.b], 50), ' ', el('span', { class: 'big', text: fmt(b) })),
-      el('span', null, 'corpus \u0394 ', el('span', { class: 'big ' + (d === 0 ? '' : ((d > 0) === m.higher_is_better ? 'pos' : 'neg')), text: fmtSigned(d) })),
+      el('span', null, el('span', { class: 'tag-a', text: 'A ' }), vis(t.systems[S.a], 50), ' ', el('span', { class: 'big', text: fmt(a, digitsOf(m)) })),
+      el('span', null, el('span', { class: 'tag-b', text: 'B ' }), vis(t.systems[S.b], 50), ' ', el('span', { class: 'big', text: fmt(b, digitsOf(m)) })),
+      el('span', null, 'corpus \u0394 ', el('span', { class: 'big ' + (d === 0 ? '' : ((d > 0) === m.higher_is_better ? 'pos' : 'neg')), text: fmtSigned(d, digitsOf(m)) })),
       el('span', { class: 'note' }, m.name + (m.higher_is_better ? '' : ' (lower is better)') + '; p = ' + fmtP(p) + ', Holm-adjusted ' + fmtP(ph) + (S.a === S.b ? ' (the same system)' : ''))));
   }
   function drawRows(reset) {
@@ -951,7 +970,7 @@
       row.addEventListener('click', onRowClick);
       body.appendChild(row); pool.push(row);
     }
-    var t = T(), sa = sentence(S.cmpMetric, S.a), sb = sentence(S.cmpMetric, S.b), rl = A[t.ref_len], better = cmpMetric().higher_is_better;
+    var t = T(), sa = sentence(S.cmpMetric, S.a), sb = sentence(S.cmpMetric, S.b), rl = A[t.ref_len], better = cmpMetric().higher_is_better, sd = Math.max(1, digitsOf(cmpMetric()) - 1);
     for (var k = 0; k < pool.length; k++) {
       var r = pool[k];
       if (k >= need) { r.style.display = 'none'; continue; }
@@ -961,8 +980,8 @@
       r._seg = i; r.setAttribute('data-seg', i);
       r.classList.toggle('selected', i === S.selected);
       var c = r.children, d = sb[i] - sa[i];
-      c[0].textContent = i + 1; c[1].textContent = rl[i]; c[2].textContent = sa[i].toFixed(1); c[3].textContent = sb[i].toFixed(1);
-      c[4].textContent = fmtSigned(d, 1); c[4].className = 'num ' + (d === 0 ? '' : ((d > 0) === better ? 'pos' : 'neg'));
+      c[0].textContent = i + 1; c[1].textContent = rl[i]; c[2].textContent = sa[i].toFixed(sd); c[3].textContent = sb[i].toFixed(sd);
+      c[4].textContent = fmtSigned(d, sd); c[4].className = 'num ' + (d === 0 ? '' : ((d > 0) === better ? 'pos' : 'neg'));
       c[5].textContent = ''; c[5].appendChild(vis(hypText(i, S.a), 300)); c[5].title = '';
       c[6].textContent = ''; c[6].appendChild(vis(hypText(i, S.b), 300));
     }
@@ -987,7 +1006,7 @@
     var t = T(), m = cmpMetric(), sa = sentence(S.cmpMetric, S.a), sb = sentence(S.cmpMetric, S.b), rl = A[t.ref_len];
     var n = order.length, maxAbs = 0, better = 0, worse = 0, same = 0, maxLen = 1;
     for (var k = 0; k < n; k++) { var i = order[k], d = sb[i] - sa[i]; if (Math.abs(d) > maxAbs) maxAbs = Math.abs(d); if (d === 0) same++; else if ((d > 0) === m.higher_is_better) better++; else worse++; if (rl[i] > maxLen) maxLen = rl[i]; }
-    var R = Math.max(10, Math.ceil(maxAbs / 10 - 1e-9) * 10), bins = 40, w = 2 * R / bins, counts = new Array(bins).fill(0);
+    var R = digitsOf(m) > 2 ? niceUp(maxAbs) : Math.max(10, Math.ceil(maxAbs / 10 - 1e-9) * 10), ad = R >= 5 ? 0 : R >= 0.5 ? 1 : 2, bins = 40, w = 2 * R / bins, counts = new Array(bins).fill(0);
     for (k = 0; k < n; k++) { var x = sb[order[k]] - sa[order[k]]; if (x === 0) continue; var bi = Math.min(bins - 1, Math.max(0, Math.floor((x + R) / w))); counts[bi]++; }
     document.getElementById('hist-title').textContent = 'Sentence ' + m.name + ': B \u2212 A per segment (' + int(better) + ' better in B, ' + int(worse) + ' worse, ' + int(same) + ' equal)';
     var hist = clear(document.getElementById('cmp-hist'));
@@ -1004,11 +1023,11 @@
       if (!c) return;
       var x0 = -R + b * w, good = (x0 + w / 2 > 0) === m.higher_is_better;
       g.appendChild(sv('rect', { x: xs(x0) + 0.5, y: ys(c), width: Math.max(1, xs(x0 + w) - xs(x0) - 1), height: ys(0) - ys(c), class: good ? 'bar-good' : 'bar-bad' },
-        sv('title', { text: '[' + x0.toFixed(1) + ', ' + (x0 + w).toFixed(1) + '): ' + c + ' segments' })));
+        sv('title', { text: '[' + x0.toFixed(ad + 1) + ', ' + (x0 + w).toFixed(ad + 1) + '): ' + c + ' segments' })));
     });
     if (same) g.appendChild(sv('rect', { x: xs(0) - 2, y: ys(same), width: 4, height: ys(0) - ys(same), class: 'bar-same' }, sv('title', { text: 'equal: ' + same + ' segments' })));
     g.appendChild(sv('line', { x1: L, x2: W - Rm, y1: ys(0), y2: ys(0), class: 'axis-line' }));
-    [-R, -R / 2, 0, R / 2, R].forEach(function (v) { g.appendChild(sv('text', { x: xs(v), y: H - B + 16, 'text-anchor': 'middle', 'font-size': 11, class: 'ax', text: fmtSigned(v, 0) })); });
+    [-R, -R / 2, 0, R / 2, R].forEach(function (v) { g.appendChild(sv('text', { x: xs(v), y: H - B + 16, 'text-anchor': 'middle', 'font-size': 11, class: 'ax', text: fmtSigned(v, ad) })); });
     g.appendChild(sv('text', { x: (L + W) / 2, y: H - 4, 'text-anchor': 'middle', 'font-size': 12, class: 'lbl', text: '\u0394 sentence ' + m.name + (W < 420 ? ' (grey: equal)' : ' (grey bar at 0: equal scores)') }));
     if (S.selected >= 0) { var ds = sb[S.selected] - sa[S.selected]; g.appendChild(sv('line', { x1: xs(ds), x2: xs(ds), y1: TOP, y2: ys(0), class: 'mark-sel', 'stroke-dasharray': '3,2' })); }
     hist.appendChild(g);
@@ -1021,7 +1040,7 @@
     var cMuted = themeColour('--muted', '#59636e'), cGrid = themeColour('--grid', '#eaeef2'), cFaint = themeColour('--faint', '#8c959f');
     var cGood = themeColour('--good', '#1a7f37'), cBad = themeColour('--bad', '#cf222e'), cFg = themeColour('--fg', '#1f2328');
     ctx.font = '11px system-ui, sans-serif'; ctx.fillStyle = cMuted; ctx.strokeStyle = cGrid;
-    [-R, -R / 2, 0, R / 2, R].forEach(function (v) { ctx.beginPath(); ctx.moveTo(pl, sy(v)); ctx.lineTo(cw - pr, sy(v)); ctx.stroke(); ctx.textAlign = 'right'; ctx.fillText(fmtSigned(v, 0), pl - 5, sy(v) + 4); });
+    [-R, -R / 2, 0, R / 2, R].forEach(function (v) { ctx.beginPath(); ctx.moveTo(pl, sy(v)); ctx.lineTo(cw - pr, sy(v)); ctx.stroke(); ctx.textAlign = 'right'; ctx.fillText(fmtSigned(v, ad), pl - 5, sy(v) + 4); });
     ctx.textAlign = 'center';
     var lenStep = Math.max(10, Math.ceil(lenMax / Math.max(2, Math.floor((cw - pl - pr) / 48)) / 10) * 10);
     for (var lv = 0; lv <= lenMax; lv += lenStep) ctx.fillText(String(lv), sx(lv), ch - 10);
@@ -1056,7 +1075,7 @@
         var toks = st.toks[s] ? st.toks[s].split(' ') : [], marks = st.marks[s], dd = el('dd', { class: 'tokens' });
         toks.forEach(function (tk, k) { var mk = marks.charAt(k) || '0'; dd.appendChild(el('span', { class: 'tok m' + mk, 'data-m': mk, title: mk === '0' ? 'in no reference n-gram' : 'part of a matching ' + mk + '-gram' }, vis(tk))); });
         if (!toks.length) dd.appendChild(el('span', { class: 'muted', text: '(no tokens)' }));
-        dl2.appendChild(el('dt', { text: 'BLEU\u2019s tokens' })); dl2.appendChild(dd);
+        dl2.appendChild(el('dt', { text: t.tokens_of + '\u2019s tokens' })); dl2.appendChild(dd);
       }
       dl2.appendChild(el('dt', { text: 'Segment scores' })); dl2.appendChild(el('dd', null, segmentStats(i, s)));
       blk.appendChild(dl2);
@@ -1070,22 +1089,21 @@
   }
   function segmentStats(i, s) {
     var t = T(), parts = el('div');
-    var scores = t.metrics.map(function (m, k) { return m.name + ' ' + fmt(sentence(k, s)[i]); }).join('   ');
+    var scores = t.metrics.map(function (m, k) { return m.name + ' ' + fmt(sentence(k, s)[i], digitsOf(m)); }).join('   ');
     parts.appendChild(el('div', { class: 'mono', text: scores }));
-    var b = metricIndex('bleu');
-    if (b >= 0 && t.metrics[b].stats_array) {
-      var m = t.metrics[b], N = m.max_order, w = 2 + 2 * N, arr = A[m.stats_array], o = (s * t.n_segments + i) * w;
-      var row1 = el('tr', null, el('th', { class: 'l', text: 'BLEU' })), row2 = el('tr', null, el('td', { class: 'l muted', text: 'matches / n-grams' }));
-      for (var k = 0; k < N; k++) { row1.appendChild(el('th', { text: (k + 1) + '-gram' })); row2.appendChild(el('td', { text: arr[o + 2 + k] + ' / ' + arr[o + 2 + N + k] })); }
-      row1.appendChild(el('th', { text: 'hyp_len' })); row1.appendChild(el('th', { text: 'ref_len' }));
-      row2.appendChild(el('td', { text: arr[o] })); row2.appendChild(el('td', { text: arr[o + 1] }));
-      parts.appendChild(el('table', { class: 'data segstats' }, el('thead', null, row1), el('tbody', null, row2)));
-    }
-    var tr = metricIndex('ter');
-    if (tr >= 0 && t.metrics[tr].stats_array) {
-      var ta = A[t.metrics[tr].stats_array], q = (s * t.n_segments + i) * 2;
-      parts.appendChild(el('div', { class: 'mono small muted', text: 'TER: ' + count(ta[q]) + ' edits over ' + count(ta[q + 1]) + ' reference words' }));
-    }
+    // each metric's segment statistics, as the metric's own spec lays them out
+    t.metrics.forEach(function (m) {
+      if (!m.detail || !m.stats_array) return;
+      var arr = A[m.stats_array], w = arr.length / (t.systems.length * t.n_segments), o = (s * t.n_segments + i) * w;
+      var fill = function (pattern) { return pattern.replace(/\{(\d+)\}/g, function (_, k) { return count(arr[o + (+k)]); }); };
+      if (m.detail.table) {
+        var tb = m.detail.table, row1 = el('tr', null, el('th', { class: 'l', text: tb.head[0] })), row2 = el('tr', null, el('td', { class: 'l muted', text: tb.label }));
+        tb.head.slice(1).forEach(function (h) { row1.appendChild(el('th', { text: h })); });
+        tb.cells.forEach(function (c) { row2.appendChild(el('td', { text: fill(c) })); });
+        parts.appendChild(el('table', { class: 'data segstats' }, el('thead', null, row1), el('tbody', null, row2)));
+      }
+      if (m.detail.line) parts.appendChild(el('div', { class: 'mono small muted', text: fill(m.detail.line) }));
+    });
     return parts;
   }
 
@@ -1106,9 +1124,9 @@
         }
         return box;
       })()));
-    root.appendChild(el('p', { class: 'note', text: 'Across the corpus, the clipped matches of each reference n-gram (as BLEU counts them: at most as often as the segment\u2019s reference has it), ranked as compare-mt ranks them: ' +
+    root.appendChild(el('p', { class: 'note', text: 'Across the corpus, the clipped matches of each reference n-gram (as ' + t.tokens_of + ' counts them: at most as often as the segment\u2019s reference has it), ranked as compare-mt ranks them: ' +
       'by the smoothed ratio (B + ' + ng.alpha + ') / (A + B + ' + 2 * ng.alpha + ') of the two systems\u2019 matches (for \u201cworsened\u201d, A\u2019s), which puts n-grams one system matches consistently more often ahead of frequent ones both match about as often; then by the larger change. ' +
-      'The top ' + ng.top_k + ' of ' + (S.ngOrder ? S.ngOrder + '-grams' : 'all orders') + '. \u201cIn refs\u201d: how often BLEU could match it at most. Click an n-gram to list the segments where A and B match it differently.' }));
+      'The top ' + ng.top_k + ' of ' + (S.ngOrder ? S.ngOrder + '-grams' : 'all orders') + '. \u201cIn refs\u201d: how often ' + t.tokens_of + ' could match it at most. Click an n-gram to list the segments where A and B match it differently.' }));
     if (S.a === S.b) { root.appendChild(el('p', { class: 'empty', text: 'A and B are the same system.' })); return; }
     var lo = Math.min(S.a, S.b), hi = Math.max(S.a, S.b), flip = S.a > S.b, lists = ng.pairs[lo + ',' + hi][S.ngOrder] || [[], []];
     var segArr = A[ng.segments];
@@ -1228,7 +1246,7 @@
       var fseries = mk(function (s) { return wf.systems[s].map(function (b) { return b.f; }); });
       var wfTitle = 'Word F-measure by the word\u2019s frequency in the references';
       root.appendChild(el('h3', { text: wfTitle }));
-      root.appendChild(el('p', { class: 'note', text: 'compare-mt\u2019s word accuracy: BLEU\u2019s tokens bucketed by how often they occur in the references (0: only in the hypotheses). Precision = clipped matches / hypothesis words, recall = clipped matches / reference words, F = their harmonic mean (%).' }));
+      root.appendChild(el('p', { class: 'note', text: 'compare-mt\u2019s word accuracy: ' + t.tokens_of + '\u2019s tokens bucketed by how often they occur in the references (0: only in the hypotheses). Precision = clipped matches / hypothesis words, recall = clipped matches / reference words, F = their harmonic mean (%).' }));
       bucketRow(root, function (box) { return lineChart('bucket-wordf', wf.labels, fseries, 'frequency of the word in the references', 100, box); },
         bucketTable('bucket-wordf-table', wfTitle + ' (F, %)', wf.labels, fseries, null, 1));
     }

@@ -3,11 +3,16 @@ the metric's score of every resample. Shared by `Metric.corpus_score(n_bootstrap
 confidence interval) and by `cybleu.significance` (paired tests), so neither imports the other.
 
 A resample is a sum of statistics rows, done for all systems at once in the compiled `resample`
-step (numpy's random streams are reproduced there, so numpy is not even imported); BLEU's float
-arithmetic on the sums is replayed in C, and chrF's float32 arithmetic vectorized in numpy, when the
-metric says its arithmetic is the stock one (`_resample_replay`).
-Statistics that are not integers, other metrics, and float32 sums that could round (a column sum
-reaching 2**24) take sacreBLEU's own numpy path instead, so no result silently differs.
+step (numpy's random streams are reproduced there, so numpy is not even imported). The score of
+each summed row is the metric's: it may answer a whole batch of them itself
+(`Metric._resampled_scores`, e.g. its float arithmetic replayed in C or vectorized), else it is
+asked row by row, on the numpy rows sacreBLEU would give it.
+
+Integer statistics are summed as sacreBLEU sums them, in float32 (exact while every sum stays
+below 2**24; above, numpy's own float32 summation decides); other float statistics take
+sacreBLEU's own numpy path. Statistics with exact float columns (segment-mean metrics, external
+scores) are summed exactly: packed as integers (`columns.ExactPacking`) and summed in int64, each
+sum the correctly rounded float of the exact sum of the resample's values (math.fsum's).
 """
 import logging
 import math
@@ -15,7 +20,8 @@ import os
 from array import array
 from itertools import chain
 
-from .bleu import sum_of_lists
+from .._scoring.bleu import sum_of_lists
+from .columns import ExactPacking, check_columns, sum_rows
 
 logger = logging.getLogger("cybleu")
 
@@ -55,12 +61,15 @@ class Statistics:
     """One system's segment statistics for one metric, packed for resampling (the input of the
     significance tests, which take it in place of hypotheses).
 
-    Integer statistics (BLEU's and chrF's counts; TER's when its lengths are whole numbers) are
-    kept as one flat int64 buffer; anything else keeps its rows for sacreBLEU's numpy path.
-    `extend` appends the rows of more segments (a file scored a slice at a time).
+    Integer statistics (counts; floats that are whole numbers) are kept as one flat int64
+    buffer; anything else keeps its rows: for sacreBLEU's numpy path, or, when the metric's
+    columns add exactly (`columns`), for exact sums. `extend` appends the rows of more segments
+    (a file scored a slice at a time).
 
     :param rows: The rows of `metric._extract_corpus_statistics(hyps, refs)`: one list of numbers
         per segment, all of one length.
+    :param columns: The metric's `statistic_columns()` (how each column adds), or None for
+        sacreBLEU's rule (integers exact, floats added in order).
     :raises ValueError: Rows of different or zero length.
 
     >>> from cybleu.metrics import BLEU
@@ -72,9 +81,9 @@ class Statistics:
     (2, 10, [6, 6, 5, 3, 1, 0, 6, 4, 2, 0])
     """
 
-    __slots__ = ("width", "n_segments", "flat", "rows", "ar_dtype", "_min")
+    __slots__ = ("width", "n_segments", "flat", "rows", "ar_dtype", "_min", "columns")
 
-    def __init__(self, rows=None):
+    def __init__(self, rows=None, columns=None):
         self.width = None
         self.n_segments = 0
         self.flat = array("q")
@@ -82,6 +91,16 @@ class Statistics:
         # the dtype numpy gives `np.array(rows)`, which sacreBLEU's randomization sums in
         self.ar_dtype = "int64"
         self._min = 0
+        self.columns = None
+        if columns is not None:
+            self.columns = check_columns(columns)
+            self.width = len(self.columns)
+            if self.exact:
+                # exact float columns keep their values: they are packed with the other
+                # systems' when resampled (one scale for all)
+                self.flat = None
+                self.rows = []
+                self.ar_dtype = "float64"
         if rows is not None:
             self.extend(rows)
 
@@ -97,6 +116,9 @@ class Statistics:
         if self.width is None:
             self.width = len(rows[0])
         if self.width == 0 or any(len(row) != self.width for row in rows):
+            if self.columns is not None and rows[0] and len(rows[0]) != self.width:
+                raise ValueError(f"segment statistics rows have {len(rows[0])} values, but the "
+                                 f"metric names {self.width} columns")
             raise ValueError("segment statistics rows must all have the same, non-zero length")
         self.n_segments += len(rows)
         if self.rows is not None:
@@ -145,6 +167,11 @@ class Statistics:
         self._min = min(self._min, min(flat))
 
     @property
+    def exact(self):
+        """True when some column adds exactly (a float sum independent of the order)."""
+        return self.columns is not None and any(col.adds == "exact" for col in self.columns)
+
+    @property
     def integer(self):
         """True when the statistics are whole numbers, held packed."""
         return self.flat is not None
@@ -171,7 +198,7 @@ class Statistics:
         :param indices: Segment indices.
         :returns: A new :class:`Statistics`.
         """
-        return Statistics([self.row(i) for i in indices])
+        return Statistics([self.row(i) for i in indices], self.columns)
 
     def numpy_rows(self):
         """The rows as numpy gives `np.array(stats)` (sacreBLEU's operand).
@@ -194,6 +221,8 @@ class Statistics:
         if self.n_segments == 0:
             raise ValueError("no segment statistics: the corpus is empty")
         if self.flat is None:
+            if self.exact:
+                return sum_rows(self.rows, self.columns)
             return sum_of_lists(self.rows)
         w = self.width
         if self.n_segments == 1:
@@ -203,8 +232,15 @@ class Statistics:
         return sums if self.ar_dtype == "int64" else [float(v) for v in sums]
 
 
+def columns_of(metric):
+    """The metric's statistic columns (None when it does not say: sacreBLEU's rule)."""
+    method = getattr(metric, "statistic_columns", None)
+    return None if method is None else method()
+
+
 def _statistics(metric, hypotheses, references=None):
-    stats = Statistics(metric._extract_corpus_statistics(hypotheses, references))
+    stats = Statistics(metric._extract_corpus_statistics(hypotheses, references),
+                       columns_of(metric))
     if stats.n_segments == 0:
         raise ValueError("no segment statistics: the corpus is empty")
     return stats
@@ -221,99 +257,16 @@ def _score(metric, stats):
 
 # -- scores of resamples ------------------------------------------------------------------------
 
-def _replay_args(metric, kind):
-    """The arguments of the metric's score arithmetic when the metric says it is `kind`'s own
-    ("bleu" or "chrf": `Metric._resample_replay`), which the engine may replay; else None."""
-    replay = getattr(metric, "_resample_replay", None)
-    found = replay() if replay is not None else None
-    return found[1] if found is not None and found[0] == kind else None
-
-
-def _bleu_fast_args(metric):
-    """(max_order, smooth_method, smooth_value, effective_order) when the metric's arithmetic is
-    BLEU's own, within what the compiled replay reproduces; else None."""
-    args = _replay_args(metric, "bleu")
-    if args is None:
-        return None
-    order, _, value, _ = args
-    if not 1 <= order <= 256:
-        return None
-    if value is not None:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                or not math.isfinite(value) or abs(value) > 1e38:
-            return None
-    return args
-
-
-def _chrf_fast_args(metric):
-    """(order, beta squared) when the metric's arithmetic is chrF's own with sacreBLEU's
-    effective-order averaging, and numpy promotes as NEP 50 says (numpy >= 2: a Python number
-    meeting a float32 becomes float32), which `_chrf_f32_scores` replays; else None."""
-    args = _replay_args(metric, "chrf")
-    if args is None:
-        return None
-    order, beta = args
-    if isinstance(beta, bool) or type(beta) not in (int, float) or not math.isfinite(beta):
-        return None
-    factor = beta ** 2
-    # an int factor converts to float32 exactly below 2**24
-    if not (isinstance(order, int) and order >= 1
-            and abs(factor) < (1 << 24 if isinstance(factor, int) else 1e30)):
-        return None
-    import numpy as np
-    f32 = np.float32(1.5)
-    if type(f32 + 1e-16) is not np.float32 or type(0.0 + f32) is not np.float32 \
-            or type(4 * f32) is not np.float32:
-        return None  # numpy < 2: Python floats meeting float32 scalars make float64
-    return order, factor
-
-
-def _chrf_f32_scores(sums, width, order, factor):
-    """CHRF._compute_f_score of every float32 row of `sums`, vectorized: the same float32
-    operations, in the same order, as the scalar function performs on numpy float32 values
-    (without eps smoothing the final score depends only on the running float32 sums of
-    precision and recall over the orders where both sides have n-grams). Scores are numpy
-    float32 scalars, or the Python float 0.0 where the function returns it; a test holds them
-    equal, value and type, to the scalar function."""
-    import numpy as np
-    rows = np.frombuffer(sums, dtype=np.int64).reshape(-1, width).astype(np.float32)
-    n_rows = rows.shape[0]
-    f = np.float32
-    avg_prec = np.zeros(n_rows, dtype=f)
-    avg_rec = np.zeros(n_rows, dtype=f)
-    effective = np.zeros(n_rows, dtype=np.int64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for i in range(order):
-            n_hyp, n_ref, n_match = rows[:, 3 * i], rows[:, 3 * i + 1], rows[:, 3 * i + 2]
-            both = (n_hyp > 0) & (n_ref > 0)
-            prec = n_match / n_hyp
-            rec = n_match / n_ref
-            # the first addition is 0.0 + x = x exactly, so one float32 sum serves all orders
-            avg_prec = np.where(both, avg_prec + prec, avg_prec)
-            avg_rec = np.where(both, avg_rec + rec, avg_rec)
-            effective += both
-        eff = effective.astype(f)
-        avg_prec = np.where(effective > 0, avg_prec / eff, avg_prec)
-        avg_rec = np.where(effective > 0, avg_rec / eff, avg_rec)
-        nonzero = (effective > 0) & ((avg_prec + avg_rec) != 0)
-        score = f(1 + factor) * avg_prec
-        score = score * avg_rec
-        score = score / (f(factor) * avg_prec + avg_rec)
-        score = f(100) * score
-    values = score.tolist()
-    return [f(v) if keep else 0.0 for v, keep in zip(values, nonzero.tolist())]
-
-
 def _scores_of_sums(metric, sums, width, dtype):
     """metric._compute_score_from_stats(row).score of every summed row, the row being a numpy
-    array of `dtype` as in sacreBLEU."""
-    fast = _bleu_fast_args(metric)
-    if fast is not None and dtype in ("float32", "int64"):
-        return list(_resample().bleu_scores(sums, *fast, dtype))
-    if dtype == "float32":
-        chrf = _chrf_fast_args(metric)
-        if chrf is not None and width == 3 * chrf[0]:
-            return _chrf_f32_scores(sums, width, *chrf)
+    array of `dtype` as in sacreBLEU; the metric may answer the whole batch itself
+    (`_resampled_scores(sums, width, dtype, kernel)`: the same numbers, e.g. its arithmetic
+    replayed in the compiled kernel)."""
+    batch = getattr(metric, "_resampled_scores", None)
+    if batch is not None:
+        scores = batch(sums, width, dtype, _resample())
+        if scores is not None:
+            return scores
     import numpy as np
     rows = np.frombuffer(sums, dtype=np.int64).reshape(-1, width).astype(dtype)
     if dtype == "float32":
@@ -441,7 +394,8 @@ def _offset(progress, base):
 
 
 def _numpy_bootstrap_scores(metric, stats, chunks):
-    """sacreBLEU's own float32 path: `metric._compute_score_from_stats(stats_np[idxs[r]].sum(0))`."""
+    """sacreBLEU's own float32 path:
+    `metric._compute_score_from_stats(stats_np[idxs[r]].sum(0))`."""
     import numpy as np
     stats_np = np.array(stats.rows if stats.flat is None else stats.numpy_rows(),
                         dtype="float32")
@@ -452,9 +406,9 @@ def _numpy_bootstrap_scores(metric, stats, chunks):
     return scores
 
 
-def _drawn_bootstrap_scores(metric, unique, draws, progress):
-    """{id: scores} of `unique` systems from `draws` (_SeededDraws), summed while drawn; None
-    when a sum could round in float32 (the caller then takes the indices' path)."""
+def _drawn_sums(unique, draws, progress):
+    """The int64 row sums of every resample of `draws` (_SeededDraws), one array per system of
+    `unique`, summed while the indices are drawn."""
     resample = _resample()
     width, n_seg, n = unique[0].width, unique[0].n_segments, draws.n_samples
     parts = [unique]
@@ -468,37 +422,56 @@ def _drawn_bootstrap_scores(metric, unique, draws, progress):
         resample.Generator(draws.seed), [st.flat for st in part], width, n, report))(part)
         for part in parts]
     if len(calls) == 1:
-        sums = calls[0](progress)
-    else:
-        import threading
+        return calls[0](progress)
+    import threading
 
-        from .._kernels.threads import map_in_threads
-        stop = threading.Event()
+    from .._kernels.threads import map_in_threads
+    stop = threading.Event()
 
-        def reporter(k):
-            def report(done):
-                if stop.is_set():
-                    raise KeyboardInterrupt
-                if k == 0 and progress is not None:  # both halves draw the same resamples
-                    progress(done)
-            return report
-        sums = [total for part in map_in_threads(lambda k: calls[k](reporter(k)),
-                                                 range(len(calls)), len(calls),
-                                                 on_error=stop.set)
-                for total in part]
+    def reporter(k):
+        def report(done):
+            if stop.is_set():
+                raise KeyboardInterrupt
+            if k == 0 and progress is not None:  # both halves draw the same resamples
+                progress(done)
+        return report
+    return [total for part in map_in_threads(lambda k: calls[k](reporter(k)),
+                                             range(len(calls)), len(calls), on_error=stop.set)
+            for total in part]
+
+
+def _chunk_sums(systems, rows, idxs, progress, done):
+    """The int64 row sums of the `rows` resamples whose indices are `idxs`, one array per
+    system (the work split in two threads when it is large)."""
+    resample = _resample()
+    flats, width, n_seg = [s.flat for s in systems], systems[0].width, systems[0].n_segments
+    view = memoryview(idxs)
+    parts = _halves(rows, n_seg, width * len(systems))
+    calls = [(lambda a, r: lambda report: resample.resample_sums(
+        flats, width, view[a * n_seg:(a + r) * n_seg], r, report))(a, r)
+        for a, r in parts]
+    results = _in_threads(calls, _offset(progress, done))
+    return [_concat(part[k] for part in results) for k in range(len(systems))]
+
+
+def _drawn_bootstrap_scores(metric, unique, draws, progress):
+    """{id: scores} of `unique` systems from `draws` (_SeededDraws), summed while drawn; None
+    when a sum could round in float32 (the caller then takes the indices' path)."""
+    sums = _drawn_sums(unique, draws, progress)
     out = {}
     for stats, total in zip(unique, sums):
         if not _f32_exact(stats, total):
             return None
-        out[id(stats)] = _scores_of_sums(metric, total, width, "float32")
+        out[id(stats)] = _scores_of_sums(metric, total, stats.width, "float32")
     return out
 
 
 def _bootstrap_scores(metric, systems, chunks, progress=None):
     """The score of every bootstrap resample (given by `chunks` of indices, or `_SeededDraws`)
-    of each system: the compiled sums for integer statistics, sacreBLEU's numpy path
-    otherwise."""
-    resample = _resample()
+    of each system: the compiled sums for integer statistics, exact sums for exact columns,
+    sacreBLEU's numpy path otherwise."""
+    if any(s.exact for s in systems):
+        return _exact_bootstrap_scores(metric, systems, chunks, progress)
     unique = list({id(s): s for s in systems}.values())  # one Statistics passed twice: once
     if isinstance(chunks, _SeededDraws):
         out = None
@@ -513,14 +486,7 @@ def _bootstrap_scores(metric, systems, chunks, progress=None):
     done = 0
     for rows, idxs in chunks:
         if fast:
-            flats, width, n_seg = [s.flat for s in fast], fast[0].width, fast[0].n_segments
-            view = memoryview(idxs)
-            parts = _halves(rows, n_seg, width * len(fast))
-            calls = [(lambda a, r: lambda report: resample.resample_sums(
-                flats, width, view[a * n_seg:(a + r) * n_seg], r, report))(a, r)
-                for a, r in parts]
-            results = _in_threads(calls, _offset(progress, done))
-            sums = [_concat(part[k] for part in results) for k in range(len(fast))]
+            sums = _chunk_sums(fast, rows, idxs, progress, done)
             for stats, total in zip(list(fast), sums):
                 if _f32_exact(stats, total):
                     out[id(stats)].extend(_scores_of_sums(metric, total, stats.width, "float32"))
@@ -530,6 +496,72 @@ def _bootstrap_scores(metric, systems, chunks, progress=None):
         done += rows
     for stats in slow:
         out[id(stats)] = _numpy_bootstrap_scores(metric, stats, chunks)
+    return [out[id(s)] for s in systems]
+
+
+# -- exact columns: segment means, external scores -----------------------------------------------
+
+def _packed(systems):
+    """(the packing, {id: Statistics of int64 limbs}) of systems whose columns add exactly, one
+    scale for all of them, so that one resampler call sums them all."""
+    unique = list({id(s): s for s in systems}.values())
+    columns = unique[0].columns
+    if any(s.columns != columns for s in unique):
+        raise ValueError("the systems' statistics have different columns")
+    packing = ExactPacking(columns, [s.rows for s in unique])
+    packed = {}
+    for stats in unique:
+        p = Statistics()
+        p.extend_flat(packing.encode(stats.rows), packing.width)
+        packed[id(stats)] = p
+    return packing, packed
+
+
+def _exact_scores(metric, packing, sums):
+    return [metric._compute_score_from_stats(row).score for row in packing.decode(sums)]
+
+
+def _exact_bootstrap_scores(metric, systems, chunks, progress):
+    """The bootstrap of statistics with exact columns: each resample's column sums are the
+    correctly rounded exact sums of its rows' values (math.fsum's), whatever the resample."""
+    packing, packed = _packed(systems)
+    unique = list(packed.values())
+    if isinstance(chunks, _SeededDraws):
+        sums = dict(zip(map(id, unique), _drawn_sums(unique, chunks, progress)))
+        return [_exact_scores(metric, packing, sums[id(packed[id(s)])]) for s in systems]
+    out = {id(p): [] for p in unique}
+    done = 0
+    for rows, idxs in chunks:
+        for p, total in zip(unique, _chunk_sums(unique, rows, idxs, progress, done)):
+            out[id(p)].extend(_exact_scores(metric, packing, total))
+        done += rows
+    return [out[id(packed[id(s)])] for s in systems]
+
+
+def _exact_ar_scores(metric, baseline, systems, chunks, progress):
+    """Approximate randomization of statistics with exact columns (exact sums of the swapped
+    pseudo-systems)."""
+    resample = _resample()
+    packing, packed = _packed([baseline] + list(systems))
+    bl = packed[id(baseline)]
+    unique = list({id(s): s for s in systems}.values())
+    pack = [packed[id(s)] for s in unique]
+    out = {id(s): ([], []) for s in unique}
+    done = 0
+    for rows, masks in chunks:
+        flats, width, n_seg = [p.flat for p in pack], bl.width, bl.n_segments
+        view = memoryview(masks)
+        parts = _halves(rows, n_seg // 2, width * len(pack))
+        calls = [(lambda a, r: lambda report: resample.ar_sums(
+            bl.flat, flats, width, view[a * n_seg:(a + r) * n_seg], r, report))(a, r)
+            for a, r in parts]
+        results = _in_threads(calls, _offset(progress, done))
+        for k, stats in enumerate(unique):
+            first = _concat(part[k][0] for part in results)
+            second = _concat(part[k][1] for part in results)
+            out[id(stats)][0].extend(_exact_scores(metric, packing, first))
+            out[id(stats)][1].extend(_exact_scores(metric, packing, second))
+        done += rows
     return [out[id(s)] for s in systems]
 
 
@@ -552,6 +584,8 @@ def _numpy_ar_scores(metric, baseline, stats, chunks):
 
 def _ar_scores(metric, baseline, systems, chunks, progress=None):
     """For each system, the scores of both pseudo-systems of every randomization trial."""
+    if baseline.exact or any(s.exact for s in systems):
+        return _exact_ar_scores(metric, baseline, systems, chunks, progress)
     resample = _resample()
     unique = list({id(s): s for s in systems}.values())  # one Statistics passed twice: once
     out = {id(s): ([], []) for s in unique}
@@ -599,7 +633,7 @@ def _bootstrap_resample(stats, metric, n_samples=1000, progress=None):
     same name): (the seed as reported in signatures, the score of every resample). `progress`,
     if given, is called with (resamples done, total)."""
     seed_str, seed = _env_seed()
-    packed = stats if isinstance(stats, Statistics) else Statistics(stats)
+    packed = stats if isinstance(stats, Statistics) else Statistics(stats, columns_of(metric))
     if packed.n_segments == 0:
         raise ValueError("no segment statistics: the corpus is empty")
     report = None if progress is None else (lambda done: progress(done, n_samples))
