@@ -255,13 +255,13 @@ cdef Py_ssize_t stem_word(uint32_t* w, Py_ssize_t n) noexcept nogil:
     return stem_chars(w, n)
 
 
-def stem(word):
-    """nltk's `PorterStemmer().stem(word)` (NLTK_EXTENSIONS mode, lowercasing first)."""
+def stem(word, to_lowercase=True):
+    """nltk's `PorterStemmer().stem(word, to_lowercase)` (NLTK_EXTENSIONS mode)."""
     cdef Py_ssize_t n, m
     cdef uint32_t* buf
     if not isinstance(word, str):
         raise TypeError(f"the word to stem is {type(word).__name__}, not str")
-    lowered = word.lower()
+    lowered = word.lower() if to_lowercase else str(word)
     n = PyUnicode_GET_LENGTH(lowered)
     buf = <uint32_t*>PyMem_RawMalloc((n + 1) * sizeof(uint32_t))
     if buf == NULL:

@@ -168,11 +168,11 @@ def _step5b(word):
     return word
 
 
-def stem(word):
-    """nltk's `PorterStemmer().stem(word)` (NLTK_EXTENSIONS mode, lowercasing first)."""
+def stem(word, to_lowercase=True):
+    """nltk's `PorterStemmer().stem(word, to_lowercase)` (NLTK_EXTENSIONS mode)."""
     if not isinstance(word, str):
         raise TypeError(f"the word to stem is {type(word).__name__}, not str")
-    lowered = word.lower()
+    lowered = word.lower() if to_lowercase else word
     if lowered in _IRREGULAR:
         return _IRREGULAR[lowered]
     if len(word) <= 2:  # nltk measures the word as given, before lowercasing

@@ -1,0 +1,273 @@
+"""The sample means of rouge-score's bootstrap (floor 3, beside `resample`), compiled. The twin
+`rouge_bootstrap_py.py` (numpy itself, written the obvious way) is the specification; a test holds
+the two, and rouge-score, to identical numbers. What has to match numpy exactly:
+- the legacy global stream: MT19937 as numpy's RandomState runs it, and `choice(arange(n), n)`,
+  which is `randint(0, n)`: masked rejection on 32-bit outputs;
+- `default_rng(seed).choice(n, size)` for `seed=` (the `resample` module's Generator draws it);
+- `np.mean(matrix[idx, :], axis=0)` for two or more columns: the rows added one after another
+  in the order drawn, starting from the first, then one division by the count. (One column numpy
+  sums pairwise: such matrices take the twin's path, as does any dtype but float64, or a numpy
+  whose mean turns out not to add in order.)
+The draws of a block of samples go to a buffer, then every column of two samples at a time is
+summed (independent sums, so the adds overlap), without the GIL; Ctrl-C is looked at between
+blocks.
+"""
+from cpython.exc cimport PyErr_CheckSignals
+from cpython.mem cimport PyMem_RawMalloc, PyMem_RawFree
+from libc.stdint cimport uint32_t, int64_t
+from libc.string cimport memcpy
+
+import numpy as np
+
+from . import rouge_bootstrap_py as _twin
+
+__all__ = ["legacy_means", "seeded_means"]
+
+cdef extern from *:
+    """
+    /* numpy's MT19937 (mt19937_gen, mt19937_next32) on a key of 624 words */
+    static void cyb_mt_twist(uint32_t* key) {
+        int i;
+        uint32_t y;
+        for (i = 0; i < 624 - 397; i++) {
+            y = (key[i] & 0x80000000U) | (key[i + 1] & 0x7fffffffU);
+            key[i] = key[i + 397] ^ (y >> 1) ^ ((0U - (y & 1U)) & 0x9908b0dfU);
+        }
+        for (; i < 623; i++) {
+            y = (key[i] & 0x80000000U) | (key[i + 1] & 0x7fffffffU);
+            key[i] = key[i + 397 - 624] ^ (y >> 1) ^ ((0U - (y & 1U)) & 0x9908b0dfU);
+        }
+        y = (key[623] & 0x80000000U) | (key[0] & 0x7fffffffU);
+        key[623] = key[396] ^ (y >> 1) ^ ((0U - (y & 1U)) & 0x9908b0dfU);
+    }
+
+    static void cyb_mt_temper(const uint32_t* key, uint32_t* out) {
+        int i;
+        for (i = 0; i < 624; i++) {
+            uint32_t y = key[i];
+            y ^= (y >> 11);
+            y ^= (y << 7) & 0x9d2c5680U;
+            y ^= (y << 15) & 0xefc60000U;
+            y ^= (y >> 18);
+            out[i] = y;
+        }
+    }
+
+    /* `need` draws of numpy's legacy randint(0, rng + 1) (rng < 2**32 - 1: masked rejection of
+       32-bit outputs; rng == 2**32 - 1: the outputs themselves). tempered holds the tempered
+       key; *pos is the next output, as in numpy's state. Stops right after the last draw. */
+    static void cyb_mt_draws(uint32_t* key, uint32_t* tempered, int* pos, uint32_t rng,
+                             uint32_t* out, Py_ssize_t need) {
+        uint32_t mask = rng;
+        Py_ssize_t k = 0;
+        int p = *pos;
+        mask |= mask >> 1; mask |= mask >> 2; mask |= mask >> 4; mask |= mask >> 8;
+        mask |= mask >> 16;
+        while (k < need) {
+            if (p == 624) {
+                cyb_mt_twist(key);
+                cyb_mt_temper(key, tempered);
+                p = 0;
+            }
+            while (p < 624 && k < need) {
+                uint32_t v = tempered[p++] & mask;
+                out[k] = v;
+                k += (v <= rng);
+            }
+        }
+        *pos = p;
+    }
+
+    /* The means of two samples (row indices ia, ib, n each) of a row-major matrix of m columns:
+       per column, the first drawn row, plus each next one in order, divided by n. Four columns
+       of both samples at a time: eight independent sums. */
+    #define CYB_MEANS2(NAME, IDX)                                                              \
+    static void NAME(const double* X, Py_ssize_t m, const IDX* ia, const IDX* ib,             \
+                     Py_ssize_t n, double* oa, double* ob) {                                   \
+        Py_ssize_t q0, i;                                                                      \
+        int q, w;                                                                              \
+        const double d = (double)n;                                                            \
+        for (q0 = 0; q0 < m; q0 += 4) {                                                        \
+            double a[4], b[4];                                                                 \
+            w = (int)(m - q0 < 4 ? m - q0 : 4);                                                \
+            for (q = 0; q < w; q++) {                                                          \
+                a[q] = X[(Py_ssize_t)ia[0] * m + q0 + q];                                      \
+                b[q] = X[(Py_ssize_t)ib[0] * m + q0 + q];                                      \
+            }                                                                                  \
+            if (w == 4) {                                                                      \
+                for (i = 1; i < n; i++) {                                                      \
+                    const double* ra = X + (Py_ssize_t)ia[i] * m + q0;                         \
+                    const double* rb = X + (Py_ssize_t)ib[i] * m + q0;                         \
+                    a[0] += ra[0]; a[1] += ra[1]; a[2] += ra[2]; a[3] += ra[3];                \
+                    b[0] += rb[0]; b[1] += rb[1]; b[2] += rb[2]; b[3] += rb[3];                \
+                }                                                                              \
+            } else if (w == 3) {                                                               \
+                for (i = 1; i < n; i++) {                                                      \
+                    const double* ra = X + (Py_ssize_t)ia[i] * m + q0;                         \
+                    const double* rb = X + (Py_ssize_t)ib[i] * m + q0;                         \
+                    a[0] += ra[0]; a[1] += ra[1]; a[2] += ra[2];                               \
+                    b[0] += rb[0]; b[1] += rb[1]; b[2] += rb[2];                               \
+                }                                                                              \
+            } else {                                                                           \
+                for (i = 1; i < n; i++) {                                                      \
+                    const double* ra = X + (Py_ssize_t)ia[i] * m + q0;                         \
+                    const double* rb = X + (Py_ssize_t)ib[i] * m + q0;                         \
+                    for (q = 0; q < w; q++) { a[q] += ra[q]; b[q] += rb[q]; }                  \
+                }                                                                              \
+            }                                                                                  \
+            for (q = 0; q < w; q++) {                                                          \
+                oa[q0 + q] = a[q] / d;                                                         \
+                ob[q0 + q] = b[q] / d;                                                         \
+            }                                                                                  \
+        }                                                                                      \
+    }
+    CYB_MEANS2(cyb_means2_u32, uint32_t)
+    CYB_MEANS2(cyb_means2_i64, int64_t)
+    """
+    void mt_twist "cyb_mt_twist"(uint32_t* key) noexcept nogil
+    void mt_temper "cyb_mt_temper"(const uint32_t* key, uint32_t* out) noexcept nogil
+    void mt_draws "cyb_mt_draws"(uint32_t* key, uint32_t* tempered, int* pos, uint32_t rng,
+                                 uint32_t* out, Py_ssize_t need) noexcept nogil
+    void means2_u32 "cyb_means2_u32"(const double* X, Py_ssize_t m, const uint32_t* ia,
+                                     const uint32_t* ib, Py_ssize_t n, double* oa,
+                                     double* ob) noexcept nogil
+    void means2_i64 "cyb_means2_i64"(const double* X, Py_ssize_t m, const int64_t* ia,
+                                     const int64_t* ib, Py_ssize_t n, double* oa,
+                                     double* ob) noexcept nogil
+
+# samples drawn and summed between two looks at Ctrl-C (and the draws' buffer: this many x n)
+cdef Py_ssize_t _BLOCK = 32
+
+cdef object _in_order = None
+
+
+def _numpy_adds_in_order():
+    """Whether this numpy's mean over the rows of a two-or-more-column array adds them one after
+    another (checked once on values where the order shows)."""
+    global _in_order
+    if _in_order is None:
+        x = np.array([[1e16, 1.0, 3.0], [1.0, 1e16, -1.0], [-1e16, 1.0, 1e-3], [1.0, -1e16, 7.0],
+                      [1.0, 1.0, 1e16], [3.0, 2.0, -1e16], [1e-8, 5.0, 1.0],
+                      [2.0, 1e-9, 2.5], [0.5, 0.25, 1e15]] * 3)
+        want = []
+        for col in range(3):
+            s = x[0, col]
+            for i in range(1, x.shape[0]):
+                s = s + x[i, col]
+            want.append(s / x.shape[0])
+        _in_order = bool(np.array_equal(np.mean(x, axis=0), np.array(want)))
+    return _in_order
+
+
+cdef bint _compiled_path(matrix):
+    return (isinstance(matrix, np.ndarray) and matrix.ndim == 2 and matrix.dtype == np.float64
+            and matrix.shape[1] >= 2 and _numpy_adds_in_order())
+
+
+cdef void _sum_block_u32(const double* X, Py_ssize_t m, const uint32_t* idx, Py_ssize_t n,
+                         Py_ssize_t count, double* out) noexcept nogil:
+    cdef Py_ssize_t s = 0
+    while s + 1 < count:
+        means2_u32(X, m, idx + s * n, idx + (s + 1) * n, n, out + s * m, out + (s + 1) * m)
+        s += 2
+    if s < count:   # the last of an odd count: paired with itself
+        means2_u32(X, m, idx + s * n, idx + s * n, n, out + s * m, out + s * m)
+
+
+cdef void _sum_block_i64(const double* X, Py_ssize_t m, const int64_t* idx, Py_ssize_t n,
+                         Py_ssize_t count, double* out) noexcept nogil:
+    cdef Py_ssize_t s = 0
+    while s + 1 < count:
+        means2_i64(X, m, idx + s * n, idx + (s + 1) * n, n, out + s * m, out + (s + 1) * m)
+        s += 2
+    if s < count:
+        means2_i64(X, m, idx + s * n, idx + s * n, n, out + s * m, out + s * m)
+
+
+def legacy_means(matrix, n_samples, key, pos):
+    """(means, key, pos): the (n_samples, measures) sample means rouge-score draws with
+    `np.random.choice(np.arange(n), size=n)` per sample from numpy's legacy MT19937 state
+    (key, pos) (`np.random.get_state()`'s), and the state after the draws."""
+    cdef Py_ssize_t n, m, ns, s0, count, i
+    cdef uint32_t kbuf[624]
+    cdef uint32_t tbuf[624]
+    cdef int p
+    cdef uint32_t* idx = NULL
+    cdef const double[:, ::1] X
+    cdef double[:, ::1] out
+    cdef uint32_t rng
+    _twin._check(matrix, n_samples)
+    if not _compiled_path(matrix) or matrix.shape[0] > 0xFFFFFFFF:
+        return _twin.legacy_means(matrix, n_samples, key, pos)
+    key = np.ascontiguousarray(key, dtype=np.uint32)
+    if key.shape != (624,) or not 0 <= pos <= 624:
+        raise ValueError("an MT19937 state is 624 words and a position from 0 to 624")
+    X = np.ascontiguousarray(matrix)
+    n, m, ns = X.shape[0], X.shape[1], n_samples
+    means = np.empty((ns, m))
+    out = means
+    for i in range(624):
+        kbuf[i] = key[i]
+    p = pos
+    mt_temper(kbuf, tbuf)
+    rng = <uint32_t>(n - 1)
+    idx = <uint32_t*>PyMem_RawMalloc(<size_t>(_BLOCK * n) * sizeof(uint32_t))
+    if idx == NULL:
+        raise MemoryError()
+    try:
+        s0 = 0
+        while s0 < ns:
+            count = _BLOCK if ns - s0 > _BLOCK else ns - s0
+            with nogil:
+                if rng == 0:
+                    for i in range(count * n):
+                        idx[i] = 0
+                else:
+                    mt_draws(kbuf, tbuf, &p, rng, idx, count * n)
+                _sum_block_u32(&X[0, 0], m, idx, n, count, &out[s0, 0])
+            s0 += count
+            PyErr_CheckSignals()
+    finally:
+        PyMem_RawFree(idx)
+    return means, np.array([kbuf[i] for i in range(624)], dtype=np.uint32), p
+
+
+def seeded_means(matrices, n_samples, seed):
+    """For each (n, measures) matrix (all of n rows), its (n_samples, measures) sample means,
+    every matrix resampled at the same rows: those of
+    `np.random.default_rng(seed).choice(n, size=(n_samples, n))`."""
+    cdef Py_ssize_t n, m, ns, s0, count, k, col
+    cdef const double[:, ::1] X
+    cdef double[:, ::1] out
+    cdef const int64_t[::1] idx
+    from .resample import Generator
+    for matrix in matrices:
+        _twin._check(matrix, n_samples)
+    if not matrices:
+        return []
+    n = matrices[0].shape[0]
+    if any(mat.shape[0] != n for mat in matrices):
+        raise ValueError("every score matrix needs the same number of rows")
+    if not all(_compiled_path(mat) for mat in matrices):
+        return _twin.seeded_means(matrices, n_samples, seed)
+    # every matrix's columns side by side: one gather per drawn row serves them all
+    widths = [mat.shape[1] for mat in matrices]
+    X = np.ascontiguousarray(np.hstack(matrices))
+    m, ns = X.shape[1], n_samples
+    both = np.empty((ns, m))
+    out = both
+    gen = Generator(seed)
+    s0 = 0
+    while s0 < ns:
+        count = _BLOCK if ns - s0 > _BLOCK else ns - s0
+        idx = gen.bootstrap_indices(count, n)
+        with nogil:
+            _sum_block_i64(&X[0, 0], m, &idx[0], n, count, &out[s0, 0])
+        s0 += count
+        PyErr_CheckSignals()
+    result = []
+    col = 0
+    for k in range(len(widths)):
+        result.append(np.ascontiguousarray(both[:, col:col + widths[k]]))
+        col += widths[k]
+    return result
