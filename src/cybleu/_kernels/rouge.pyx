@@ -65,6 +65,7 @@ cdef Py_ssize_t VOCAB_LIMIT = 1 << 20
 # target; checkpoints and one recomputed block of columns).
 cdef enum:
     STRIP_WORDS = 128
+cdef Py_ssize_t strip_words = STRIP_WORDS
 cdef Py_ssize_t COLUMN_WORDS = 1 << 21
 cdef uint64_t ZEROS[STRIP_WORDS]
 memset(ZEROS, 0, sizeof(ZEROS))
@@ -542,7 +543,7 @@ cdef int lcs_length(RougeWork w, const uint32_t* T, Py_ssize_t m, const uint32_t
     memset(w.carry, 0, <size_t>n)
     s0 = 0
     while s0 < W:
-        s1 = s0 + STRIP_WORDS if s0 + STRIP_WORDS < W else W
+        s1 = s0 + strip_words if s0 + strip_words < W else W
         S = s1 - s0
         lo = s0 * 64
         hi = s1 * 64 if s1 * 64 < m else m
@@ -756,7 +757,7 @@ cdef int pair_stats(RougeWork w, const uint32_t* T, Py_ssize_t m, const uint32_t
     target and prediction (for rougeN and rougeL); ST/sto, SP/spo: their sentences (rougeLsum;
     ignored when no type asks)."""
     cdef int k, max_n = 0
-    cdef bint want_l = False, want_lsum = False
+    cdef bint want_l = False, want_lsum = False, same
     cdef Py_ssize_t i, total
     cdef int64_t overlap[9]
     cdef int64_t lcs = 0
@@ -784,10 +785,12 @@ cdef int pair_stats(RougeWork w, const uint32_t* T, Py_ssize_t m, const uint32_t
         # the sentences are often the lines of T and P themselves: their local IDs are known
         if u32_reserve(&w.lst, sto[nst] + 1) < 0 or u32_reserve(&w.lsp, spo[nsp] + 1) < 0:
             return ERR_NOMEM
+        same = ST == T and sto[nst] <= m
         for i in range(sto[0], sto[nst]):
-            w.lst.data[i] = w.lt.data[i] if ST == T else local_of(w, ST[i])
+            w.lst.data[i] = w.lt.data[i] if same else local_of(w, ST[i])
+        same = SP == P and spo[nsp] <= n
         for i in range(spo[0], spo[nsp]):
-            w.lsp.data[i] = w.lp.data[i] if SP == P else local_of(w, SP[i])
+            w.lsp.data[i] = w.lp.data[i] if same else local_of(w, SP[i])
     if stamps_ready(w, w.nloc + 1) < 0:
         return ERR_NOMEM
     if max_n > 0 and ngram_overlaps(w, m, n, max_n, overlap) < 0:
@@ -837,6 +840,17 @@ cdef inline TextRef _text(object s) except *:
     t.length = PyUnicode_GET_LENGTH(s)
     t.kind = PyUnicode_KIND(s)
     return t
+
+
+def _set_limits(strips, columns):
+    """For tests: the LCS strip width (words, 1 to 128) and the stored-column budget (words),
+    small enough that short texts take the paths long ones take; returns the old pair."""
+    global strip_words, COLUMN_WORDS
+    old = (strip_words, COLUMN_WORDS)
+    if not 1 <= strips <= STRIP_WORDS or columns < 1:
+        raise ValueError("strips must be 1 to 128 words, columns at least 1")
+    strip_words, COLUMN_WORDS = strips, columns
+    return old
 
 
 def _check_text(text, what):

@@ -79,11 +79,12 @@ cdef extern from *:
     }
 
     /* The means of two samples (row indices ia, ib, n each) of a row-major matrix of m columns:
-       per column, the first drawn row, plus each next one in order, divided by n. Four columns
-       of both samples at a time: eight independent sums. */
+       per column, z plus the first drawn row, plus each next one in order, divided by n (z is
+       where numpy's sum starts: 0.0, or -0.0, which leaves the first row as it is). Four
+       columns of both samples at a time: eight independent sums. */
     #define CYB_MEANS2(NAME, IDX)                                                              \
     static void NAME(const double* X, Py_ssize_t m, const IDX* ia, const IDX* ib,             \
-                     Py_ssize_t n, double* oa, double* ob) {                                   \
+                     Py_ssize_t n, double z, double* oa, double* ob) {                         \
         Py_ssize_t q0, i;                                                                      \
         int q, w;                                                                              \
         const double d = (double)n;                                                            \
@@ -91,8 +92,8 @@ cdef extern from *:
             double a[4], b[4];                                                                 \
             w = (int)(m - q0 < 4 ? m - q0 : 4);                                                \
             for (q = 0; q < w; q++) {                                                          \
-                a[q] = X[(Py_ssize_t)ia[0] * m + q0 + q];                                      \
-                b[q] = X[(Py_ssize_t)ib[0] * m + q0 + q];                                      \
+                a[q] = z + X[(Py_ssize_t)ia[0] * m + q0 + q];                                  \
+                b[q] = z + X[(Py_ssize_t)ib[0] * m + q0 + q];                                  \
             }                                                                                  \
             if (w == 4) {                                                                      \
                 for (i = 1; i < n; i++) {                                                      \
@@ -129,29 +130,34 @@ cdef extern from *:
     void mt_draws "cyb_mt_draws"(uint32_t* key, uint32_t* tempered, int* pos, uint32_t rng,
                                  uint32_t* out, Py_ssize_t need) noexcept nogil
     void means2_u32 "cyb_means2_u32"(const double* X, Py_ssize_t m, const uint32_t* ia,
-                                     const uint32_t* ib, Py_ssize_t n, double* oa,
+                                     const uint32_t* ib, Py_ssize_t n, double z, double* oa,
                                      double* ob) noexcept nogil
     void means2_i64 "cyb_means2_i64"(const double* X, Py_ssize_t m, const int64_t* ia,
-                                     const int64_t* ib, Py_ssize_t n, double* oa,
+                                     const int64_t* ib, Py_ssize_t n, double z, double* oa,
                                      double* ob) noexcept nogil
 
 # samples drawn and summed between two looks at Ctrl-C (and the draws' buffer: this many x n)
 cdef Py_ssize_t _BLOCK = 32
 
 cdef object _in_order = None
+# where numpy's row sums start: 0.0 (its identity: -0.0 rows sum to 0.0), or -0.0 (the first
+# row as it is)
+cdef double _start = 0.0
 
 
 def _numpy_adds_in_order():
     """Whether this numpy's mean over the rows of a two-or-more-column array adds them one after
     another (checked once on values where the order shows)."""
-    global _in_order
+    global _in_order, _start
     if _in_order is None:
+        negative = np.mean(np.array([[-0.0, -0.0], [-0.0, -0.0]]), axis=0)
+        _start = 0.0 if not np.signbit(negative[0]) else -0.0
         x = np.array([[1e16, 1.0, 3.0], [1.0, 1e16, -1.0], [-1e16, 1.0, 1e-3], [1.0, -1e16, 7.0],
                       [1.0, 1.0, 1e16], [3.0, 2.0, -1e16], [1e-8, 5.0, 1.0],
                       [2.0, 1e-9, 2.5], [0.5, 0.25, 1e15]] * 3)
         want = []
         for col in range(3):
-            s = x[0, col]
+            s = _start + x[0, col]
             for i in range(1, x.shape[0]):
                 s = s + x[i, col]
             want.append(s / x.shape[0])
@@ -168,20 +174,22 @@ cdef void _sum_block_u32(const double* X, Py_ssize_t m, const uint32_t* idx, Py_
                          Py_ssize_t count, double* out) noexcept nogil:
     cdef Py_ssize_t s = 0
     while s + 1 < count:
-        means2_u32(X, m, idx + s * n, idx + (s + 1) * n, n, out + s * m, out + (s + 1) * m)
+        means2_u32(X, m, idx + s * n, idx + (s + 1) * n, n, _start, out + s * m,
+                   out + (s + 1) * m)
         s += 2
     if s < count:   # the last of an odd count: paired with itself
-        means2_u32(X, m, idx + s * n, idx + s * n, n, out + s * m, out + s * m)
+        means2_u32(X, m, idx + s * n, idx + s * n, n, _start, out + s * m, out + s * m)
 
 
 cdef void _sum_block_i64(const double* X, Py_ssize_t m, const int64_t* idx, Py_ssize_t n,
                          Py_ssize_t count, double* out) noexcept nogil:
     cdef Py_ssize_t s = 0
     while s + 1 < count:
-        means2_i64(X, m, idx + s * n, idx + (s + 1) * n, n, out + s * m, out + (s + 1) * m)
+        means2_i64(X, m, idx + s * n, idx + (s + 1) * n, n, _start, out + s * m,
+                   out + (s + 1) * m)
         s += 2
     if s < count:
-        means2_i64(X, m, idx + s * n, idx + s * n, n, out + s * m, out + s * m)
+        means2_i64(X, m, idx + s * n, idx + s * n, n, _start, out + s * m, out + s * m)
 
 
 def legacy_means(matrix, n_samples, key, pos):
@@ -241,6 +249,7 @@ def seeded_means(matrices, n_samples, seed):
     cdef double[:, ::1] out
     cdef const int64_t[::1] idx
     from .resample import Generator
+    _twin._check_seed(seed)
     for matrix in matrices:
         _twin._check(matrix, n_samples)
     if not matrices:

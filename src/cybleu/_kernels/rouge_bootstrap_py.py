@@ -39,10 +39,16 @@ def legacy_means(matrix, n_samples, key, pos):
     return means, state[1], state[2]
 
 
+def _check_seed(seed):
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be an int >= 0, not {seed!r}")
+
+
 def seeded_means(matrices, n_samples, seed):
     """For each (n, measures) matrix (all of n rows), its (n_samples, measures) sample means,
     every matrix resampled at the same rows: those of
     `np.random.default_rng(seed).choice(n, size=(n_samples, n))`."""
+    _check_seed(seed)
     for matrix in matrices:
         _check(matrix, n_samples)
     if not matrices:

@@ -48,8 +48,15 @@ def tokenize(text, stem):
     return [t for t in tokens if t]
 
 
+def _check_n(n):
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 9:
+        raise ValueError(f"n must be an int from 1 to 9, not {n!r}")
+
+
 def ngram_stats(target, prediction, n):
     """(shared n-grams, prediction n-grams, target n-grams) of two token sequences."""
+    _check_n(n)
+
     def grams(tokens):
         return collections.Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
     t, p = grams(target), grams(prediction)

@@ -105,6 +105,9 @@ class RougeScorer(scoring.BaseScorer):
         if stem is not None and not isinstance(kinds, Exception):
             scorer = _kernel.Scorer(kinds, stem, scoring.Score)
             lsum = any(kind == _kernel.KIND_LSUM for _, kind, _ in kinds)
+        elif stem is not None:
+            # the default tokenizer and a bad type: the error, once the texts are checked
+            scorer = _Raise(kinds)
         self._plan_key, self._plan_value = (types, tokenizer, stemmer), (kinds, scorer, lsum)
         return self._plan_value
 
@@ -118,9 +121,10 @@ class RougeScorer(scoring.BaseScorer):
         :raises TypeError: A text that is not a str (the default tokenizer).
         """
         kinds, scorer, lsum = self._plan()
+        if isinstance(self.rouge_types, (str, bytes)):
+            raise kinds
         if scorer is not None:
-            if type(target) is str and type(prediction) is str or (
-                    isinstance(target, str) and isinstance(prediction, str)):
+            if isinstance(target, str) and isinstance(prediction, str):
                 if self._split_summaries and lsum:
                     return scorer.score_sentences(target, prediction, _sentences(target, True),
                                                   _sentences(prediction, True))
@@ -155,6 +159,8 @@ class RougeScorer(scoring.BaseScorer):
                     raise ValueError("attempt to get argmax of an empty sequence: score_multi "
                                      "needs at least one target")
                 return scorer.score_multi(targets, prediction)
+        if isinstance(self.rouge_types, (str, bytes)):
+            raise kinds
         score_dicts = [self.score(t, prediction) for t in targets]
         max_score = {}
         for k in self.rouge_types:
@@ -193,6 +199,18 @@ class RougeScorer(scoring.BaseScorer):
         scorer = _kernel.Scorer(kinds, False, scoring.Score)
         return scorer.score_tokens(target_tokens, prediction_tokens, target_sentences,
                                    prediction_sentences)
+
+
+class _Raise:
+    """Stands in for the compiled scorer when a type is invalid: scoring raises its error."""
+
+    def __init__(self, error):
+        self.error = error
+
+    def score(self, target, prediction):
+        raise self.error
+
+    score_multi = score_sentences = score
 
 
 def _default_tokenizer(tokenizer):
