@@ -121,18 +121,20 @@ def test_seed_is_deterministic_and_leaves_numpy_alone():
 
 
 def test_seed_resamples_every_type_at_the_rows_numpy_draws():
-    """The documented semantics, written with numpy: rows of default_rng(seed).choice(n,
-    size=(n_samples, n)), each sample's mean as np.mean of those rows, then the percentiles."""
+    """The documented semantics, written with numpy: the rows of default_rng(seed).choice(n,
+    size=(n_samples, n)), each sample's mean as np.mean of its rows, then the percentiles."""
     rng = np.random.default_rng(8)
-    rows = _scores(rng, 120, ["rouge1", "rougeL"])
-    aggregator = scoring.BootstrapAggregator(seed=7, n_samples=300, confidence_interval=0.9)
+    n, samples, seed = 120, 300, 7
+    rows = _scores(rng, n, ["rouge1", "rougeL"])
+    aggregator = scoring.BootstrapAggregator(seed=seed, n_samples=samples,
+                                             confidence_interval=0.9)
     for row in rows:
         aggregator.add_scores({t: scoring.Score(*v) for t, v in row.items()})
     got = aggregator.aggregate()
-    idx = np.random.default_rng(7).choice(120, size=(300, 120))
+    idx = np.random.default_rng(seed).choice(n, size=(samples, n))
     for t in ("rouge1", "rougeL"):
         matrix = np.array([row[t] for row in rows])
-        means = np.array([np.mean(matrix[idx[s], :], axis=0) for s in range(300)])
+        means = np.array([np.mean(matrix[idx[s], :], axis=0) for s in range(samples)])
         want = np.percentile(means, 100 * np.array([0.05, 0.5, 0.95]), axis=0)
         assert np.array_equal(np.array([list(got[t].low), list(got[t].mid), list(got[t].high)]),
                               want)
@@ -142,6 +144,7 @@ def test_seed_resamples_every_type_at_the_rows_numpy_draws():
                                          ({"confidence_interval": -0.1}, "range"),
                                          ({"n_samples": 0}, "positive"),
                                          ({"seed": -1}, "seed"), ({"seed": 1.5}, "seed"),
+                                         ({"seed": 2 ** 64}, "seed"),
                                          ({"seed": True}, "seed")])
 def test_bad_arguments(kw, message):
     with pytest.raises(ValueError, match=message):
@@ -177,7 +180,8 @@ def test_resampler_matches_the_twin(case):
     parity(legacy, both)
     parity(lambda k: [m.tobytes() for m in k.seeded_means([matrix, matrix[:, :1]], 40, case)],
            both)
-    parity(lambda k: [m.tobytes() for m in k.seeded_means([matrix], 65, 2 ** 70 + case)], both)
+    parity(lambda k: [m.tobytes() for m in k.seeded_means([matrix], 65, 2 ** 64 - 1 - case)],
+           both)
 
 
 def test_resampler_errors_match_the_twin():

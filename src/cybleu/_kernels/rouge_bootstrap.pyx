@@ -1,9 +1,10 @@
-"""The sample means of rouge-score's bootstrap (floor 3, beside `resample`), compiled. The twin
+"""The sample means of rouge-score's bootstrap (floor 3), compiled. The twin
 `rouge_bootstrap_py.py` (numpy itself, written the obvious way) is the specification; a test holds
 the two, and rouge-score, to identical numbers. What has to match numpy exactly:
 - the legacy global stream: MT19937 as numpy's RandomState runs it, and `choice(arange(n), n)`,
-  which is `randint(0, n)`: masked rejection on 32-bit outputs;
-- `default_rng(seed).choice(n, size)` for `seed=` (the `resample` module's Generator draws it);
+  which is `randint(0, n)`: masked rejection on 32-bit outputs (`rng.pxd`);
+- for `seed=`, `np.random.default_rng(seed).choice(n, size)`: PCG64, Lemire's bounded draws
+  (both from `rng.pxd`, seeded by numpy itself);
 - `np.mean(matrix[idx, :], axis=0)` for two or more columns: the rows added one after another
   in the order drawn, starting from the first, then one division by the count. (One column numpy
   sums pairwise: such matrices take the twin's path, as does any dtype but float64, or a numpy
@@ -14,8 +15,10 @@ blocks.
 """
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.mem cimport PyMem_RawMalloc, PyMem_RawFree
-from libc.stdint cimport uint32_t, int64_t
+from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcpy
+
+from .rng cimport cyb_rng_pcg64, cyb_rng_u128, pcg64_choice, mt_temper, mt_randint, RNG_HALF
 
 import numpy as np
 
@@ -25,59 +28,6 @@ __all__ = ["legacy_means", "seeded_means"]
 
 cdef extern from *:
     """
-    /* numpy's MT19937 (mt19937_gen, mt19937_next32) on a key of 624 words */
-    static void cyb_mt_twist(uint32_t* key) {
-        int i;
-        uint32_t y;
-        for (i = 0; i < 624 - 397; i++) {
-            y = (key[i] & 0x80000000U) | (key[i + 1] & 0x7fffffffU);
-            key[i] = key[i + 397] ^ (y >> 1) ^ ((0U - (y & 1U)) & 0x9908b0dfU);
-        }
-        for (; i < 623; i++) {
-            y = (key[i] & 0x80000000U) | (key[i + 1] & 0x7fffffffU);
-            key[i] = key[i + 397 - 624] ^ (y >> 1) ^ ((0U - (y & 1U)) & 0x9908b0dfU);
-        }
-        y = (key[623] & 0x80000000U) | (key[0] & 0x7fffffffU);
-        key[623] = key[396] ^ (y >> 1) ^ ((0U - (y & 1U)) & 0x9908b0dfU);
-    }
-
-    static void cyb_mt_temper(const uint32_t* key, uint32_t* out) {
-        int i;
-        for (i = 0; i < 624; i++) {
-            uint32_t y = key[i];
-            y ^= (y >> 11);
-            y ^= (y << 7) & 0x9d2c5680U;
-            y ^= (y << 15) & 0xefc60000U;
-            y ^= (y >> 18);
-            out[i] = y;
-        }
-    }
-
-    /* `need` draws of numpy's legacy randint(0, rng + 1) (rng < 2**32 - 1: masked rejection of
-       32-bit outputs; rng == 2**32 - 1: the outputs themselves). tempered holds the tempered
-       key; *pos is the next output, as in numpy's state. Stops right after the last draw. */
-    static void cyb_mt_draws(uint32_t* key, uint32_t* tempered, int* pos, uint32_t rng,
-                             uint32_t* out, Py_ssize_t need) {
-        uint32_t mask = rng;
-        Py_ssize_t k = 0;
-        int p = *pos;
-        mask |= mask >> 1; mask |= mask >> 2; mask |= mask >> 4; mask |= mask >> 8;
-        mask |= mask >> 16;
-        while (k < need) {
-            if (p == 624) {
-                cyb_mt_twist(key);
-                cyb_mt_temper(key, tempered);
-                p = 0;
-            }
-            while (p < 624 && k < need) {
-                uint32_t v = tempered[p++] & mask;
-                out[k] = v;
-                k += (v <= rng);
-            }
-        }
-        *pos = p;
-    }
-
     /* The means of two samples (row indices ia, ib, n each) of a row-major matrix of m columns:
        per column, z plus the first drawn row, plus each next one in order, divided by n (z is
        where numpy's sum starts: 0.0, or -0.0, which leaves the first row as it is). Four
@@ -122,22 +72,67 @@ cdef extern from *:
             }                                                                                  \
         }                                                                                      \
     }
-    CYB_MEANS2(cyb_means2_u32, uint32_t)
-    CYB_MEANS2(cyb_means2_i64, int64_t)
+    CYB_MEANS2(cyb_means2_u32_any, uint32_t)
+
+    /* The same for a fixed number of columns M: one pass over the drawn rows, each row read
+       once for all its columns (2 x M independent sums). */
+    #define CYB_MEANS2_FIXED(NAME, IDX, M)                                                     \
+    static void NAME(const double* X, const IDX* ia, const IDX* ib, Py_ssize_t n, double z,    \
+                     double* oa, double* ob) {                                                 \
+        Py_ssize_t i;                                                                          \
+        int q;                                                                                 \
+        const double d = (double)n;                                                            \
+        double a[M], b[M];                                                                     \
+        for (q = 0; q < M; q++) {                                                              \
+            a[q] = z + X[(Py_ssize_t)ia[0] * M + q];                                           \
+            b[q] = z + X[(Py_ssize_t)ib[0] * M + q];                                           \
+        }                                                                                      \
+        for (i = 1; i < n; i++) {                                                              \
+            const double* ra = X + (Py_ssize_t)ia[i] * M;                                      \
+            const double* rb = X + (Py_ssize_t)ib[i] * M;                                      \
+            for (q = 0; q < M; q++) { a[q] += ra[q]; b[q] += rb[q]; }                          \
+        }                                                                                      \
+        for (q = 0; q < M; q++) { oa[q] = a[q] / d; ob[q] = b[q] / d; }                        \
+    }
+    #define CYB_MEANS2_DISPATCH(NAME, IDX)                                                     \
+    CYB_MEANS2_FIXED(NAME##_3, IDX, 3)                                                         \
+    CYB_MEANS2_FIXED(NAME##_6, IDX, 6)                                                         \
+    CYB_MEANS2_FIXED(NAME##_9, IDX, 9)                                                         \
+    CYB_MEANS2_FIXED(NAME##_12, IDX, 12)                                                       \
+    static void NAME(const double* X, Py_ssize_t m, const IDX* ia, const IDX* ib,             \
+                     Py_ssize_t n, double z, double* oa, double* ob) {                         \
+        switch (m) {                                                                           \
+        case 3: NAME##_3(X, ia, ib, n, z, oa, ob); break;                                      \
+        case 6: NAME##_6(X, ia, ib, n, z, oa, ob); break;                                      \
+        case 9: NAME##_9(X, ia, ib, n, z, oa, ob); break;                                      \
+        case 12: NAME##_12(X, ia, ib, n, z, oa, ob); break;                                    \
+        default: NAME##_any(X, m, ia, ib, n, z, oa, ob);                                       \
+        }                                                                                      \
+    }
+    CYB_MEANS2_DISPATCH(cyb_means2_u32, uint32_t)
     """
-    void mt_twist "cyb_mt_twist"(uint32_t* key) noexcept nogil
-    void mt_temper "cyb_mt_temper"(const uint32_t* key, uint32_t* out) noexcept nogil
-    void mt_draws "cyb_mt_draws"(uint32_t* key, uint32_t* tempered, int* pos, uint32_t rng,
-                                 uint32_t* out, Py_ssize_t need) noexcept nogil
     void means2_u32 "cyb_means2_u32"(const double* X, Py_ssize_t m, const uint32_t* ia,
                                      const uint32_t* ib, Py_ssize_t n, double z, double* oa,
-                                     double* ob) noexcept nogil
-    void means2_i64 "cyb_means2_i64"(const double* X, Py_ssize_t m, const int64_t* ia,
-                                     const int64_t* ib, Py_ssize_t n, double z, double* oa,
                                      double* ob) noexcept nogil
 
 # samples drawn and summed between two looks at Ctrl-C (and the draws' buffer: this many x n)
 cdef Py_ssize_t _BLOCK = 32
+
+_PCG_MULT = 0x2360ED051FC65DA44385DF649FCCF645
+_U128 = (1 << 128) - 1
+
+
+def _jump(h):
+    """(multiplier, sum of its powers below h): h steps of the LCG x -> x * mult + inc are
+    x -> x * multiplier + inc * sum (mod 2**128)."""
+    power, total = 1, 0
+    for _ in range(h):
+        total = (total + power) & _U128
+        power = (power * _PCG_MULT) & _U128
+    return power, total
+
+
+_JUMP = _jump(RNG_HALF)
 
 cdef object _in_order = None
 # where numpy's row sums start: 0.0 (its identity: -0.0 rows sum to 0.0), or -0.0 (the first
@@ -181,17 +176,6 @@ cdef void _sum_block_u32(const double* X, Py_ssize_t m, const uint32_t* idx, Py_
         means2_u32(X, m, idx + s * n, idx + s * n, n, _start, out + s * m, out + s * m)
 
 
-cdef void _sum_block_i64(const double* X, Py_ssize_t m, const int64_t* idx, Py_ssize_t n,
-                         Py_ssize_t count, double* out) noexcept nogil:
-    cdef Py_ssize_t s = 0
-    while s + 1 < count:
-        means2_i64(X, m, idx + s * n, idx + (s + 1) * n, n, _start, out + s * m,
-                   out + (s + 1) * m)
-        s += 2
-    if s < count:
-        means2_i64(X, m, idx + s * n, idx + s * n, n, _start, out + s * m, out + s * m)
-
-
 def legacy_means(matrix, n_samples, key, pos):
     """(means, key, pos): the (n_samples, measures) sample means rouge-score draws with
     `np.random.choice(np.arange(n), size=n)` per sample from numpy's legacy MT19937 state
@@ -227,11 +211,7 @@ def legacy_means(matrix, n_samples, key, pos):
         while s0 < ns:
             count = _BLOCK if ns - s0 > _BLOCK else ns - s0
             with nogil:
-                if rng == 0:
-                    for i in range(count * n):
-                        idx[i] = 0
-                else:
-                    mt_draws(kbuf, tbuf, &p, rng, idx, count * n)
+                mt_randint(kbuf, tbuf, &p, rng, idx, count * n)
                 _sum_block_u32(&X[0, 0], m, idx, n, count, &out[s0, 0])
             s0 += count
             PyErr_CheckSignals()
@@ -247,8 +227,12 @@ def seeded_means(matrices, n_samples, seed):
     cdef Py_ssize_t n, m, ns, s0, count, k, col
     cdef const double[:, ::1] X
     cdef double[:, ::1] out
-    cdef const int64_t[::1] idx
-    from .resample import Generator
+    cdef uint32_t* idx = NULL
+    cdef uint64_t* raw = NULL
+    cdef cyb_rng_pcg64 g
+    cdef cyb_rng_u128 jump_mul, jump_add
+    cdef int used = 2 * RNG_HALF, half = 0
+    cdef uint32_t rng
     _twin._check_seed(seed)
     for matrix in matrices:
         _twin._check(matrix, n_samples)
@@ -257,23 +241,40 @@ def seeded_means(matrices, n_samples, seed):
     n = matrices[0].shape[0]
     if any(mat.shape[0] != n for mat in matrices):
         raise ValueError("every score matrix needs the same number of rows")
-    if not all(_compiled_path(mat) for mat in matrices):
+    if not all(_compiled_path(mat) for mat in matrices) or n > 0xFFFFFFFF:
         return _twin.seeded_means(matrices, n_samples, seed)
-    # every matrix's columns side by side: one gather per drawn row serves them all
+    # numpy's own seeding (SeedSequence): the starting state read off its PCG64
+    state = np.random.PCG64(seed).state["state"]
+    g.state.hi, g.state.lo = state["state"] >> 64, state["state"] & 0xFFFFFFFFFFFFFFFF
+    g.inc.hi, g.inc.lo = state["inc"] >> 64, state["inc"] & 0xFFFFFFFFFFFFFFFF
+    g.has32 = 0
+    g.u32 = 0
+    jump_mul.hi, jump_mul.lo = _JUMP[0] >> 64, _JUMP[0] & 0xFFFFFFFFFFFFFFFF
+    add = (state["inc"] * _JUMP[1]) & _U128
+    jump_add.hi, jump_add.lo = add >> 64, add & 0xFFFFFFFFFFFFFFFF
+    # every matrix's columns side by side: one row read per draw serves them all
     widths = [mat.shape[1] for mat in matrices]
     X = np.ascontiguousarray(np.hstack(matrices))
     m, ns = X.shape[1], n_samples
     both = np.empty((ns, m))
     out = both
-    gen = Generator(seed)
-    s0 = 0
-    while s0 < ns:
-        count = _BLOCK if ns - s0 > _BLOCK else ns - s0
-        idx = gen.bootstrap_indices(count, n)
-        with nogil:
-            _sum_block_i64(&X[0, 0], m, &idx[0], n, count, &out[s0, 0])
-        s0 += count
-        PyErr_CheckSignals()
+    rng = <uint32_t>(n - 1)
+    idx = <uint32_t*>PyMem_RawMalloc(<size_t>(_BLOCK * n) * sizeof(uint32_t))
+    raw = <uint64_t*>PyMem_RawMalloc(2 * RNG_HALF * sizeof(uint64_t))
+    try:
+        if idx == NULL or raw == NULL:
+            raise MemoryError()
+        s0 = 0
+        while s0 < ns:
+            count = _BLOCK if ns - s0 > _BLOCK else ns - s0
+            with nogil:
+                pcg64_choice(&g, jump_mul, jump_add, raw, &used, &half, rng, idx, count * n)
+                _sum_block_u32(&X[0, 0], m, idx, n, count, &out[s0, 0])
+            s0 += count
+            PyErr_CheckSignals()
+    finally:
+        PyMem_RawFree(idx)
+        PyMem_RawFree(raw)
     result = []
     col = 0
     for k in range(len(widths)):

@@ -7,6 +7,9 @@ A score matrix has one row per document and one column per measure (precision, r
 Each bootstrap sample picks as many rows as there are, with replacement, and averages them:
 `np.mean(matrix[idx, :], axis=0)`, which numpy adds up row after row in the order drawn (for two
 or more columns; one column is summed pairwise), then divides by the count.
+
+Two streams of draws: numpy's legacy global one (`np.random.choice`, what rouge-score uses), and
+for `seed=` numpy's `default_rng(seed).choice(n, size=(n_samples, n))`.
 """
 import numpy as np
 
@@ -40,8 +43,8 @@ def legacy_means(matrix, n_samples, key, pos):
 
 
 def _check_seed(seed):
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be an int >= 0, not {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
+        raise ValueError(f"seed must be an int from 0 to 2**64 - 1, not {seed!r}")
 
 
 def seeded_means(matrices, n_samples, seed):

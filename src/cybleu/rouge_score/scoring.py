@@ -4,7 +4,8 @@
 By default the aggregator draws from numpy's global random state exactly as rouge-score does
 (`np.random.choice` per sample and per type), so a program that seeds numpy gets rouge-score's
 numbers, and leaves numpy's state where rouge-score would. With `seed=` it is deterministic of
-itself: one resample matrix for all the types, drawn from `numpy.random.default_rng(seed)`.
+itself: one resample of the documents for all the types, numpy's
+`default_rng(seed).choice(n, size=(n_samples, n))`, and numpy's global state untouched.
 """
 import abc
 import collections
@@ -88,9 +89,10 @@ class BootstrapAggregator(object):
     :param confidence_interval: The interval's coverage, from 0 to 1 (default 0.95).
     :param n_samples: Bootstrap resamples (default 1000).
     :param seed: None (default): draw from numpy's global random state as rouge-score does
-        (seed numpy for repeatable numbers). An int >= 0: draw one resample matrix for every
-        type from `numpy.random.default_rng(seed)`, the same numbers at every run, and numpy's
-        global state untouched.
+        (seed numpy for repeatable numbers). An int from 0 to 2**64 - 1: the same numbers at
+        every run, numpy's global state untouched; every type is resampled at the same
+        documents, the rows of `numpy.random.default_rng(seed).choice(n, size=(n_samples, n))`
+        for n documents.
     :raises ValueError: An interval outside [0, 1], `n_samples` below 1, or a bad seed.
 
     >>> from cybleu.rouge_score import rouge_scorer, scoring
@@ -108,8 +110,8 @@ class BootstrapAggregator(object):
         if n_samples <= 0:
             raise ValueError("n_samples must be positive")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
-                                 or seed < 0):
-            raise ValueError(f"seed must be None or an int >= 0, not {seed!r}")
+                                 or not 0 <= seed < 2 ** 64):
+            raise ValueError(f"seed must be None or an int from 0 to 2**64 - 1, not {seed!r}")
         self._n_samples = n_samples
         self._confidence_interval = confidence_interval
         self._seed = seed
