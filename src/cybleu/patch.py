@@ -865,6 +865,11 @@ def unpatch_rouge_score() -> None:
     """Give rouge-score its own methods back. Does nothing when it is not patched.
 
     :returns: None.
+
+    >>> import cybleu
+    >>> cybleu.unpatch_rouge_score()
+    >>> cybleu.is_patched("rouge_score")
+    False
     """
     _uninstall("rouge_score")
 

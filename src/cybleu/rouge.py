@@ -85,7 +85,7 @@ def batch_rouge(predictions: Sequence[str], references: Sequence[Any],
     >>> import cybleu
     >>> scores = cybleu.batch_rouge(["a b c d"], ["a b d e"], rouge_types=["rouge2", "rougeL"])
     >>> scores["rouge2"].recall.tolist(), scores["rougeL"].fmeasure.tolist()
-    ([0.3333333333333333, 0.75])
+    ([0.3333333333333333], [0.75])
     """
     import numpy as np
 

@@ -15,7 +15,16 @@ __all__ = ["fmeasure", "prf"]
 
 
 def fmeasure(precision: Number, recall: Number) -> Number:
-    """rouge-score's `scoring.fmeasure`: the harmonic mean, 0.0 when both are 0."""
+    """rouge-score's `scoring.fmeasure`: the harmonic mean, 0.0 when both are 0.
+
+    :param precision: The precision.
+    :param recall: The recall.
+    :returns: `2 * precision * recall / (precision + recall)`, or 0.0.
+
+    >>> from cybleu.rouge_score.scoring import fmeasure
+    >>> fmeasure(1.0, 0.5)
+    0.6666666666666666
+    """
     if precision + recall > 0:
         return 2 * precision * recall / (precision + recall)
     return 0.0

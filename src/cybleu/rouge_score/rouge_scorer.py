@@ -282,7 +282,17 @@ def _backtrack_norec(t, ref, can):
 
 
 def lcs_ind(ref, can):
-    """Returns one of the longest lcs: its positions in ref."""
+    """Returns one of the longest lcs: its positions in ref, the one rouge-score's backtrack
+    reads (ties move up), which decides what enters rougeLsum's union.
+
+    :param ref: A token list.
+    :param can: Another token list.
+    :returns: The positions in `ref` of the LCS, ascending.
+
+    >>> from cybleu.rouge_score.rouge_scorer import lcs_ind
+    >>> lcs_ind([1, 2, 3, 4, 5], [2, 5, 3, 4])
+    [1, 2, 3]
+    """
     return _kernel.lcs_indices(ref, can)
 
 

@@ -20,27 +20,41 @@ __all__ = ["Score", "BaseScorer", "AggregateScore", "BootstrapAggregator", "fmea
 
 
 class Score(collections.namedtuple("Score", ["precision", "recall", "fmeasure"])):
-    """Tuple containing precision, recall, and f-measure values."""
+    """Tuple containing precision, recall, and f-measure values.
+
+    >>> from cybleu.rouge_score.scoring import Score
+    >>> Score(precision=1.0, recall=0.5, fmeasure=2 / 3).recall
+    0.5
+    """
 
 
 class BaseScorer(object, metaclass=abc.ABCMeta):
-    """Base class for Scorer objects."""
+    """Base class for Scorer objects: a `score(target, prediction)` that returns a dict of
+    scores (RougeScorer is one).
+
+    >>> from cybleu.rouge_score import rouge_scorer, scoring
+    >>> isinstance(rouge_scorer.RougeScorer(["rouge1"]), scoring.BaseScorer)
+    True
+    """
 
     @abc.abstractmethod
     def score(self, target: str, prediction: str) -> Dict[str, Score]:
         """Calculates score between the target and prediction.
 
-        Args:
-          target: Text containing the target (ground truth) text.
-          prediction: Text containing the predicted text.
-
-        Returns:
-          A dict mapping each score_type (string) to Score object.
+        :param target: Text containing the target (ground truth) text.
+        :param prediction: Text containing the predicted text.
+        :returns: A dict mapping each score_type (string) to Score object.
         """
 
 
 class AggregateScore(collections.namedtuple("AggregateScore", ["low", "mid", "high"])):
-    """Tuple containing confidence intervals for scores."""
+    """Tuple containing confidence intervals for scores: low, mid (the median of the bootstrap
+    means) and high, each a score tuple.
+
+    >>> from cybleu.rouge_score.scoring import AggregateScore, Score
+    >>> AggregateScore(low=Score(0, 0, 0), mid=Score(1, 1, 1), high=Score(1, 1, 1)).mid.recall
+    1
+    """
 
 
 def _kernel():
@@ -100,7 +114,7 @@ class BootstrapAggregator(object):
     >>> aggregator = scoring.BootstrapAggregator(seed=0)
     >>> aggregator.add_scores(scorer.score("one two three", "one two"))
     >>> aggregator.add_scores(scorer.score("one two five six", "seven eight"))
-    >>> aggregator.aggregate()["rouge1"].mid.fmeasure
+    >>> float(aggregator.aggregate()["rouge1"].mid.fmeasure)
     0.4
     """
 
@@ -127,8 +141,11 @@ class BootstrapAggregator(object):
             self._scores[score_type].append(score)
 
     def aggregate(self):
-        """A dict mapping each score type to its `AggregateScore(low, mid, high)`, each a tuple
-        of the class of the type's first score, holding numpy float64 values."""
+        """Aggregates the scores added so far.
+
+        :returns: A dict mapping each score type to its `AggregateScore(low, mid, high)`, each a
+            tuple of the class of the type's first score, holding numpy float64 values.
+        """
         if self._seed is not None:
             return self._aggregate_seeded()
         result = {}

@@ -22,7 +22,12 @@ class PorterStemmer:
     mode = NLTK_EXTENSIONS
 
     def stem(self, word, to_lowercase=True):
-        """The stem of `word` (lowercased first unless `to_lowercase` is False), as nltk's."""
+        """The stem of a word, as nltk's.
+
+        :param word: The word (a str).
+        :param to_lowercase: Lowercase it first (nltk's default).
+        :returns: Its stem.
+        """
         return module("porter").stem(word, to_lowercase)
 
     def __repr__(self):
@@ -32,11 +37,25 @@ class PorterStemmer:
 class Tokenizer(abc.ABC):
     """Abstract base class for a tokenizer.
 
-    Subclasses of Tokenizer must implement the tokenize() method.
+    Subclasses of Tokenizer must implement the tokenize() method; RougeScorer takes any object
+    that has one.
+
+    >>> from cybleu.rouge_score import rouge_scorer, tokenizers
+    >>> class Characters(tokenizers.Tokenizer):
+    ...     def tokenize(self, text):
+    ...         return [c for c in text if not c.isspace()]
+    >>> scorer = rouge_scorer.RougeScorer(["rouge1"], tokenizer=Characters())
+    >>> scorer.score("猫坐在垫子上", "猫坐在地上")["rouge1"].fmeasure
+    0.7272727272727272
     """
 
     @abc.abstractmethod
     def tokenize(self, text):
+        """The tokens of a text.
+
+        :param text: The text.
+        :returns: A list of tokens (any hashable objects).
+        """
         raise NotImplementedError("Tokenizer must override tokenize() method")
 
 
@@ -58,4 +77,9 @@ class DefaultTokenizer(Tokenizer):
         self._stemmer = PorterStemmer() if use_stemmer else None
 
     def tokenize(self, text):
+        """rouge-score's tokens of a text.
+
+        :param text: The text.
+        :returns: A list of str tokens (ASCII letters and digits).
+        """
         return tokenize.tokenize(text, self._stemmer)
