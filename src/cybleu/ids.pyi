@@ -1,7 +1,7 @@
 # Types of cybleu.ids (BLEU on token IDs); checked against the module by tests/test_packaging.py
 # with mypy's stubtest.
 from collections.abc import Sequence
-from typing import ClassVar, Optional, Union
+from typing import Any, ClassVar, Dict, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -79,3 +79,6 @@ def self_bleu_stats(sentences: _Batch, *, max_order: int = 4, pad_id: Optional[i
 def self_bleu(sentences: _Batch, *, max_order: int = 4, smooth_method: str = "exp",
               smooth_value: Optional[float] = None, effective_order: bool = True,
               pad_id: Optional[int] = None, eos_id: Optional[int] = None) -> _Floats: ...
+def rouge(hyps: _Batch, refs: _Batch, *, rouge_types: Sequence[str] = ...,
+          pad_id: Optional[int] = None, eos_id: Optional[int] = None,
+          n_threads: int = 1) -> Dict[str, Any]: ...

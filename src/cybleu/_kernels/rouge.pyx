@@ -1244,6 +1244,60 @@ cdef class Scorer:
         finally:
             self._release(w)
 
+    def ids_batch(self, hyp_flat, hyp_offsets, ref_flat, ref_offsets, groups, n_threads=1):
+        """P, R, F of token-ID rows, as batch() gives them for texts: hypothesis i is
+        hyp_flat[hyp_offsets[i]:hyp_offsets[i + 1]], its references the ref rows
+        groups[i]..groups[i + 1] - 1 (the best F per type among several). The IDs are the
+        tokens; rougeLsum needs sentences, which IDs do not have."""
+        cdef const uint32_t[::1] hf = hyp_flat
+        cdef const int64_t[::1] ho = hyp_offsets
+        cdef const uint32_t[::1] rf = ref_flat
+        cdef const int64_t[::1] ro = ref_offsets
+        cdef const int64_t[::1] gr = groups
+        cdef Py_ssize_t n = ho.shape[0] - 1, i, start, per
+        cdef array out
+        cdef _IdsJob job
+        cdef int t
+        if n_threads < 1:
+            raise ValueError(f"n_threads must be >= 1, not {n_threads}")
+        if self.want_lsum:
+            raise ValueError("rougeLsum needs sentences, which token IDs do not mark: use "
+                             "rougeL")
+        for i in range(n):
+            if gr[i + 1] <= gr[i]:
+                raise ValueError(f"hypothesis {i} has no reference")
+        out = clone(array("d"), n * self.nk * 3, False)
+        if n == 0 or self.nk == 0:
+            return out
+        jobs = []
+        per = (n + n_threads - 1) // n_threads
+        start = 0
+        for t in range(n_threads):
+            if start >= n:
+                break
+            job = _IdsJob()
+            job.scorer = self
+            job.ck = self.ck
+            job.nk = self.nk
+            job.w = self._acquire() if t == 0 else RougeWork()
+            job.hf = &hf[0] if hf.shape[0] else NULL
+            job.ho = &ho[0]
+            job.rf = &rf[0] if rf.shape[0] else NULL
+            job.ro = &ro[0]
+            job.gr = &gr[0]
+            job.i = start
+            job.end = min(start + per, n)
+            job.out = <double*>out.data.as_voidptr
+            jobs.append(job)
+            start += per
+        try:
+            run_jobs(jobs)
+        finally:
+            self._release((<_IdsJob>jobs[0]).w)
+        for job in jobs:
+            _raise(job.rc)
+        return out
+
     def batch(self, predictions, references, n_threads=1):
         """P, R, F of every pair, as an array('d') of len(predictions) rows of 3 values per type
         (in the order of `kinds`). references[i] is a str, or a non-empty list of str scored as
@@ -1423,5 +1477,50 @@ cdef class _BatchJob(Job):
                 prf(self.ck[k].kind, self.w.best.data + 3 * k, o + 3 * k)
             if self.w.vocab.n > VOCAB_LIMIT:
                 vocab_clear(&self.w.vocab)
+            self.i += 1
+        return self.i >= self.end
+
+
+cdef class _IdsJob(Job):
+    """A thread's share of a token-ID batch: hypotheses i..end-1, a bounded number of tokens a
+    step."""
+    cdef Scorer scorer          # holds ck alive
+    cdef RougeWork w
+    cdef const Kind* ck
+    cdef int nk
+    cdef const uint32_t* hf
+    cdef const int64_t* ho
+    cdef const uint32_t* rf
+    cdef const int64_t* ro
+    cdef const int64_t* gr
+    cdef Py_ssize_t i, end
+    cdef double* out
+
+    cdef bint step(self) noexcept nogil:
+        cdef Py_ssize_t tokens = 0, r
+        cdef int rc, k
+        cdef double* o
+        cdef const uint32_t* hyp
+        cdef Py_ssize_t hn
+        if i64_reserve(&self.w.rows, 3 * self.nk + 1) < 0 \
+                or i64_reserve(&self.w.best, 3 * self.nk + 1) < 0:
+            self.rc = ERR_NOMEM
+            return True
+        while self.i < self.end and tokens < STEP_CHARS:
+            hyp = self.hf + self.ho[self.i] if self.hf != NULL else NULL
+            hn = self.ho[self.i + 1] - self.ho[self.i]
+            for r in range(self.gr[self.i], self.gr[self.i + 1]):
+                rc = pair_stats(self.w, self.rf + self.ro[r] if self.rf != NULL else NULL,
+                                self.ro[r + 1] - self.ro[r], hyp, hn, NULL, NULL, 0, NULL, NULL,
+                                0, self.ck, self.nk, self.w.rows.data)
+                if rc < 0:
+                    self.rc = rc
+                    return True
+                _keep_best(self.w.best.data, self.w.rows.data, self.ck, self.nk,
+                           r == self.gr[self.i])
+                tokens += self.ro[r + 1] - self.ro[r] + hn + 1
+            o = self.out + self.i * self.nk * 3
+            for k in range(self.nk):
+                prf(self.ck[k].kind, self.w.best.data + 3 * k, o + 3 * k)
             self.i += 1
         return self.i >= self.end

@@ -207,6 +207,32 @@ class Scorer:
             [self.tokenize(s) for s in target_sentences if s],
             [self.tokenize(s) for s in prediction_sentences if s]))
 
+    def ids_batch(self, hyp_flat, hyp_offsets, ref_flat, ref_offsets, groups, n_threads=1):
+        """P, R, F of token-ID rows, as batch() gives them for texts: hypothesis i is
+        hyp_flat[hyp_offsets[i]:hyp_offsets[i + 1]], its references the ref rows
+        groups[i]..groups[i + 1] - 1 (the best F per type among several). The IDs are the
+        tokens; rougeLsum needs sentences, which IDs do not have."""
+        if n_threads < 1:
+            raise ValueError(f"n_threads must be >= 1, not {n_threads}")
+        if any(kind == KIND_LSUM for _, kind, _ in self.kinds):
+            raise ValueError("rougeLsum needs sentences, which token IDs do not mark: use "
+                             "rougeL")
+        out = array("d")
+        for i in range(len(hyp_offsets) - 1):
+            hyp = [int(t) for t in hyp_flat[hyp_offsets[i]:hyp_offsets[i + 1]]]
+            if groups[i + 1] <= groups[i]:
+                raise ValueError(f"hypothesis {i} has no reference")
+            best = None
+            for r in range(groups[i], groups[i + 1]):
+                ref = [int(t) for t in ref_flat[ref_offsets[r]:ref_offsets[r + 1]]]
+                got = [prf(kind != KIND_NGRAM, *row)
+                       for (_, kind, _), row in zip(self.kinds, self._stats(ref, hyp, None, None))]
+                best = got if best is None else [b if not g[2] > b[2] else g
+                                                 for b, g in zip(best, got)]
+            for values in best:
+                out.extend(float(v) for v in values)
+        return out
+
     def batch(self, predictions, references, n_threads=1):
         """P, R, F of every pair, as an array('d') of len(predictions) rows of 3 values per type
         (in the order of `kinds`). references[i] is a str, or a non-empty list of str scored as
