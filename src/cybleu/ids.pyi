@@ -9,7 +9,8 @@ import numpy.typing as npt
 from .metrics.bleu import BLEUScore
 
 __all__ = ["Ragged", "BLEUStats", "BLEUAccumulator", "sentence_bleu", "corpus_bleu",
-           "segment_stats", "corpus_stats", "pairwise_bleu", "self_bleu", "self_bleu_stats"]
+           "segment_stats", "corpus_stats", "pairwise_bleu", "self_bleu", "self_bleu_stats",
+           "rouge"]
 
 # A batch of token-ID sentences: a list of ID sequences; a 2-D integer array (numpy, a CPU torch
 # tensor, anything with __dlpack__, __array__ or the buffer protocol); or a Ragged. References

@@ -2,6 +2,8 @@
 from array import array
 from typing import Any, Callable, Hashable, Iterable, List, Optional, Sequence, Tuple
 
+from typing_extensions import disjoint_base
+
 __all__ = ["KIND_NGRAM", "KIND_L", "KIND_LSUM", "tokenize", "ngram_stats", "lcs_stats",
            "lcs_indices", "summary_lcs_stats", "Scorer"]
 
@@ -17,6 +19,7 @@ def lcs_indices(ref: Sequence[Any], can: Sequence[Any]) -> List[int]: ...
 def summary_lcs_stats(ref_sentences: Sequence[Sequence[Hashable]],
                       can_sentences: Sequence[Sequence[Hashable]]) -> Tuple[int, int, int]: ...
 
+@disjoint_base
 class Scorer:
     kinds: List[Tuple[Any, int, int]]
     stem: bool
