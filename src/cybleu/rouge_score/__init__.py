@@ -1,4 +1,4 @@
-"""rouge-score 0.1.2, computed by cybleu: the same module paths, classes and numbers.
+"""rouge-score 0.1.2, computed by cybleu: the same module paths, classes and numbers::
 
     from cybleu.rouge_score import rouge_scorer, scoring
 
