@@ -7,7 +7,9 @@ single-implementation mode is for callgrind).
                                               # rouge-score-rs (loop, score_batch), cybleu
     python benches/rouge_speed.py threads     # batch_rouge on 1 and 2 threads (8 systems)
     python benches/rouge_speed.py bootstrap   # 1,000 resamples of 10,000 documents, 4 types
-    python benches/rouge_speed.py one NAME    # one workload alone (for valgrind --tool=callgrind)
+    python benches/rouge_speed.py one NAME    # one workload alone (for valgrind --tool=callgrind);
+                                              # NAME "setup" (or "bootstrap-setup") runs only
+                                              # the loading, to subtract
 
 Data: WMT22 zh-en, the English side (reference A against the systems), ../shared/data
 (CYBLEU_SHARED_DATA overrides). Every result is checked against rouge-score's, so a fast wrong
@@ -137,7 +139,8 @@ def main(argv):
     if what == "one":
         if argv[2].startswith("bootstrap-"):
             SCORES = w["bootstrap-scores"]()
-        w[argv[2]]()
+        if not argv[2].endswith("setup"):
+            w[argv[2]]()
         return
     if what == "score":
         t_ref, want = best(w["rouge-score"], 1)

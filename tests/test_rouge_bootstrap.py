@@ -184,6 +184,20 @@ def test_resampler_matches_the_twin(case):
            both)
 
 
+def test_packed_scores_match_numpys_stacking():
+    Score = scoring.Score
+    cases = [[Score(0.5, 1, True)] * 3, [Score(0, 0, 0), Score(1, 2, 3)],
+             [(np.float64(0.25), 2 ** 62, False)], [(0.5, 2 ** 63, 1.0)], [[0.5, 1.0, 1.0]],
+             [(0.5, 1.0), (0.5, 1.0, 2.0)], [(0.5, "a", 1.0)], [(0.5, np.float32(1.0), 1.0)]]
+    for scores in cases:
+        got = parity(lambda k: (lambda m: None if m is None else (m.dtype.str, m.tobytes()))(
+            k.pack_scores(scores, len(scores[0]))), both)
+        if got is not None:   # the values numpy's mean adds
+            want = np.vstack(tuple(scores))
+            assert np.array_equal(np.frombuffer(got[1]).reshape(want.shape),
+                                  want.astype(np.float64))
+
+
 def test_resampler_errors_match_the_twin():
     key = np.zeros(624, dtype=np.uint32)
     for call in (lambda k: k.legacy_means(np.zeros((0, 3)), 5, key, 0),

@@ -14,6 +14,7 @@ summed (independent sums, so the adds overlap), without the GIL; Ctrl-C is looke
 blocks.
 """
 from cpython.exc cimport PyErr_CheckSignals
+from cpython.object cimport PyObject
 from cpython.mem cimport PyMem_RawMalloc, PyMem_RawFree
 from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcpy
@@ -24,7 +25,47 @@ import numpy as np
 
 from . import rouge_bootstrap_py as _twin
 
-__all__ = ["legacy_means", "seeded_means"]
+__all__ = ["pack_scores", "legacy_means", "seeded_means"]
+
+cdef extern from "Python.h":
+    bint PyTuple_Check(object o)
+    Py_ssize_t PyTuple_GET_SIZE(object o)
+    PyObject* PyTuple_GET_ITEM(object o, Py_ssize_t i)   # borrowed
+    bint PyFloat_Check(object o)
+    double PyFloat_AS_DOUBLE(object o)
+    bint PyLong_Check(object o)
+    long long PyLong_AsLongLongAndOverflow(object o, int* overflow) except? -1
+
+
+def pack_scores(scores, Py_ssize_t width):
+    """The score tuples as a (len(scores), width) float64 matrix, the values numpy's mean adds
+    (ints and bools as float64), or None when one is not a tuple of `width` Python numbers
+    (floats, bools, ints within int64), which numpy then stacks its own way."""
+    cdef Py_ssize_t n = len(scores), i, k
+    cdef double[:, ::1] o
+    cdef int overflow
+    cdef long long v
+    out = np.empty((n, width))
+    if n == 0:
+        return out
+    o = out
+    for i in range(n):
+        row = scores[i]
+        if not PyTuple_Check(row) or PyTuple_GET_SIZE(row) != width:
+            return None
+        for k in range(width):
+            x = <object>PyTuple_GET_ITEM(row, k)
+            if PyFloat_Check(x):
+                o[i, k] = PyFloat_AS_DOUBLE(x)
+            elif PyLong_Check(x):
+                overflow = 0
+                v = PyLong_AsLongLongAndOverflow(x, &overflow)
+                if overflow:
+                    return None
+                o[i, k] = <double>v
+            else:
+                return None
+    return out
 
 cdef extern from *:
     """

@@ -13,9 +13,23 @@ for `seed=` numpy's `default_rng(seed).choice(n, size=(n_samples, n))`.
 """
 import numpy as np
 
-__all__ = ["legacy_means", "seeded_means"]
+__all__ = ["pack_scores", "legacy_means", "seeded_means"]
 
 _BLOCK = 64   # samples drawn at a time (memory: _BLOCK x n indices)
+
+
+def _number(x):
+    return isinstance(x, (int, float)) and (isinstance(x, float) or -2 ** 63 <= x < 2 ** 63)
+
+
+def pack_scores(scores, width):
+    """The score tuples as a (len(scores), width) float64 matrix, the values numpy's mean adds
+    (ints and bools as float64), or None when one is not a tuple of `width` Python numbers
+    (floats, bools, ints within int64), which numpy then stacks its own way."""
+    for row in scores:
+        if not isinstance(row, tuple) or len(row) != width or not all(map(_number, row)):
+            return None
+    return np.array(scores, dtype=np.float64).reshape(len(scores), width)
 
 
 def _check(matrix, n_samples):

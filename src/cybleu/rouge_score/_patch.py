@@ -6,8 +6,8 @@ classes stay, and the hot steps are cybleu's, with rouge_score's own Score class
   sentences with split_summaries from the same `nltk.sent_tokenize` rouge-score calls. Anything
   else (a tokenizer of the user's, bytes, a subclass that overrides score, a bad type) runs
   rouge-score's own method, so its errors and quirks stay.
-- `BootstrapAggregator._bootstrap_resample`: the compiled resampler on numpy's global stream,
-  the draws and sums rouge-score makes.
+- `BootstrapAggregator._bootstrap_resample` and `aggregate`: the compiled resampler on numpy's
+  global stream, the draws and sums rouge-score makes (the score matrix read in one pass).
 - `tokenize.tokenize`: the compiled tokenizer for the default stemmers, rouge-score's steps
   otherwise.
 """
@@ -82,12 +82,29 @@ def replacements():
         sample_mean = our_scoring.legacy_sample_means(matrix, self._n_samples)
         return our_scoring._percentiles(sample_mean, self._confidence_interval)
 
+    original_aggregate = scoring.BootstrapAggregator.aggregate
+
+    def aggregate(self):
+        # rouge-score's aggregate, with the score matrix read in one pass (np.vstack of the
+        # score tuples costs more than the resampling) when the resampling is ours
+        if type(self)._bootstrap_resample is not _bootstrap_resample:
+            return original_aggregate(self)
+        result = {}
+        for score_type, scores in self._scores.items():
+            percentiles = self._bootstrap_resample(our_scoring._score_matrix(scores))
+            intervals = tuple(scores[0].__class__(*percentiles[j, :]) for j in range(3))
+            result[score_type] = scoring.AggregateScore(low=intervals[0], mid=intervals[1],
+                                                        high=intervals[2])
+        return result
+
     for new, old in ((score, original_score), (score_multi, original_multi),
-                     (_bootstrap_resample, scoring.BootstrapAggregator._bootstrap_resample)):
+                     (_bootstrap_resample, scoring.BootstrapAggregator._bootstrap_resample),
+                     (aggregate, original_aggregate)):
         new.__doc__, new.__wrapped__ = old.__doc__, old
         new.__qualname__ = old.__qualname__
         new.__module__ = old.__module__
     return [(rouge_scorer.RougeScorer, "score", score),
             (rouge_scorer.RougeScorer, "score_multi", score_multi),
             (scoring.BootstrapAggregator, "_bootstrap_resample", _bootstrap_resample),
+            (scoring.BootstrapAggregator, "aggregate", aggregate),
             (tokenize, "tokenize", our_tokenize.tokenize)]

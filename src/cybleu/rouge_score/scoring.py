@@ -68,6 +68,17 @@ def _as_float_matrix(matrix):
     return matrix
 
 
+def _score_matrix(scores):
+    """rouge-score's np.vstack(tuple(scores)), as the float64 matrix its mean adds: read in one
+    pass when the scores are tuples of Python numbers (np.vstack converts each row on its own,
+    which costs more than the resampling), else numpy's stacking."""
+    matrix = _kernel().pack_scores(scores, len(scores[0])) \
+        if isinstance(scores[0], tuple) else None
+    if matrix is None:
+        matrix = _as_float_matrix(np.vstack(tuple(scores)))
+    return matrix
+
+
 def legacy_sample_means(matrix, n_samples):
     """rouge-score's bootstrap sample means of one score matrix (rows: documents, columns: the
     measures), drawn from numpy's global random state, which is left where rouge-score leaves
@@ -151,7 +162,7 @@ class BootstrapAggregator(object):
         result = {}
         for score_type, scores in self._scores.items():
             # Stack scores into a 2-d matrix of (sample, measure).
-            score_matrix = np.vstack(tuple(scores))
+            score_matrix = _score_matrix(scores)
             # Percentiles are returned as (interval, measure).
             percentiles = self._bootstrap_resample(score_matrix)
             result[score_type] = self._intervals(scores, percentiles)
@@ -175,7 +186,7 @@ class BootstrapAggregator(object):
             groups[len(scores)].append(score_type)
         means = {}
         for types in groups.values():
-            matrices = [_as_float_matrix(np.vstack(tuple(self._scores[t]))) for t in types]
+            matrices = [_score_matrix(self._scores[t]) for t in types]
             for t, m in zip(types, _kernel().seeded_means(matrices, self._n_samples,
                                                          self._seed)):
                 means[t] = m
