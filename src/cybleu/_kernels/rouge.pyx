@@ -1071,9 +1071,12 @@ cdef class Scorer:
     cdef _Maker maker
     cdef RougeWork work
     cdef bint busy
+    # the workspaces of a batch's other threads, kept with their stem caches for the next batch
+    cdef list spare
 
     def __cinit__(self):
         self.ck = NULL
+        self.spare = []
 
     def __init__(self, kinds, stem, score_class):
         cdef int k
@@ -1112,6 +1115,25 @@ cdef class Scorer:
     cdef void _release(self, RougeWork w):
         if w is self.work:
             self.busy = False
+
+    cdef RougeWork _extra(self):
+        """A workspace for a batch's second, third, ... thread (list.pop holds with the GIL)."""
+        cdef RougeWork w
+        try:
+            w = self.spare.pop()
+        except IndexError:
+            return RougeWork()
+        if w.vocab.n > VOCAB_LIMIT:
+            vocab_clear(&w.vocab)
+        return w
+
+    cdef void _keep(self, list jobs):
+        """Hand the jobs' workspaces back: the first to _release, the others to the spares."""
+        cdef Py_ssize_t k
+        self._release((<_Work>jobs[0]).w)
+        for k in range(1, len(jobs)):
+            if len(self.spare) < 8:
+                self.spare.append((<_Work>jobs[k]).w)
 
     cdef dict _result(self, const int64_t* rows):
         cdef dict out = {}
@@ -1279,7 +1301,7 @@ cdef class Scorer:
             job.scorer = self
             job.ck = self.ck
             job.nk = self.nk
-            job.w = self._acquire() if t == 0 else RougeWork()
+            job.w = self._acquire() if t == 0 else self._extra()
             job.hf = &hf[0] if hf.shape[0] else NULL
             job.ho = &ho[0]
             job.rf = &rf[0] if rf.shape[0] else NULL
@@ -1293,7 +1315,7 @@ cdef class Scorer:
         try:
             run_jobs(jobs)
         finally:
-            self._release((<_IdsJob>jobs[0]).w)
+            self._keep(jobs)
         for job in jobs:
             _raise(job.rc)
         return out
@@ -1365,7 +1387,7 @@ cdef class Scorer:
                     job.nk = self.nk
                     job.stem = self.stem
                     job.lsum = self.want_lsum
-                    job.w = self._acquire() if t == 0 else RougeWork()
+                    job.w = self._acquire() if t == 0 else self._extra()
                     job.texts = texts
                     job.roff = roff
                     job.i = start
@@ -1376,7 +1398,7 @@ cdef class Scorer:
             try:
                 run_jobs(jobs)
             finally:
-                self._release((<_BatchJob>jobs[0]).w)
+                self._keep(jobs)
             for job in jobs:
                 _raise(job.rc)
             return out
@@ -1439,11 +1461,15 @@ cdef void _keep_best(int64_t* best, const int64_t* rows, const Kind* ck, int nk,
         best[3 * k + 2] = rows[3 * k + 2]
 
 
-cdef class _BatchJob(Job):
+cdef class _Work(Job):
+    """A job with a workspace of its own."""
+    cdef RougeWork w
+
+
+cdef class _BatchJob(_Work):
     """A thread's share of a batch: pairs i..end-1, a step of about STEP_CHARS characters at a
     time."""
     cdef Scorer scorer          # holds ck alive
-    cdef RougeWork w
     cdef const Kind* ck
     cdef int nk
     cdef bint stem, lsum
@@ -1481,11 +1507,10 @@ cdef class _BatchJob(Job):
         return self.i >= self.end
 
 
-cdef class _IdsJob(Job):
+cdef class _IdsJob(_Work):
     """A thread's share of a token-ID batch: hypotheses i..end-1, a bounded number of tokens a
     step."""
     cdef Scorer scorer          # holds ck alive
-    cdef RougeWork w
     cdef const Kind* ck
     cdef int nk
     cdef const uint32_t* hf

@@ -157,7 +157,7 @@ cdef extern from *:
                                      double* ob) noexcept nogil
 
 # samples drawn and summed between two looks at Ctrl-C (and the draws' buffer: this many x n)
-cdef Py_ssize_t _BLOCK = 32
+cdef Py_ssize_t _BLOCK = 4
 
 _PCG_MULT = 0x2360ED051FC65DA44385DF649FCCF645
 _U128 = (1 << 128) - 1
