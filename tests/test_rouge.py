@@ -179,7 +179,7 @@ def cases(draw):
             draw(st.booleans()))
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_scores_match_rouge_score(case):
     prediction, targets, types, stem = case
@@ -245,7 +245,7 @@ def paragraphs(draw):
     return draw(st.sampled_from([" ", "\n", "  "])).join(" ".join(s) + "." for s in sentences)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.function_scoped_fixture])
 @given(paragraphs(), paragraphs(), st.booleans(),
        st.lists(st.sampled_from(["rouge1", "rougeL", "rougeLsum"]), min_size=1, max_size=3))
@@ -465,7 +465,7 @@ def test_long_inputs_take_the_strip_and_checkpoint_paths(strips, columns):
         compiled._set_limits(*old)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(cases())
 def test_kernel_scorers_match_the_twin(case):
     prediction, targets, _, stem = case

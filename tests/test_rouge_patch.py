@@ -58,7 +58,7 @@ def test_patch_installs_and_removes(unpatched):
     assert not cybleu.is_patched("rouge_score")
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_patched_scores_are_rouge_scores(case):
     prediction, targets, types, stem = case
@@ -74,7 +74,7 @@ def test_patched_scores_are_rouge_scores(case):
     assert got == want
 
 
-@settings(max_examples=40, deadline=None,
+@settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(paragraphs(), paragraphs())
 def test_patched_split_summaries(punkt, target, prediction):
