@@ -224,14 +224,20 @@ def test_every_document_of_the_english_data_matches_rouge_score(stem):
 
 # -- split_summaries: nltk's sentence splitter ------------------------------------------------------
 
+@pytest.fixture(scope="session")
+def punkt_folder(tmp_path_factory):
+    """A Punkt model made here, once (nltk's punkt_tab data is not on this machine, and no
+    package registry ships it: see rouge_data.build_punkt_model)."""
+    pytest.importorskip("nltk")
+    return build_punkt_model(tmp_path_factory.mktemp("nltk_data"))
+
+
 @pytest.fixture
-def punkt(tmp_path, monkeypatch):
-    """nltk's sent_tokenize on a Punkt model made here (nltk's punkt_tab data is not on this
-    machine: see rouge_data.build_punkt_model)."""
+def punkt(punkt_folder, monkeypatch):
+    """nltk's sent_tokenize on the Punkt model made here."""
     nltk = pytest.importorskip("nltk")
     from nltk.tokenize import _get_punkt_tokenizer
-    folder = build_punkt_model(tmp_path)
-    monkeypatch.setattr(nltk.data, "path", [str(folder)] + list(nltk.data.path))
+    monkeypatch.setattr(nltk.data, "path", [str(punkt_folder)] + list(nltk.data.path))
     _get_punkt_tokenizer.cache_clear()
     yield
     _get_punkt_tokenizer.cache_clear()

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rouge_data import documents, english_lines
-from test_rouge import ALL_TYPES, Recording, cases, paragraphs, punkt, typed  # noqa: F401
+from test_rouge import (ALL_TYPES, Recording, cases, paragraphs, punkt,  # noqa: F401
+                        punkt_folder, typed)
 
 import cybleu
 
