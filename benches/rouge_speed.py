@@ -19,12 +19,12 @@ import os
 
 os.environ.setdefault("RAYON_NUM_THREADS", "1")   # rouge-score-rs: one thread, as the budget asks
 
-import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
+import sys
+import time
+from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import machine, read_lines, shared_data_dir  # noqa: E402
+from _common import machine, read_lines, shared_data_dir
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 

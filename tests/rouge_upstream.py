@@ -18,7 +18,7 @@ def main(folder, skips):
     spec = importlib.util.find_spec("rouge_score")
     upstream = spec.submodule_search_locations[0]
     import cybleu.rouge_score as package
-    from cybleu.rouge_score import io, rouge_scorer, scoring, tokenize, tokenizers  # noqa: F401
+    from cybleu.rouge_score import io, rouge_scorer, scoring, tokenize, tokenizers  # noqa: F401 - loaded to stand in for rouge_score's modules
     sys.modules["rouge_score"] = package
     for name in MODULES:
         sys.modules[f"rouge_score.{name}"] = getattr(package, name)

@@ -6,7 +6,6 @@ rougeLsum side, floats otherwise) and with `==` on the floats: no tolerance anyw
 """
 import re
 import string
-import sys
 import threading
 
 import pytest
@@ -23,7 +22,7 @@ from cybleu.rouge_score import rouge_scorer, scoring, tokenize, tokenizers
 theirs_scorer = pytest.importorskip("rouge_score.rouge_scorer",
                                     reason="rouge-score (the oracle) is not installed: "
                                     "pip install rouge-score==0.1.2")
-from rouge_score import tokenize as theirs_tokenize  # noqa: E402
+from rouge_score import tokenize as theirs_tokenize  # noqa: E402 - after the importorskip above
 
 try:
     from cybleu._kernels import porter as porter_c
@@ -318,7 +317,7 @@ def test_tokens_of_any_hashable_kind(transform):
     same(ours.score(target, prediction), theirs.score(target, prediction))
 
 
-def test_unhashable_tokens_for_rougeL_as_rouge_score():
+def test_unhashable_tokens_for_rouge_l_as_rouge_score():
     """rougeL compares tokens by equality only: lists as tokens work there, as in rouge-score;
     the n-gram types need hashable tokens in both."""
     def tok(text):

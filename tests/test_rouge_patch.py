@@ -9,10 +9,9 @@ import textwrap
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from rouge_data import documents, english_lines
-from test_rouge import (ALL_TYPES, Recording, cases, paragraphs, punkt,  # noqa: F401
+from test_rouge import (ALL_TYPES, Recording, cases, paragraphs, punkt,  # noqa: F401 - pytest fixtures
                         punkt_folder, typed)
 
 import cybleu
@@ -20,7 +19,7 @@ import cybleu
 rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer",
                                    reason="rouge-score is not installed: pip install "
                                    "rouge-score==0.1.2")
-from rouge_score import scoring, tokenize  # noqa: E402
+from rouge_score import scoring, tokenize  # noqa: E402 - after the importorskip above
 
 
 @pytest.fixture
@@ -78,7 +77,7 @@ def test_patched_scores_are_rouge_scores(case):
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(paragraphs(), paragraphs())
-def test_patched_split_summaries(punkt, target, prediction):
+def test_patched_split_summaries(punkt, target, prediction):  # noqa: F811 - the fixture imported above
     got, want = both_ways(lambda: typed(rouge_scorer.RougeScorer(
         ["rouge1", "rougeLsum"], use_stemmer=True, split_summaries=True).score(target, prediction)))
     assert got == want

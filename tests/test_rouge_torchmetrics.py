@@ -6,7 +6,7 @@ import math
 import pytest
 
 from rouge_data import documents, english_lines
-from test_rouge import punkt, punkt_folder  # noqa: F401
+from test_rouge import punkt, punkt_folder  # noqa: F401 - pytest fixtures
 
 torch = pytest.importorskip("torch", reason="torch is not installed (pip install "
                             "'cybleu[torchmetrics]')")
@@ -14,7 +14,7 @@ pytest.importorskip("torchmetrics", reason="torchmetrics is not installed")
 theirs = pytest.importorskip("rouge_score.rouge_scorer", reason="rouge-score (the oracle) is not "
                              "installed")
 
-from cybleu.torchmetrics import ROUGEScore, rouge_score  # noqa: E402
+from cybleu.torchmetrics import ROUGEScore, rouge_score  # noqa: E402 - after the importorskip above
 
 KEYS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 
@@ -39,7 +39,7 @@ def _want(preds, targets, keys, accumulate="best", **kw):
 
 @pytest.mark.parametrize("accumulate", ["best", "avg"])
 @pytest.mark.parametrize("use_stemmer", [False, True])
-def test_rouge_scores_means_in_batches(punkt, accumulate, use_stemmer):  # noqa: F811
+def test_rouge_scores_means_in_batches(punkt, accumulate, use_stemmer):  # noqa: F811 - the fixture imported above
     ref, hyp, other = english_lines()
     preds = documents(hyp, 2, 30)
     targets = [[a, b] if i % 2 else [a] for i, (a, b) in
@@ -112,7 +112,7 @@ def test_torchmetrics_computes_in_float32():
                        rouge_keys="rouge1")["rouge1_precision"].item() == 4 / 9
 
 
-def test_torchmetrics_splits_rougelsum_with_nltk(punkt):  # noqa: F811
+def test_torchmetrics_splits_rougelsum_with_nltk(punkt):  # noqa: F811 - the fixture imported above
     """rouge-score's rougeLsum splits the text's lines by default; torchmetrics always uses
     nltk's sentences (and needs its punkt_tab data)."""
     from torchmetrics.functional.text.rouge import rouge_score as tm_rouge_score

@@ -137,11 +137,11 @@ def test_what_the_skipped_tests_check_intervals(built):
     """testConfidenceIntervalsAgainstRouge155[WithStemming[MultiLine]]: with numpy seeded as
     those tests seed it, the intervals are rouge-score's, value for value, and numpy's state is
     left where rouge-score leaves it."""
-    import rouge_score.rouge_scorer  # noqa: F401
-    import rouge_score.scoring  # noqa: F401
+    import rouge_score.rouge_scorer
+    import rouge_score.scoring  # noqa: F401 - loads the submodule
 
-    import cybleu.rouge_score.rouge_scorer  # noqa: F401
-    import cybleu.rouge_score.scoring  # noqa: F401
+    import cybleu.rouge_score.rouge_scorer
+    import cybleu.rouge_score.scoring  # noqa: F401 - loads the submodule
     theirs, ours = sys.modules["rouge_score"], sys.modules["cybleu.rouge_score"]
     large = list(zip((built / "target_large.txt").read_text("utf-8").splitlines(True),
                      (built / "prediction_large.txt").read_text("utf-8").splitlines(True)))
