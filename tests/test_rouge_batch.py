@@ -212,7 +212,8 @@ CHILD = textwrap.dedent("""
     import signal, sys
     signal.signal(signal.SIGINT, signal.default_int_handler)
     import cybleu
-    line = "The quick brown fox jumps over the lazy dog again and again\\nand once more"
+    # about 5 s uninterrupted on one thread: the signal lands well inside it
+    line = "The quick brown fox jumps over the lazy dog again and again\\nand once more " * 10
     preds = [line] * 400_000
     print("ready", flush=True)
     try:
