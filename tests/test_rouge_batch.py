@@ -186,10 +186,11 @@ def test_rouge_metric_means_the_segment_scores():
                                        for j in range(3))
     assert score.score == 100 * score.types["rougeL"][2]
     stats = metric._extract_corpus_statistics(hyps, streams)
-    assert metric.sentence_scores(stats).tolist() == [100 * float(r["rougeL"].fmeasure)
-                                                      for r in rows]
-    assert [c for c, _ in metric.statistic_columns()][:3] == [
-        "rougeL.precision", "rougeL.recall", "rougeL.fmeasure"]
+    assert metric.segment_scores(stats).tolist() == [100 * float(r["rougeL"].fmeasure)
+                                                     for r in rows]
+    assert [(c.name, c.adds) for c in metric.statistic_columns()][:3] == [
+        ("rougeL_fmeasure", "exact"), ("rougeL_precision", "exact"), ("rougeL_recall", "exact")]
+    assert metric.statistic_columns()[-1].adds == "int"
     # any partitioning: the same corpus score
     assert metric._aggregate_and_compute(stats[::-1]).score == score.score
     assert "types:rougeL+rouge1|stem:yes" in str(metric.get_signature())

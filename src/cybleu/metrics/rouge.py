@@ -1,10 +1,10 @@
 """ROUGE as a metric object, in the shape of BLEU, CHRF and TER: rouge-score 0.1.2's numbers
 (cybleu.rouge_score) for each segment, and the corpus score as the mean of the segments' scores.
 
-A segment's statistics row holds, for each type, its precision, recall and F (floats, rouge-score's
-values); the corpus score is the mean of each column, summed with `math.fsum` (correctly rounded,
-so any order or partitioning of the segments gives the same number). The headline `score` is 100
-times the mean F of the first type.
+A segment-mean metric (`SegmentMeanMetric`): a segment's row holds, for each type, its F,
+precision and recall (floats, rouge-score's values), then a count; the corpus score is the mean of
+each value, summed exactly (correctly rounded, so any order or partitioning of the segments gives
+the same number). The headline `score` is 100 times the mean F of the first type.
 
 >>> from cybleu.metrics import ROUGE
 >>> rouge = ROUGE(rouge_types=["rougeL", "rouge1"], use_stemmer=True)
@@ -15,15 +15,15 @@ ROUGE-rougeL = 81.67
 >>> score.types["rouge1"]
 (0.9166666666666667, 0.75, 0.8166666666666667)
 """
-import math
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .base import Metric, Score, Signature, _segments_from_streams, _what
+from .base import Score, SegmentMeanMetric, Signature, _rows_of, _segments_from_streams, _what
 
 __all__ = ["ROUGE", "ROUGEScore", "ROUGESignature"]
 
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
-MEASURES = ("precision", "recall", "fmeasure")
+# a segment's values per type, in row order: F first, so the first type's F is the headline
+ORDER = ("fmeasure", "precision", "recall")
 
 
 class ROUGESignature(Signature):
@@ -69,7 +69,7 @@ class ROUGEScore(Score):
         super().__init__(f"ROUGE-{headline}", 100 * self.types[headline][2])
 
 
-class ROUGE(Metric):
+class ROUGE(SegmentMeanMetric):
     """ROUGE (rouge-score 0.1.2's), a segment-mean metric.
 
     :param rouge_types: Types to compute: `'rouge1'` ... `'rouge9'`, `'rougeL'`, `'rougeLsum'`.
@@ -87,10 +87,8 @@ class ROUGE(Metric):
     (0.6666666666666666, 0.6666666666666666, 0.6666666666666666)
     """
 
-    key = "rouge"
+    label = "ROUGE"
     higher_is_better = True
-    # the corpus score is the mean of the segments' scores, not a score of summed statistics
-    aggregation = "mean"
     _SIGNATURE_TYPE = ROUGESignature
 
     def __init__(self, rouge_types: Sequence[str] = DEFAULT_TYPES, use_stemmer: bool = False,
@@ -104,6 +102,8 @@ class ROUGE(Metric):
         if not kinds:
             raise ValueError("ROUGE: rouge_types is empty; name at least one type")
         self.rouge_types = [key for key, _, _ in kinds]
+        # a segment's values: F, precision, recall of each type; the first type's F leads
+        self.VALUES = tuple(f"{t}_{m}" for t in self.rouge_types for m in ORDER)
         self.use_stemmer = use_stemmer
         self.split_summaries = split_summaries
         self.tokenizer = tokenizer
@@ -117,24 +117,15 @@ class ROUGE(Metric):
                                         split_summaries=self.split_summaries,
                                         tokenizer=self.tokenizer)
 
-    # -- what the metric says about itself (the protocol's questions) ---------------------------
-
-    def statistic_columns(self) -> List[Tuple[str, str]]:
-        """The cells of a segment's row.
-
-        :returns: `(type.measure, how it adds)` per cell: floats summed with math.fsum (exactly,
-            in any order) for the mean.
-        """
-        return [(f"{t}.{m}", "float-fsum") for t in self.rouge_types for m in MEASURES]
-
-    def sentence_scores(self, rows: Sequence[Sequence[float]]) -> Any:
+    def segment_scores(self, stats: Any) -> Any:
         """Each segment's score by itself.
 
-        :param rows: Segment rows (as `_extract_corpus_statistics` gives them).
+        :param stats: Segment rows (as `_extract_corpus_statistics` gives them).
         :returns: A float64 array: 100 x each row's F of the headline type.
         """
         import numpy as np
-        return np.array([100 * float(row[2]) for row in rows], dtype=np.float64)
+        return np.array([100 * (float(row[0]) / row[-1]) for row in _rows_of(stats)],
+                        dtype=np.float64)
 
     # -- the hooks -----------------------------------------------------------------------------
 
@@ -151,12 +142,12 @@ class ROUGE(Metric):
         scorer = self._scorer()
         result = scorer.score(refs[0], hypothesis) if len(refs) == 1 else \
             scorer.score_multi(refs, hypothesis)
-        return [float(v) for t in self.rouge_types for v in result[t]]
+        return [float(getattr(result[t], m)) for t in self.rouge_types for m in ORDER]
 
-    def _extract_corpus_statistics(self, hypotheses: Sequence[str],
-                                   references: Optional[Sequence[Sequence[str]]]) -> Any:
+    def _segment_values(self, hypotheses: Sequence[str],
+                        references: Optional[Sequence[Sequence[str]]]) -> Any:
         if references is None or self.tokenizer or self.split_summaries:
-            return super()._extract_corpus_statistics(hypotheses, references)
+            return super()._segment_values(hypotheses, references)
         # the compiled batch: every segment in one call
         from ..rouge import batch_rouge
         segments, num_refs = _segments_from_streams(references, len(hypotheses), prefix="ROUGE")
@@ -171,17 +162,13 @@ class ROUGE(Metric):
                 raise TypeError(f"ROUGE: hypothesis {i} is {_what(hyp)}.")
         self.num_refs = num_refs
         got = batch_rouge(list(hypotheses), refs, self.rouge_types, self.use_stemmer)
-        columns = [getattr(got[t], m) for t in self.rouge_types for m in MEASURES]
+        columns = [getattr(got[t], m) for t in self.rouge_types for m in ORDER]
         return [list(map(float, row)) for row in zip(*columns)]
 
-    def _aggregate_and_compute(self, stats: List[List[Any]]) -> ROUGEScore:
-        if not stats:
-            raise ValueError("ROUGE: no segment to score")
-        n = len(stats)
-        means = [math.fsum(column) / n for column in zip(*stats)]
-        return self._compute_score_from_stats(means)
-
-    def _compute_score_from_stats(self, stats: List[Any]) -> ROUGEScore:
-        """The score of one row: a segment's values, or the corpus means."""
-        types = {t: tuple(stats[3 * k: 3 * k + 3]) for k, t in enumerate(self.rouge_types)}
+    def _score_from_means(self, means: List[float], n: int) -> ROUGEScore:
+        """The score of the values' means (a segment's own values when n is 1)."""
+        types = {}
+        for k, t in enumerate(self.rouge_types):
+            f, p, r = means[3 * k: 3 * k + 3]
+            types[t] = (p, r, f)
         return ROUGEScore(types, self.rouge_types[0])

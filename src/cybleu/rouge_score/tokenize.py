@@ -5,6 +5,7 @@ rouge-score calls it."""
 import re
 
 from .._backend import module
+from ._porter import PorterStemmer
 
 __all__ = ["tokenize", "NON_ALPHANUM_PATTERN", "NON_ALPHANUM_RE", "SPACES_PATTERN", "SPACES_RE",
            "VALID_TOKEN_PATTERN", "VALID_TOKEN_RE"]
@@ -34,7 +35,6 @@ def _default_stemmer(stemmer):
     mode rouge-score makes it), None for a stemmer of another kind."""
     if stemmer is None:
         return False
-    from .tokenizers import PorterStemmer
     if type(stemmer) is PorterStemmer:
         return True
     if type(stemmer).__module__ == "nltk.stem.porter" and type(stemmer).__name__ == "PorterStemmer" \

@@ -3,35 +3,10 @@
 Porter stemmer as rouge-score constructs it (NLTK_EXTENSIONS), compiled."""
 import abc
 
-from .._backend import module
 from . import tokenize
+from ._porter import PorterStemmer
 
 __all__ = ["Tokenizer", "DefaultTokenizer", "PorterStemmer"]
-
-
-class PorterStemmer:
-    """nltk's `nltk.stem.porter.PorterStemmer()` (the default mode, NLTK_EXTENSIONS), which
-    rouge-score's DefaultTokenizer uses: the same stems, from cybleu's compiled stemmer.
-
-    >>> from cybleu.rouge_score.tokenizers import PorterStemmer
-    >>> PorterStemmer().stem("meetings")
-    'meet'
-    """
-
-    NLTK_EXTENSIONS = "NLTK_EXTENSIONS"
-    mode = NLTK_EXTENSIONS
-
-    def stem(self, word, to_lowercase=True):
-        """The stem of a word, as nltk's.
-
-        :param word: The word (a str).
-        :param to_lowercase: Lowercase it first (nltk's default).
-        :returns: Its stem.
-        """
-        return module("porter").stem(word, to_lowercase)
-
-    def __repr__(self):
-        return "<PorterStemmer>"
 
 
 class Tokenizer(abc.ABC):
