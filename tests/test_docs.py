@@ -498,7 +498,9 @@ API_MODULES = ["cybleu", "cybleu.metrics", "cybleu.metrics.base", "cybleu.metric
                "cybleu.tokenizers.tokenizer_none", "cybleu.tokenizers.tokenizer_re",
                "cybleu.tokenizers.tokenizer_ja_mecab", "cybleu.tokenizers.tokenizer_ko_mecab",
                "cybleu.tokenizers.tokenizer_spm", "cybleu.tokenizers.tokenizer_ter",
-               "cybleu.dask", "cybleu.ray", "cybleu.spark"]
+               "cybleu.dask", "cybleu.ray", "cybleu.spark", "cybleu.rouge", "cybleu.metrics.rouge",
+               "cybleu.rouge_score.rouge_scorer", "cybleu.rouge_score.scoring",
+               "cybleu.rouge_score.tokenize", "cybleu.rouge_score.tokenizers"]
 FRAMEWORKS = {"cybleu.torchmetrics": "torch", "cybleu.dask": "distributed", "cybleu.ray": "ray",
               "cybleu.spark": "pyspark"}
 

@@ -26,6 +26,8 @@ Where to go next:
 - `cybleu.significance`: paired bootstrap and approximate randomization, as sacreBLEU.
 - `cybleu.nltk`, `cybleu.hf`: NLTK's and Hugging Face evaluate's BLEU, their numbers.
 - `cybleu.patch_sacrebleu()`: make code that calls sacreBLEU faster without editing it.
+- `cybleu.rouge_score`, `cybleu.batch_rouge`, `cybleu.patch_rouge_score()`: rouge-score's ROUGE,
+  its numbers, on the compiled core.
 - `cybleu --demo`, `cybleu ref.txt -i output.txt`: the command line (also `python -m cybleu`).
 
 The documentation is in `docs/` of the source tree (https://github.com/cybleu/cybleu, Markdown
@@ -47,8 +49,9 @@ if TYPE_CHECKING:  # mypy sees the eager imports
     from .metrics.helpers import extract_char_ngrams, extract_word_ngrams
     from ._scale.select import best_of
     from .sample import sample_path
-    from .patch import (is_patched, patch_nltk, patch_sacrebleu, patched, unpatch_nltk,
-                        unpatch_sacrebleu)
+    from .patch import (is_patched, patch_nltk, patch_rouge_score, patch_sacrebleu, patched,
+                        unpatch_nltk, unpatch_rouge_score, unpatch_sacrebleu)
+    from .rouge import batch_rouge
     from ._report import Report, ReportInputError, TestSet, report
     from .dataset import (DATASETS, SACREBLEU_DIR, download_test_set, get_available_testsets,
                           get_langpairs_for_testset, get_reference_files, get_source_file,
@@ -65,7 +68,8 @@ _LAZY = {
     "best_of": "_scale.select",
     "sample_path": "sample",
     **dict.fromkeys(("is_patched", "patch_nltk", "patch_sacrebleu", "patched", "unpatch_nltk",
-                     "unpatch_sacrebleu"), "patch"),
+                     "unpatch_sacrebleu", "patch_rouge_score", "unpatch_rouge_score"), "patch"),
+    "batch_rouge": "rouge",
     **dict.fromkeys(("report", "Report", "TestSet", "ReportInputError"), "_report"),
     # sacreBLEU's test-set surface (read from its local cache; cybleu never downloads)
     **dict.fromkeys(("DATASETS", "SACREBLEU_DIR", "download_test_set", "get_available_testsets",
@@ -80,8 +84,8 @@ __all__ = ["BLEU", "BLEUScore", "CHRF", "CHRFScore", "corpus_bleu", "raw_corpus_
            "batch_sentence_chrf", "pairwise_chrf", "TER", "TERScore", "corpus_ter", "sentence_ter",
            "batch_sentence_ter", "extract_char_ngrams", "extract_word_ngrams",
            "BACKEND", "__version__", "patch_sacrebleu", "unpatch_sacrebleu", "patch_nltk",
-           "unpatch_nltk", "patched", "is_patched", "best_of", "sample_path", "report", "Report",
-           "TestSet",
+           "unpatch_nltk", "patch_rouge_score", "unpatch_rouge_score", "batch_rouge", "patched",
+           "is_patched", "best_of", "sample_path", "report", "Report", "TestSet",
            "ReportInputError", "DATASETS", "SACREBLEU_DIR",
            "download_test_set", "get_available_testsets", "get_langpairs_for_testset",
            "get_reference_files", "get_source_file", "smart_open"]

@@ -102,7 +102,7 @@ def sentence_bleu(hypothesis: str, references: Sequence[Optional[str]],
     :param tokenize: The tokenizer, as for :func:`corpus_bleu` (default `'13a'`).
     :param use_effective_order: Leave out n-gram orders the hypothesis has no n-grams of
         (default True, as sacreBLEU).
-    :returns: A :class:`~cybleu.metrics.BLEUScore`; `.score` is the number (0-100).
+    :returns: A :class:`~cybleu.metrics.BLEUScore`; ``.score`` is the number (0-100).
     :raises TypeError: `hypothesis` is not a string (a list of hypotheses belongs in
         :func:`corpus_bleu` or :func:`batch_sentence_bleu`), or `references` is a single string
         (pass `[ref]`).

@@ -37,7 +37,8 @@ from ._kernels.ragged import describe as _describe
 from .metrics.bleu import BLEU, _plain
 
 __all__ = ["Ragged", "BLEUStats", "BLEUAccumulator", "sentence_bleu", "corpus_bleu",
-           "segment_stats", "corpus_stats", "pairwise_bleu", "self_bleu", "self_bleu_stats"]
+           "segment_stats", "corpus_stats", "pairwise_bleu", "self_bleu", "self_bleu_stats",
+           "rouge"]
 
 
 # -- argument checks (one function per check; both backends see only checked values) ---------
@@ -615,3 +616,50 @@ def self_bleu(sentences, *, max_order=4, smooth_method="exp", smooth_value=None,
     bleu = _bleu(max_order, smooth_method, smooth_value, effective_order)
     return _scores(self_bleu_stats(sentences, max_order=max_order, pad_id=pad_id,
                                    eos_id=eos_id), bleu)
+
+
+# -- ROUGE ---------------------------------------------------------------------------------------
+
+def rouge(hyps, refs, *, rouge_types=("rouge1", "rouge2", "rougeL"), pad_id=None, eos_id=None,
+          n_threads=1):
+    """ROUGE-N and ROUGE-L of every hypothesis against its own references, on token IDs (e.g.
+    as RL rewards): rouge-score's numbers with the IDs as the tokens (what
+    `RougeScorer(rouge_types, tokenizer=...)` gives for a tokenizer that returns these IDs), the
+    best F per type among several references (`score_multi`).
+
+    :param hyps: The hypotheses, in any batch form of :func:`sentence_bleu`.
+    :param refs: The references, one or several per hypothesis, as for :func:`sentence_bleu`.
+    :param rouge_types: `'rouge1'` ... `'rouge9'` and `'rougeL'` (default rouge1, rouge2,
+        rougeL). rougeLsum needs sentences, which IDs do not mark.
+    :param pad_id: The padding ID, removed at both edges of every row.
+    :param eos_id: The end-of-sequence ID: a row ends at its first one.
+    :param n_threads: Count on this many threads, with the GIL released.
+    :returns: A dict mapping each type to a `cybleu.rouge_score.scoring.Score` of three float64
+        arrays (precision, recall, fmeasure), one value per hypothesis.
+    :raises TypeError: An input that is not a batch of integer IDs.
+    :raises ValueError: Batches of different sizes, an invalid type (rougeLsum included), a bad
+        `n_threads`.
+
+    >>> from cybleu import ids
+    >>> scores = ids.rouge([[5, 17, 9, 42, 2, 0]], [[5, 9, 17, 42]], pad_id=0, eos_id=2)
+    >>> scores["rouge1"].fmeasure.tolist(), scores["rougeL"].fmeasure.tolist()
+    ([1.0], [0.75])
+    """
+    from ._backend import module
+    from .rouge_score import rouge_scorer, scoring
+    kinds = rouge_scorer._kinds(rouge_types)
+    if isinstance(kinds, Exception):
+        raise kinds
+    pad_id, eos_id = check_token_arg(pad_id, "pad_id"), check_token_arg(eos_id, "eos_id")
+    n_threads = check_threads(n_threads)
+    hyp_flat, hyp_offsets, _ = _batch(hyps, "hyps", pad_id, eos_id)
+    n = hyp_offsets.size - 1
+    ref_flat, ref_offsets, groups = core.read_references(refs, n, pad_id, eos_id)
+    scorer = module("rouge").Scorer(kinds, False, scoring.Score)
+    work = hyp_flat.size + ref_flat.size
+    values = np.frombuffer(scorer.ids_batch(hyp_flat, hyp_offsets, ref_flat, ref_offsets,
+                                            np.ascontiguousarray(groups, dtype=np.int64),
+                                            _threads_for(work, n_threads)),
+                           dtype=np.float64).reshape(n, len(kinds), 3)
+    return {key: scoring.Score(*(np.ascontiguousarray(values[:, k, j]) for j in range(3)))
+            for k, (key, _, _) in enumerate(kinds)}

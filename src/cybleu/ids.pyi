@@ -1,7 +1,7 @@
 # Types of cybleu.ids (BLEU on token IDs); checked against the module by tests/test_packaging.py
 # with mypy's stubtest.
 from collections.abc import Sequence
-from typing import ClassVar, Optional, Union
+from typing import Any, ClassVar, Dict, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -9,7 +9,8 @@ import numpy.typing as npt
 from .metrics.bleu import BLEUScore
 
 __all__ = ["Ragged", "BLEUStats", "BLEUAccumulator", "sentence_bleu", "corpus_bleu",
-           "segment_stats", "corpus_stats", "pairwise_bleu", "self_bleu", "self_bleu_stats"]
+           "segment_stats", "corpus_stats", "pairwise_bleu", "self_bleu", "self_bleu_stats",
+           "rouge"]
 
 # A batch of token-ID sentences: a list of ID sequences; a 2-D integer array (numpy, a CPU torch
 # tensor, anything with __dlpack__, __array__ or the buffer protocol); or a Ragged. References
@@ -79,3 +80,6 @@ def self_bleu_stats(sentences: _Batch, *, max_order: int = 4, pad_id: Optional[i
 def self_bleu(sentences: _Batch, *, max_order: int = 4, smooth_method: str = "exp",
               smooth_value: Optional[float] = None, effective_order: bool = True,
               pad_id: Optional[int] = None, eos_id: Optional[int] = None) -> _Floats: ...
+def rouge(hyps: _Batch, refs: _Batch, *, rouge_types: Sequence[str] = ...,
+          pad_id: Optional[int] = None, eos_id: Optional[int] = None,
+          n_threads: int = 1) -> Dict[str, Any]: ...

@@ -57,8 +57,8 @@ from typing import Any, Iterator
 from . import _backend
 from ._backend import core
 
-__all__ = ["patch_sacrebleu", "unpatch_sacrebleu", "patch_nltk", "unpatch_nltk", "patched",
-           "is_patched"]
+__all__ = ["patch_sacrebleu", "unpatch_sacrebleu", "patch_nltk", "unpatch_nltk",
+           "patch_rouge_score", "unpatch_rouge_score", "patched", "is_patched"]
 
 _lock = threading.RLock()
 # library name -> [(owner, attribute, original value)], in the order they were replaced
@@ -90,7 +90,7 @@ def _uninstall(library: Any) -> Any:
 def is_patched(library: str = "sacrebleu") -> bool:
     """Whether `library` is routed through cybleu now.
 
-    :param library: `'sacrebleu'` (default) or `'nltk'`.
+    :param library: `'sacrebleu'` (default), `'nltk'` or `'rouge_score'`.
     :returns: True between `patch_<library>()` and `unpatch_<library>()`.
 
     >>> import cybleu
@@ -835,9 +835,49 @@ def unpatch_nltk() -> None:
     _uninstall("nltk")
 
 
-# -- both -----------------------------------------------------------------------------------------
+# -- rouge-score ----------------------------------------------------------------------------------
 
-_PATCHERS = {"sacrebleu": (patch_sacrebleu, unpatch_sacrebleu), "nltk": (patch_nltk, unpatch_nltk)}
+def patch_rouge_score() -> None:
+    """Route the installed rouge-score (`rouge_score.rouge_scorer.RougeScorer.score` and
+    `score_multi`, `scoring.BootstrapAggregator`'s resampling, `tokenize.tokenize`) through
+    cybleu's ROUGE kernel, in this process, until :func:`unpatch_rouge_score`. Code that calls
+    rouge-score, Hugging Face evaluate's `rouge` metric included, keeps its own classes and gets
+    rouge-score's numbers bit for bit (the aggregator draws from numpy's global random state as
+    rouge-score does). A tokenizer of the user's runs rouge-score's own code.
+
+    :returns: None.
+    :raises ImportError: rouge-score is not installed.
+
+    >>> import cybleu
+    >>> from rouge_score import rouge_scorer
+    >>> cybleu.patch_rouge_score()
+    >>> rouge_scorer.RougeScorer(["rouge1"]).score("the cat sat", "the cat ran")["rouge1"]
+    Score(precision=0.6666666666666666, recall=0.6666666666666666, fmeasure=0.6666666666666666)
+    >>> cybleu.unpatch_rouge_score()
+    """
+    with _lock:
+        if "rouge_score" not in _active:
+            from .rouge_score._patch import replacements
+            _install("rouge_score", replacements())
+
+
+def unpatch_rouge_score() -> None:
+    """Give rouge-score its own methods back. Does nothing when it is not patched.
+
+    :returns: None.
+
+    >>> import cybleu
+    >>> cybleu.unpatch_rouge_score()
+    >>> cybleu.is_patched("rouge_score")
+    False
+    """
+    _uninstall("rouge_score")
+
+
+# -- all ------------------------------------------------------------------------------------------
+
+_PATCHERS = {"sacrebleu": (patch_sacrebleu, unpatch_sacrebleu), "nltk": (patch_nltk, unpatch_nltk),
+             "rouge_score": (patch_rouge_score, unpatch_rouge_score)}
 
 
 @contextlib.contextmanager
@@ -845,7 +885,7 @@ def patched(*libraries: str) -> Iterator[None]:
     """A context manager that patches the libraries for the duration of a `with` block; what was
     patched on entry stays patched on exit.
 
-    :param libraries: `'sacrebleu'` and/or `'nltk'` (none: sacreBLEU).
+    :param libraries: `'sacrebleu'`, `'nltk'` and/or `'rouge_score'` (none: sacreBLEU).
     :returns: A context manager.
     :raises ValueError: An unknown library name.
     :raises ImportError: A library to patch is not installed.

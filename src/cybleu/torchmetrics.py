@@ -1,12 +1,14 @@
-"""torchmetrics' text-metric family for BLEU, chrF and TER, with exact states and sacreBLEU's numbers.
+"""torchmetrics' text-metric family for BLEU, chrF, TER and ROUGE, with exact states and the
+reference implementations' numbers (sacreBLEU's; rouge-score's for ROUGE).
 
     from cybleu.torchmetrics import SacreBLEUScore      # instead of torchmetrics.text's
     metric = SacreBLEUScore(tokenize="13a")
     metric.update(preds, target)        # target: one list of references per prediction
     metric.compute()                    # tensor(0.4853, dtype=torch.float64)
 
-The classes `BLEUScore`, `SacreBLEUScore`, `CHRFScore`, `TranslationEditRate` and the functions
-`bleu_score`, `sacre_bleu_score`, `chrf_score`, `translation_edit_rate` take torchmetrics 1.9's
+The classes `BLEUScore`, `SacreBLEUScore`, `CHRFScore`, `TranslationEditRate`, `ROUGEScore` and the
+functions `bleu_score`, `sacre_bleu_score`, `chrf_score`, `translation_edit_rate`, `rouge_score` take
+torchmetrics 1.9's
 arguments and return what it returns (a tensor, or with `return_sentence_level_score=True` the
 corpus tensor and the sentence scores). The classes follow torchmetrics' `Metric` protocol
 (`update` / `compute` / `reset` / `forward`, `MetricCollection`, pickling, `clone()`), with
@@ -67,8 +69,9 @@ from .metrics.chrf import CHRF
 from .metrics.ter import TER
 from .tokenizers.registry import UnknownTokenizerError
 
-__all__ = ["BLEUScore", "SacreBLEUScore", "CHRFScore", "TranslationEditRate", "bleu_score",
-           "sacre_bleu_score", "chrf_score", "translation_edit_rate"]
+__all__ = ["BLEUScore", "SacreBLEUScore", "CHRFScore", "TranslationEditRate", "ROUGEScore",
+           "bleu_score", "sacre_bleu_score", "chrf_score", "translation_edit_rate",
+           "rouge_score"]
 
 _F64 = torch.float64
 
@@ -757,3 +760,205 @@ def translation_edit_rate(preds: Union[str, Sequence[str]],
     if return_sentence_level_score and rows:
         return value, [torch.tensor([_ter_sentence(ter, row)], dtype=_F64) for row in rows]
     return value
+
+
+# -- ROUGE ---------------------------------------------------------------------------------------
+
+_ROUGE_KEYS = tuple(f"rouge{n}" for n in range(1, 10)) + ("rougeL", "rougeLsum")
+_ROUGE_MEASURES = ("fmeasure", "precision", "recall")
+
+
+class _TorchmetricsTokenizer:
+    """torchmetrics' text preparation as a tokenizer object: `normalizer(text)` (default:
+    lowercase, runs outside [a-z0-9] to a space), `tokenizer(text)` (default: split on
+    whitespace), Porter stems of tokens longer than 3 characters, then only non-empty str."""
+
+    def __init__(self, normalizer: Any, tokenizer: Any, use_stemmer: bool) -> None:
+        import re
+        from .rouge_score.tokenizers import PorterStemmer
+        self.normalizer, self.tokenizer = normalizer, tokenizer
+        self.stemmer = PorterStemmer() if use_stemmer else None
+        self._sep, self._space = re.compile(r"[^a-z0-9]+"), re.compile(r"\s+")
+
+    def tokenize(self, text: str) -> List[str]:
+        text = self.normalizer(text) if callable(self.normalizer) \
+            else self._sep.sub(" ", text.lower())
+        tokens = self.tokenizer(text) if callable(self.tokenizer) else self._space.split(text)
+        if self.stemmer:
+            tokens = [self.stemmer.stem(x) if len(x) > 3 else x for x in tokens]
+        return [x for x in tokens if isinstance(x, str) and len(x) > 0]
+
+
+def _rouge_keys(rouge_keys: Any) -> Tuple[str, ...]:
+    if not isinstance(rouge_keys, tuple):
+        rouge_keys = (rouge_keys,)
+    for key in rouge_keys:
+        if key not in _ROUGE_KEYS:
+            raise ValueError(f"Got unknown rouge key {key}. Expected to be one of "
+                             f"{list(_ROUGE_KEYS)}")
+    return tuple(rouge_keys)
+
+
+def _rouge_rows(name: str, preds: Any, target: Any, keys: Tuple[str, ...], use_stemmer: bool,
+                normalizer: Any, tokenizer: Any, accumulate: str, split_summaries: bool
+                ) -> List[List[float]]:
+    """Per prediction, [F, P, R] per key (torchmetrics' order), rouge-score's values as floats:
+    the best reference by F (`'best'`) or the mean over the references (`'avg'`)."""
+    from .rouge import batch_rouge
+    preds, segments = _inputs(name, preds, target, flat_refs_of_one=True)
+    if not preds:
+        return []
+    custom = None if normalizer is None and tokenizer is None else \
+        _TorchmetricsTokenizer(normalizer, tokenizer, use_stemmer)
+    types = list(dict.fromkeys(keys))
+    if accumulate == "best":
+        got = batch_rouge(preds, segments, types, use_stemmer=use_stemmer,
+                          split_summaries=split_summaries, tokenizer=custom)
+        return [[float(getattr(got[k], m)[i]) for k in keys for m in _ROUGE_MEASURES]
+                for i in range(len(preds))]
+    pairs = [(p, r) for p, refs in zip(preds, segments) for r in refs]
+    got = batch_rouge([p for p, _ in pairs], [r for _, r in pairs], types,
+                      use_stemmer=use_stemmer, split_summaries=split_summaries, tokenizer=custom)
+    rows, start = [], 0
+    for refs in segments:
+        stop = start + len(refs)
+        rows.append([math.fsum(float(v) for v in getattr(got[k], m)[start:stop]) / len(refs)
+                     for k in keys for m in _ROUGE_MEASURES])
+        start = stop
+    return rows
+
+
+class ROUGEScore(Metric):
+    """ROUGE (torchmetrics' `ROUGEScore`) with rouge-score 0.1.2's numbers: every sentence's
+    precision, recall and F as rouge-score computes them (float64), their mean over the
+    sentences summed exactly (`math.fsum`, so any batching or DDP split gives the same number).
+
+    As input to `update` and `forward`: `preds`, prediction strings (or one string); `target`,
+    per prediction its reference strings (a flat list of strings: the references of a single
+    prediction, or one reference each of several, as torchmetrics reads it).
+
+    :param use_stemmer: Porter-stem tokens longer than 3 characters (nltk's stemmer).
+    :param normalizer: A function str -> str replacing the default normalization (lowercase,
+        runs outside [a-z0-9] to a space), as in torchmetrics.
+    :param tokenizer: A function str -> tokens replacing the split on whitespace, as in
+        torchmetrics.
+    :param accumulate: With several references: `'best'` (the reference with the highest F per
+        key, rouge-score's `score_multi`) or `'avg'` (the mean over the references).
+    :param rouge_keys: A key or a tuple of keys: `'rouge1'` ... `'rouge9'`, `'rougeL'`,
+        `'rougeLsum'`.
+    :param split_summaries: (keyword only, not in torchmetrics) rougeLsum's sentences: True (the
+        default, as torchmetrics): nltk's `sent_tokenize`, which needs its `punkt_tab` data;
+        False: the lines of the text, rouge-score's default.
+    :param kwargs: torchmetrics' `Metric` keyword arguments.
+    :returns: From `compute()`: a dict `{key}_{fmeasure,precision,recall}` -> float64 tensor.
+    :raises ValueError: An unknown key or accumulate value.
+
+    States (per sentence, gathered across processes): `{key}_{fmeasure,precision,recall}`.
+
+    >>> from cybleu.torchmetrics import ROUGEScore
+    >>> rouge = ROUGEScore(rouge_keys=("rouge1", "rougeL"))
+    >>> rouge("My name is John", "Is your name John")["rougeL_fmeasure"]
+    tensor(0.5000, dtype=torch.float64)
+    """
+
+    is_differentiable = False
+    higher_is_better = True
+    full_state_update = True
+    plot_lower_bound = 0.0
+    plot_upper_bound = 1.0
+
+    def __init__(self, use_stemmer: bool = False, normalizer: Any = None, tokenizer: Any = None,
+                 accumulate: str = "best",
+                 rouge_keys: Union[str, Tuple[str, ...]] = ("rouge1", "rouge2", "rougeL",
+                                                            "rougeLsum"),
+                 *, split_summaries: bool = True, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.rouge_keys = _rouge_keys(rouge_keys)
+        if accumulate not in ("avg", "best"):
+            raise ValueError(f"Got unknown accumulate value {accumulate}. Expected to be one of "
+                             f"('avg', 'best')")
+        self.use_stemmer = use_stemmer
+        self.normalizer = normalizer
+        self.tokenizer = tokenizer
+        self.accumulate = accumulate
+        self.split_summaries = split_summaries
+        for key in self.rouge_keys:
+            for measure in _ROUGE_MEASURES:
+                self.add_state(f"{key}_{measure}", [], dist_reduce_fx="cat")
+
+    def update(self, preds: Any, target: Any) -> None:
+        """Add a batch.
+
+        :param preds: Prediction strings (or one string).
+        :param target: Per prediction, a sequence of reference strings (or one string).
+        :raises ValueError: Different numbers of predictions and reference lists (the message
+            says how to pass sacreBLEU-style reference streams).
+        :raises TypeError: A line that is not a string.
+        """
+        rows = _rouge_rows(type(self).__name__, preds, target, self.rouge_keys,
+                           self.use_stemmer, self.normalizer, self.tokenizer, self.accumulate,
+                           self.split_summaries)
+        if not rows:
+            return
+        columns = list(zip(*rows))
+        c = 0
+        for key in self.rouge_keys:
+            for measure in _ROUGE_MEASURES:
+                getattr(self, f"{key}_{measure}").append(
+                    torch.tensor(columns[c], dtype=_F64, device=self.device))
+                c += 1
+
+    def compute(self) -> dict:
+        """The mean of every sentence's values.
+
+        :returns: `{key}_{fmeasure,precision,recall}` -> a float64 tensor (NaN before any
+            update).
+        """
+        out = {}
+        for key in self.rouge_keys:
+            for measure in _ROUGE_MEASURES:
+                values = _cat(getattr(self, f"{key}_{measure}"), self.device).tolist()
+                mean = math.fsum(values) / len(values) if values else math.nan
+                out[f"{key}_{measure}"] = _f64(mean, self.device)
+        return out
+
+    def plot(self, val: Any = None, ax: Any = None) -> Any:
+        """torchmetrics' plot of one or several computed values (needs matplotlib).
+
+        :param val: A computed value or a list of them (None: compute now).
+        :param ax: A matplotlib axis to draw on.
+        :returns: matplotlib's (figure, axis).
+        """
+        return self._plot(val, ax)
+
+
+def rouge_score(preds: Union[str, Sequence[str]],
+                target: Union[str, Sequence[str], Sequence[Sequence[str]]],
+                accumulate: str = "best", use_stemmer: bool = False, normalizer: Any = None,
+                tokenizer: Any = None,
+                rouge_keys: Union[str, Tuple[str, ...]] = ("rouge1", "rouge2", "rougeL",
+                                                           "rougeLsum"),
+                *, split_summaries: bool = True) -> dict:
+    """torchmetrics' `rouge_score`: `ROUGEScore` on one batch.
+
+    :param preds: Prediction strings (or one string).
+    :param target: Per prediction, its reference strings (or one string each).
+    :param accumulate: `'best'` or `'avg'` over several references.
+    :param use_stemmer: Porter-stem tokens longer than 3 characters.
+    :param normalizer: A function str -> str replacing the default normalization.
+    :param tokenizer: A function str -> tokens replacing the split on whitespace.
+    :param rouge_keys: A key or a tuple of keys.
+    :param split_summaries: As for `ROUGEScore` (keyword only; default True: nltk's sentences).
+    :returns: `{key}_{fmeasure,precision,recall}` -> a float64 tensor.
+    :raises ValueError: As for `ROUGEScore`.
+
+    >>> from cybleu.torchmetrics import rouge_score
+    >>> rouge_score("My name is John", "Is your name John", rouge_keys="rouge1")
+    {'rouge1_fmeasure': tensor(0.7500, dtype=torch.float64), \
+'rouge1_precision': tensor(0.7500, dtype=torch.float64), \
+'rouge1_recall': tensor(0.7500, dtype=torch.float64)}
+    """
+    metric = ROUGEScore(use_stemmer, normalizer, tokenizer, accumulate, rouge_keys,
+                        split_summaries=split_summaries)
+    metric.update(preds, target)
+    return metric.compute()

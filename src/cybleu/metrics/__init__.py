@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # mypy sees the eager imports
     from .bleu import BLEU, BLEUScore, BLEUSignature
     from .chrf import CHRF, CHRFScore, CHRFSignature
     from .scores import ExternalScores
+    from .rouge import ROUGE, ROUGEScore, ROUGESignature
     from .ter import TER, TERScore, TERSignature
 
     METRICS: Dict[str, type]
@@ -41,14 +42,14 @@ _entry_points_loaded = False
 _LAZY = {
     **{name: "base" for name in ("Metric", "Score", "Signature", "SegmentMeanMetric")},
     **{f"{name}{suffix}": module for name, module in (("BLEU", "bleu"), ("CHRF", "chrf"),
-                                                      ("TER", "ter"))
+                                                      ("TER", "ter"), ("ROUGE", "rouge"))
        for suffix in ("", "Score", "Signature")},
     "ExternalScores": "scores",
 }
 
 __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "CHRF", "CHRFScore", "CHRFSignature", "TER",
-           "TERScore", "TERSignature", "Metric", "Score", "Signature", "SegmentMeanMetric",
-           "ExternalScores", "METRICS", "NAMES", "get", "register", "unregister", "make", "names",
+           "TERScore", "TERSignature", "ROUGE", "ROUGEScore", "ROUGESignature", "Metric", "Score",
+           "Signature", "SegmentMeanMetric", "ExternalScores", "METRICS", "NAMES", "get", "register", "unregister", "make", "names",
            "presets", "choices"]
 
 
@@ -123,7 +124,7 @@ REPORT_METRICS = ("bleu", "chrf", "ter")
 
 for _name, _path, _presets in (("bleu", ".bleu:BLEU", {}), ("chrf", ".chrf:CHRF", {}),
                                ("chrf++", ".chrf:CHRF", {"word_order": 2}),
-                               ("ter", ".ter:TER", {})):
+                               ("ter", ".ter:TER", {}), ("rouge", ".rouge:ROUGE", {})):
     register(_name, _path, **_presets)
 del _name, _path, _presets
 

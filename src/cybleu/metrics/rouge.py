@@ -1,0 +1,174 @@
+"""ROUGE as a metric object, in the shape of BLEU, CHRF and TER: rouge-score 0.1.2's numbers
+(cybleu.rouge_score) for each segment, and the corpus score as the mean of the segments' scores.
+
+A segment-mean metric (`SegmentMeanMetric`): a segment's row holds, for each type, its F,
+precision and recall (floats, rouge-score's values), then a count; the corpus score is the mean of
+each value, summed exactly (correctly rounded, so any order or partitioning of the segments gives
+the same number). The headline `score` is 100 times the mean F of the first type.
+
+>>> from cybleu.metrics import ROUGE
+>>> rouge = ROUGE(rouge_types=["rougeL", "rouge1"], use_stemmer=True)
+>>> score = rouge.corpus_score(["The cat sat on the mat.", "Hello world!"],
+...                            [["The cat is on the mat.", "Hello there world!"]])
+>>> print(score)
+ROUGE-rougeL = 81.67
+>>> score.types["rouge1"]
+(0.9166666666666667, 0.75, 0.8166666666666667)
+"""
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from .base import Score, SegmentMeanMetric, Signature, _rows_of, _segments_from_streams, _what
+
+__all__ = ["ROUGE", "ROUGEScore", "ROUGESignature"]
+
+DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+# a segment's values per type, in row order: F first, so the first type's F is the headline
+ORDER = ("fmeasure", "precision", "recall")
+
+
+class ROUGESignature(Signature):
+    """ROUGE's reproducibility signature: `nrefs`, `types`, `stem` (Porter stemmer: yes/no),
+    `split` (rougeLsum's sentences: `lines` or `nltk`), `tok` (`rouge-score` or `custom`),
+    `version`. Made by :meth:`ROUGE.get_signature`.
+
+    :param args: The metric's attributes (`metric.__dict__`).
+
+    >>> from cybleu.metrics import ROUGE
+    >>> rouge = ROUGE(["rouge1", "rougeL"], use_stemmer=True)
+    >>> _ = rouge.corpus_score(["The cat sat on the mat."], [["The cat is on the mat."]])
+    >>> print(rouge.get_signature())
+    nrefs:1|types:rouge1+rougeL|stem:yes|split:lines|tok:rouge-score|version:cybleu-...
+    """
+
+    def __init__(self, args: Dict[str, Any]) -> None:
+        super().__init__(args)
+        self._abbr.update({"types": "t", "stem": "s", "split": "sp", "tok": "tok"})
+        self.info.update({
+            "types": "+".join(map(str, args["rouge_types"])),
+            "stem": "yes" if args["use_stemmer"] else "no",
+            "split": "nltk" if args["split_summaries"] else "lines",
+            "tok": "custom" if args["tokenizer"] else "rouge-score",
+        })
+
+
+class ROUGEScore(Score):
+    """A ROUGE result: `score` (0-100) is 100 x the mean F of the headline type; `types` maps
+    every type to its mean (precision, recall, F), each 0-1 as rouge-score gives them.
+
+    :param types: type -> (mean precision, mean recall, mean F).
+    :param headline: The type `score` reports.
+
+    >>> from cybleu.metrics import ROUGEScore
+    >>> print(ROUGEScore({"rouge1": (0.5, 0.25, 1 / 3)}, "rouge1"))
+    ROUGE-rouge1 = 33.33
+    """
+
+    def __init__(self, types: Dict[str, Tuple[float, float, float]], headline: str) -> None:
+        self.types = dict(types)
+        self.headline = headline
+        super().__init__(f"ROUGE-{headline}", 100 * self.types[headline][2])
+
+
+class ROUGE(SegmentMeanMetric):
+    """ROUGE (rouge-score 0.1.2's), a segment-mean metric.
+
+    :param rouge_types: Types to compute: `'rouge1'` ... `'rouge9'`, `'rougeL'`, `'rougeLsum'`.
+    :param use_stemmer: Porter-stem tokens longer than 3 characters.
+    :param split_summaries: rougeLsum's sentences from nltk's sent_tokenize, not the lines.
+    :param tokenizer: An object with `tokenize(text)` instead of rouge-score's tokenizer (which
+        keeps ASCII letters and digits only).
+    :param references: Reference streams to keep (as for BLEU).
+
+    >>> from cybleu.metrics import ROUGE
+    >>> rouge = ROUGE(["rouge2"])
+    >>> print(rouge.corpus_score(["a b c d", "e f"], [["a b c e", "e f"]]))
+    ROUGE-rouge2 = 83.33
+    >>> rouge.sentence_score("a b c d", ["a b c e"]).types["rouge2"]
+    (0.6666666666666666, 0.6666666666666666, 0.6666666666666666)
+    """
+
+    label = "ROUGE"
+    higher_is_better = True
+    _SIGNATURE_TYPE = ROUGESignature
+
+    def __init__(self, rouge_types: Sequence[str] = DEFAULT_TYPES, use_stemmer: bool = False,
+                 split_summaries: bool = False, tokenizer: Optional[Any] = None,
+                 references: Optional[Sequence[Sequence[str]]] = None) -> None:
+        from ..rouge_score import rouge_scorer
+        super().__init__()
+        kinds = rouge_scorer._kinds(rouge_types)
+        if isinstance(kinds, Exception):
+            raise kinds
+        if not kinds:
+            raise ValueError("ROUGE: rouge_types is empty; name at least one type")
+        self.rouge_types = [key for key, _, _ in kinds]
+        # a segment's values: F, precision, recall of each type; the first type's F leads
+        self.VALUES = tuple(f"{t}_{m}" for t in self.rouge_types for m in ORDER)
+        self.use_stemmer = use_stemmer
+        self.split_summaries = split_summaries
+        self.tokenizer = tokenizer
+        self.num_refs = None
+        if references is not None:
+            self._ref_cache = self._cache_references(references)
+
+    def _scorer(self) -> Any:
+        from ..rouge_score import rouge_scorer
+        return rouge_scorer.RougeScorer(self.rouge_types, use_stemmer=self.use_stemmer,
+                                        split_summaries=self.split_summaries,
+                                        tokenizer=self.tokenizer)
+
+    def segment_scores(self, stats: Any) -> Any:
+        """Each segment's score by itself.
+
+        :param stats: Segment rows (as `_extract_corpus_statistics` gives them).
+        :returns: A float64 array: 100 x each row's F of the headline type.
+        """
+        import numpy as np
+        return np.array([100 * (float(row[0]) / row[-1]) for row in _rows_of(stats)],
+                        dtype=np.float64)
+
+    # -- the hooks -----------------------------------------------------------------------------
+
+    def _preprocess_segment(self, sent: str) -> str:
+        return sent
+
+    def _extract_reference_info(self, refs: Sequence[str]) -> Dict[str, Any]:
+        return {"refs": [r for r in refs if r is not None]}
+
+    def _compute_segment_statistics(self, hypothesis: str, ref_kwargs: Dict[str, Any]) -> List[Any]:
+        refs = ref_kwargs["refs"]
+        if not refs:
+            raise ValueError("ROUGE: a segment whose references are all None")
+        scorer = self._scorer()
+        result = scorer.score(refs[0], hypothesis) if len(refs) == 1 else \
+            scorer.score_multi(refs, hypothesis)
+        return [float(getattr(result[t], m)) for t in self.rouge_types for m in ORDER]
+
+    def _segment_values(self, hypotheses: Sequence[str],
+                        references: Optional[Sequence[Sequence[str]]]) -> Any:
+        if references is None or self.tokenizer or self.split_summaries:
+            return super()._segment_values(hypotheses, references)
+        # the compiled batch: every segment in one call
+        from ..rouge import batch_rouge
+        segments, num_refs = _segments_from_streams(references, len(hypotheses), prefix="ROUGE")
+        refs = []
+        for i, seg in enumerate(segments):
+            kept = [r for r in seg if r is not None]
+            if not kept:
+                raise ValueError(f"ROUGE: segment {i}'s references are all None")
+            refs.append(kept)
+        for i, hyp in enumerate(hypotheses):
+            if not isinstance(hyp, str):
+                raise TypeError(f"ROUGE: hypothesis {i} is {_what(hyp)}.")
+        self.num_refs = num_refs
+        got = batch_rouge(list(hypotheses), refs, self.rouge_types, self.use_stemmer)
+        columns = [getattr(got[t], m) for t in self.rouge_types for m in ORDER]
+        return [list(map(float, row)) for row in zip(*columns)]
+
+    def _score_from_means(self, means: List[float], n: int) -> ROUGEScore:
+        """The score of the values' means (a segment's own values when n is 1)."""
+        types = {}
+        for k, t in enumerate(self.rouge_types):
+            f, p, r = means[3 * k: 3 * k + 3]
+            types[t] = (p, r, f)
+        return ROUGEScore(types, self.rouge_types[0])
