@@ -215,7 +215,9 @@ def _n_streams(data, hyp, refs):
 # -- the tasks ------------------------------------------------------------------------------------
 
 def _partition_task(part, plan, number, is_frame, hyp, refs, where, ref_streams, offset):
-    hyps, streams = _located_columns(part, is_frame, hyp, refs, number, ref_streams is None)
+    # a metric of scores (ExternalScores) takes rows of one value: it has no references
+    own_refs = ref_streams is None and getattr(plan.metric, "inputs", "text") == "text"
+    hyps, streams = _located_columns(part, is_frame, hyp, refs, number, own_refs)
     if ref_streams is not None:
         streams = [stream[offset:offset + len(hyps)] for stream in ref_streams]
     return [_partition.partition_stats(plan, hyps, streams, number, where)]
