@@ -124,7 +124,9 @@ REPORT_METRICS = ("bleu", "chrf", "ter")
 
 for _name, _path, _presets in (("bleu", ".bleu:BLEU", {}), ("chrf", ".chrf:CHRF", {}),
                                ("chrf++", ".chrf:CHRF", {"word_order": 2}),
-                               ("ter", ".ter:TER", {}), ("rouge", ".rouge:ROUGE", {})):
+                               ("ter", ".ter:TER", {}), ("rouge", ".rouge:ROUGE", {}),
+                               *((t, ".rouge:ROUGE", {"rouge_types": (t,)}) for t in (
+                                   *(f"rouge{n}" for n in range(1, 10)), "rougeL", "rougeLsum"))):
     register(_name, _path, **_presets)
 del _name, _path, _presets
 

@@ -1,0 +1,233 @@
+"""ROUGE where every metric goes, through the metric protocol: the scoring command line (one line
+per type, its flags and signature, sentence level, intervals, paired tests), cybleu.significance,
+best_of and `cybleu best-of`, and the report. Every number is rouge-score 0.1.2's: a segment's F
+(x 100) bit for bit, a corpus mean math.fsum(F) / n, and a resample's mean math.fsum over the
+same indices as sacreBLEU's draws (a plain-numpy reference written here)."""
+import json
+import math
+import statistics
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import bits
+from rouge_data import english_lines
+
+import cybleu
+import cybleu.metrics
+from cybleu import significance
+
+theirs = pytest.importorskip("rouge_score.rouge_scorer", reason="rouge-score (the oracle) is not "
+                             "installed: pip install rouge-score==0.1.2")
+
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+N = 240
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    ref, hyp, other = english_lines()
+    refs, base, system = ref[:N], hyp[:N], other[:N]
+    base[5] = ""                                   # an empty hypothesis scores 0
+    system[7] = "Das ist ein Satz über Straße."   # text rouge-score drops but for ASCII words
+    return refs, base, system
+
+
+def oracle(hyps, refs, rouge_type, **kw):
+    """rouge-score's (precision, recall, F) of each segment."""
+    scorer = theirs.RougeScorer([rouge_type], **kw)
+    return [tuple(scorer.score(r, h)[rouge_type]) for h, r in zip(hyps, refs)]
+
+
+def f_of(hyps, refs, rouge_type, **kw):
+    return [s[2] for s in oracle(hyps, refs, rouge_type, **kw)]
+
+
+def mean_score(values):
+    """The corpus score of a segment mean: 100 x math.fsum(values) / n."""
+    return 100 * (math.fsum(values) / len(values))
+
+
+def numpy_bootstrap(base, system, n_samples, seed):
+    """Paired bootstrap of ROUGE's means, the plain way: sacreBLEU's draws, each resample's score
+    100 x math.fsum / n, sacreBLEU's statistic with ties counted (segment means), its interval."""
+    base, system = np.asarray(base), np.asarray(system)
+    n = len(base)
+    idx = np.random.default_rng(seed).choice(n, size=(n_samples, n), replace=True)
+    bl = np.array([mean_score(base[i]) for i in idx])
+    sy = np.array([mean_score(system[i]) for i in idx])
+    observed = abs(mean_score(base) - mean_score(system))
+    diffs = np.abs(sy - bl)
+    count = int(np.sum(diffs - diffs.mean() >= observed))
+    data = np.sort(sy)
+    lower = n_samples // 40
+    return ((count + 1) / (n_samples + 1), data.mean(),
+            0.5 * (data[n_samples - lower - 1] - data[lower]))
+
+
+def numpy_randomization(base, system, n_trials, seed):
+    base, system = np.asarray(base), np.asarray(system)
+    swap = np.random.default_rng(seed).integers(2, size=(n_trials, len(base)), dtype=bool)
+    observed = abs(mean_score(base) - mean_score(system))
+    count = sum(1 for s in swap if abs(mean_score(np.where(s, base, system))
+                                       - mean_score(np.where(s, system, base))) >= observed)
+    return (count + 1) / (n_trials + 1)
+
+
+def _write(path, lines):
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return str(path)
+
+
+def _cli(args, cwd):
+    done = subprocess.run([sys.executable, "-m", "cybleu", *args], capture_output=True,
+                          text=True, cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def files(corpus, tmp_path_factory):
+    root = tmp_path_factory.mktemp("rouge_cli")
+    refs, base, system = corpus
+    return (root, _write(root / "ref.txt", refs), _write(root / "base.txt", base),
+            _write(root / "system.txt", system))
+
+
+# -- the registry and the metric ------------------------------------------------------------------
+
+def test_each_type_is_a_registered_name():
+    for t in ("rouge1", "rouge9", "rougeL", "rougeLsum"):
+        metric = cybleu.metrics.make(t)
+        assert metric.rouge_types == [t] and metric.aggregation == "mean"
+        assert t in cybleu.metrics.choices()
+    assert cybleu.metrics.make("rougeL", use_stemmer=True).use_stemmer
+
+
+@pytest.mark.parametrize("rouge_type", TYPES)
+@pytest.mark.parametrize("stem", [False, True])
+def test_segment_and_corpus_scores_are_rouge_scores(corpus, rouge_type, stem):
+    refs, base, _ = corpus
+    want = oracle(base, refs, rouge_type, use_stemmer=stem)
+    metric = cybleu.metrics.make(rouge_type, use_stemmer=stem)
+    got = metric.sentence_scores(base, [refs]).tolist()
+    assert [bits(g) for g in got] == [bits(100 * w[2]) for w in want]
+    score = metric.corpus_score(base, [refs])
+    p, r, f = score.types[rouge_type]
+    assert (bits(p), bits(r), bits(f)) == tuple(
+        bits(math.fsum(w[k] for w in want) / N) for k in range(3))
+    assert bits(score.score) == bits(mean_score([w[2] for w in want]))
+    assert score.name == {"rouge1": "ROUGE-1", "rouge2": "ROUGE-2", "rougeL": "ROUGE-L",
+                          "rougeLsum": "ROUGE-Lsum"}[rouge_type]
+
+
+def test_the_unicode_tokenizer_keeps_other_scripts():
+    metric = cybleu.metrics.make("rouge1", tokenizer="unicode")
+    hyp, ref = "Crème brûlée", "crème fraîche"
+    assert metric.sentence_score(hyp, [ref]).types["rouge1"] == (0.5, 0.5, 0.5)
+    ascii_only = cybleu.metrics.make("rouge1").sentence_score(hyp, [ref]).types["rouge1"]
+    assert ascii_only == tuple(theirs.RougeScorer(["rouge1"]).score(ref, hyp)["rouge1"])
+    assert ascii_only != (0.5, 0.5, 0.5)
+    with pytest.raises(ValueError, match="unknown tokenizer 'spaces'"):
+        cybleu.metrics.make("rouge1", tokenizer="spaces")
+
+
+# -- the scoring command line ---------------------------------------------------------------------
+
+def test_command_line_prints_a_line_per_type(corpus, files):
+    refs, base, _ = corpus
+    root, ref, hyp, _ = files
+    out = _cli([ref, "-i", hyp, "-m", *TYPES, "-f", "text", "-w", "17", "--rouge-stemmer"],
+               root).splitlines()
+    assert len(out) == len(TYPES)
+    for line, t in zip(out, TYPES):
+        want = oracle(base, refs, t, use_stemmer=True)
+        name, rest = line.strip().split("|", 1)
+        signature, value = rest.split(" = ", 1)
+        assert name == cybleu.metrics.make(t).corpus_score(["a"], [["a"]]).name
+        assert signature == f"nrefs:1|types:{t}|stem:yes|split:lines|tok:rouge-score|" \
+                            f"version:cybleu-{cybleu.__version__}"
+        f = mean_score([w[2] for w in want])
+        p, r = (100 * (math.fsum(w[k] for w in want) / N) for k in (0, 1))
+        assert value == f"{f:.17f} (P = {p:.2f} R = {r:.2f})"
+    doc = json.loads(_cli([ref, "-i", hyp, "-m", "rougeL", "-w", "17"], root))
+    want = oracle(base, refs, "rougeL")
+    assert doc["name"] == "ROUGE-L" and doc["stem"] == "no" and doc["tok"] == "rouge-score"
+    assert doc["score"] == float(f"{mean_score([w[2] for w in want]):.17f}")
+    assert doc["precision"] == float(f"{100 * (math.fsum(w[0] for w in want) / N):.17f}")
+
+
+def test_command_line_sentence_level_and_interval(corpus, files):
+    refs, base, _ = corpus
+    root, ref, hyp, _ = files
+    out = _cli([ref, "-i", hyp, "-m", "rouge2", "-sl", "-b", "-w", "17"], root).splitlines()
+    assert out == [f"{100 * f:.17f}" for f in f_of(base, refs, "rouge2")]
+    doc = json.loads(_cli([ref, "-i", hyp, "-m", "rouge1", "-ci", "-cin", "200", "-w", "17"],
+                          root))
+    metric = cybleu.metrics.make("rouge1")
+    values = f_of(base, refs, "rouge1")
+    idx = np.random.default_rng(12345).choice(N, size=(200, N), replace=True)
+    data = np.sort([mean_score(np.asarray(values)[i]) for i in idx])
+    assert doc["confidence_mean"] == float(f"{statistics.mean(data.tolist()):.17f}")
+    assert doc["confidence_var"] == float(f"{0.5 * (data[200 - 5 - 1] - data[5]):.17f}")
+    assert doc["signature"].startswith("nrefs:1|bs:200|seed:12345|types:rouge1|")
+    assert doc["score"] == float(f"{metric.corpus_score(base, [refs]).score:.17f}")
+
+
+@pytest.mark.parametrize("test", ["-pbs", "-par"])
+def test_command_line_paired_tests(corpus, files, test):
+    refs, base, system = corpus
+    root, ref, hyp, other = files
+    n = "-pbsn" if test == "-pbs" else "-parn"
+    got = json.loads(_cli([ref, "-i", hyp, other, "-m", "rougeL", test, n, "150"], root))
+    b, s = f_of(base, refs, "rougeL"), f_of(system, refs, "rougeL")
+    want = numpy_bootstrap(b, s, 150, 12345)[0] if test == "-pbs" \
+        else numpy_randomization(b, s, 150, 12345)
+    assert got[0]["ROUGE-L"]["score"] == mean_score(b)
+    assert got[1]["ROUGE-L"]["score"] == mean_score(s)
+    assert got[1]["ROUGE-L"]["p_value"] == want
+
+
+# -- the library's significance tests ----------------------------------------------------------
+
+@pytest.mark.parametrize("rouge_type", ["rouge2", "rougeLsum"])
+def test_paired_bootstrap_and_randomization_equal_numpy(corpus, rouge_type):
+    refs, base, system = corpus
+    metric = cybleu.metrics.make(rouge_type, use_stemmer=True, references=[refs])
+    b = f_of(base, refs, rouge_type, use_stemmer=True)
+    s = f_of(system, refs, rouge_type, use_stemmer=True)
+    result, = significance.paired_bootstrap(metric, base, [system], n_samples=300)
+    p, mean, ci = numpy_bootstrap(b, s, 300, 12345)
+    assert (bits(result.score), bits(result.p_value), bits(result.mean), bits(result.ci)) == \
+        (bits(mean_score(s)), bits(p), bits(mean), bits(ci))
+    ar, = significance.paired_randomization(metric, base, [system], n_trials=300)
+    assert bits(ar.p_value) == bits(numpy_randomization(b, s, 300, 12345))
+    same, = significance.paired_bootstrap(metric, base, [base], n_samples=100)
+    assert same.p_value == 1.0
+
+
+def test_bootstrap_interval_equals_numpy(corpus):
+    refs, base, _ = corpus
+    values = np.asarray(f_of(base, refs, "rouge1"))
+    score = cybleu.metrics.make("rouge1").corpus_score(base, [refs], n_bootstrap=300)
+    idx = np.random.default_rng(12345).choice(N, size=(300, N), replace=True)
+    data = np.sort([mean_score(values[i]) for i in idx])
+    # sacreBLEU's Score.estimate_ci: statistics.mean of the resamples' scores
+    assert (bits(score._mean), bits(score._ci)) == \
+        (bits(statistics.mean(data.tolist())), bits(0.5 * (data[300 - 7 - 1] - data[7])))
+
+
+# -- best_of and the commands that select by a metric -------------------------------------------
+
+def test_best_of_by_rouge_picks_rouge_scores_best(corpus):
+    refs, base, system = corpus
+    cands = [[a, b, a + " " + b] for a, b in zip(base[:60], system[:60])]
+    for t in ("rouge1", "rougeL"):
+        got = cybleu.best_of(cands, [refs[:60]], 3, metric=t)
+        scorer = theirs.RougeScorer([t])
+        for i, (cand, r) in enumerate(zip(cands, refs)):
+            fs = [scorer.score(r, c)[t].fmeasure for c in cand]
+            k = fs.index(max(fs))
+            assert got.index[i] == k and bits(got.score[i]) == bits(100 * fs[k])
