@@ -231,3 +231,28 @@ def test_best_of_by_rouge_picks_rouge_scores_best(corpus):
             fs = [scorer.score(r, c)[t].fmeasure for c in cand]
             k = fs.index(max(fs))
             assert got.index[i] == k and bits(got.score[i]) == bits(100 * fs[k])
+
+
+def test_best_of_and_filter_commands_by_rouge(corpus, tmp_path):
+    refs, base, system = corpus
+    refs, base, system = refs[:50], base[:50], system[:50]
+    nbest = _write(tmp_path / "nbest.txt", [c for pair in zip(base, system) for c in pair])
+    ref = _write(tmp_path / "ref.txt", refs)
+    scores = tmp_path / "scores.tsv"
+    out = _cli(["best-of", "-k", "2", "-r", ref, "-i", nbest, "-m", "rougeL", "--rouge-stemmer",
+                "--scores", str(scores), "-q"], tmp_path).splitlines()
+    scorer = theirs.RougeScorer(["rougeL"], use_stemmer=True)
+    want, lines = [], []
+    for pair, r in zip(zip(base, system), refs):
+        fs = [scorer.score(r, c)["rougeL"].fmeasure for c in pair]
+        k = fs.index(max(fs))
+        want.append(f"{k}\t{100 * fs[k]!r}")
+        lines.append(pair[k])
+    assert out == lines
+    assert [line.split("\t")[0] + "\t" + repr(float(line.split("\t")[1]))
+            for line in scores.read_text().splitlines()] == want
+    kept = tmp_path / "kept"
+    _cli(["filter", "-i", _write(tmp_path / "hyp.txt", base), "-r", ref, "-m", "rouge2",
+          "--min", "30", "--kept", str(kept), "-q"], tmp_path)
+    assert (kept / "hyp.txt").read_text().splitlines() == [
+        h for h, f in zip(base, f_of(base, refs, "rouge2")) if 100 * f >= 30]
