@@ -256,3 +256,27 @@ def test_best_of_and_filter_commands_by_rouge(corpus, tmp_path):
           "--min", "30", "--kept", str(kept), "-q"], tmp_path)
     assert (kept / "hyp.txt").read_text().splitlines() == [
         h for h, f in zip(base, f_of(base, refs, "rouge2")) if 100 * f >= 30]
+
+
+# -- the report ------------------------------------------------------------------------------------
+
+def test_report_prf_view_and_segment_detail_are_rouge_scores(corpus):
+    refs, base, system = corpus
+    n = 80
+    systems = {"base": base[:n], "<b>sys</b>": system[:n]}
+    rep = cybleu.report(refs[:n], systems, metrics=["rougeL", "rouge"], n_samples=50)
+    ts = rep.data["sets"][0]
+    by_name = {m["name"]: m for m in ts["metrics"]}
+    rouge_l = by_name["ROUGE-L"]
+    assert rouge_l["views"] == ["prf"] and rouge_l["aggregation"] == "mean"
+    assert rouge_l["prf"]["parts"] == ["ROUGE-L"]
+    width = 4
+    for k, name in enumerate(ts["systems"]):
+        want = oracle(systems[name], refs[:n], "rougeL")
+        means = [math.fsum(w[j] for w in want) / n for j in range(3)]
+        assert rouge_l["prf"]["values"][k] == [[100 * v for v in means]]
+        assert bits(rouge_l["corpus"][k]["score"]) == bits(100 * means[2])
+        rows = rep.arrays[rouge_l["stats_array"]].reshape(len(ts["systems"]), n, width)[k]
+        assert rows[:, :3].tolist() == [[100 * w[2], 100 * w[0], 100 * w[1]] for w in want]
+    assert rouge_l["detail"]["table"]["head"] == ["ROUGE", "L P", "L R", "L F"]
+    assert by_name["ROUGE-1"]["prf"]["parts"] == ["ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-Lsum"]

@@ -214,6 +214,29 @@ class ROUGE(SegmentMeanMetric):
         return np.array([100 * (float(row[0]) / row[-1]) for row in _rows_of(stats)],
                         dtype=np.float64)
 
+    # -- the report ------------------------------------------------------------------------------
+
+    def _report_views(self, scores: Sequence[Any], stats: Sequence[Any]) -> Dict[str, Any]:
+        """The report's "prf" view: each system's mean precision, recall and F (x 100) of
+        every type, as rouge-score reports them."""
+        return {"views": ["prf"], "prf": {
+            "title": "precision, recall and F",
+            "parts": [type_name(t) for t in self.rouge_types],
+            "values": [[[100 * v for v in score.types[t]] for t in self.rouge_types]
+                       for score in scores]}}
+
+    def _report_detail(self, stats: Sequence[Any]) -> Any:
+        """A segment's P, R and F (x 100) of each type, for the two-system view."""
+        import numpy as np
+        rows = np.stack([np.array(_rows_of(st), dtype=np.float64) for st in stats])
+        rows[:, :, :-1] *= 100
+        head, cells = ["ROUGE"], []
+        for k, t in enumerate(self.rouge_types):
+            name = type_name(t)[6:]
+            head += [f"{name} P", f"{name} R", f"{name} F"]
+            cells += [f"{{{3 * k + 1}}}", f"{{{3 * k + 2}}}", f"{{{3 * k}}}"]
+        return rows, {"table": {"head": head, "label": "segment", "cells": cells}}
+
     # -- the hooks -----------------------------------------------------------------------------
 
     def _preprocess_segment(self, sent: str) -> str:

@@ -444,6 +444,32 @@
 
   // ------------------------------------------------------------------ overview
   var ovSort = { key: null, dir: -1 };
+  // a metric's "prf" view: each system's precision, recall and F of each of its parts
+  function renderPrf(root, m, k) {
+    var t = T(), prf = m.prf, id = 'prf-' + k, head = el('tr', null, el('th', { class: 'l', text: 'System' }));
+    root.appendChild(el('h2', { text: m.name + ': ' + prf.title }));
+    prf.parts.forEach(function (part) { ['P', 'R', 'F'].forEach(function (x) { head.appendChild(el('th', { text: part + ' ' + x })); }); });
+    var body = el('tbody');
+    t.systems.forEach(function (name, s) {
+      var tr = el('tr', null, el('td', { class: 'l' }, vis(name, 60)));
+      prf.values[s].forEach(function (v) {
+        [0, 1, 2].forEach(function (j) {
+          tr.appendChild(el('td', { class: 'num prf-cell', title: fmt(v[j], 4) },
+            el('span', { class: 'prf-bar' + (j === 2 ? ' prf-f' : ''), style: 'width:' + Math.max(0, Math.min(100, v[j])).toFixed(1) + '%' }), el('span', { class: 'prf-num', text: fmt(v[j], 2) })));
+        });
+      });
+      body.appendChild(tr);
+    });
+    root.appendChild(el('div', { class: 'table-wrap' }, el('table', { class: 'data prf', id: id }, el('thead', null, head), body)));
+    root.appendChild(exportBar(id, function () {
+      var heads = ['System'];
+      prf.parts.forEach(function (part) { heads.push(part + ' P', part + ' R', part + ' F'); });
+      return { name: m.kind + '-prf', caption: t.name + ': ' + m.name + ', mean precision, recall and F of each system', head: heads,
+        align: 'l' + 'r'.repeat(heads.length - 1),
+        rows: t.systems.map(function (name, s) { var r = [cell(name)]; prf.values[s].forEach(function (v) { r.push(cell(fmt(v[0], 2), v[0]), cell(fmt(v[1], 2), v[1]), cell(fmt(v[2], 2), v[2])); }); return r; }) };
+    }));
+  }
+
   function renderOverview(root) {
     var t = T(), test = D.test, ms = t.metrics, n = t.systems.length;
     var what = test.type === 'bs' ? 'paired bootstrap resampling (' + int(test.n) + ' resamples)'
@@ -512,6 +538,7 @@
       renderMatrix(root, ms[S.ovMetric]);
       renderGroups(root, ms[S.ovMetric]);
     }
+    ms.forEach(function (m, k) { if ((m.views || []).indexOf('prf') >= 0) renderPrf(root, m, k); });
     root.appendChild(el('h2', { text: 'Signatures' }));
     ms.forEach(function (m) { root.appendChild(el('pre', { class: 'sig-line', text: m.name + '|' + m.signature })); });
     root.appendChild(el('h2', { text: 'Copy the table' }));
