@@ -56,6 +56,11 @@ class UnicodeTokenizer:
             self._stem = PorterStemmer().stem
 
     def tokenize(self, text: str) -> List[str]:
+        """The tokens of a text.
+
+        :param text: The text.
+        :returns: A list of str tokens.
+        """
         tokens = [t for t in self._SEPARATORS.split(text.lower()) if t]
         if self._stem is not None:
             tokens = [self._stem(t) if len(t) > 3 else t for t in tokens]
