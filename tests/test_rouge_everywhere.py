@@ -190,6 +190,53 @@ def test_command_line_paired_tests(corpus, files, test):
     assert got[1]["ROUGE-L"]["p_value"] == want
 
 
+def _refused(args, cwd):
+    done = subprocess.run([sys.executable, "-m", "cybleu", *args], capture_output=True,
+                          text=True, cwd=cwd)
+    assert done.returncode != 0 and not done.stdout, (done.stdout, done.stderr)
+    return done.stderr
+
+
+ROUGE_NAMES = "rouge, rouge1, rouge2, rouge3, rouge4, rouge5, rouge6, rouge7, rouge8, rouge9, " \
+    "rougeL, rougeLsum"
+
+
+@pytest.mark.parametrize("flag", [["--rouge-stemmer"], ["--rouge-split-summaries"],
+                                  ["--rouge-tokenize", "rouge-score"],
+                                  ["--rouge-tokenize=unicode"]])
+def test_rouge_options_without_a_rouge_metric_are_refused_by_name(files, flag):
+    root, ref, hyp, _ = files
+    err = _refused([ref, "-i", hyp, "-m", "bleu", "chrf", *flag], root)
+    assert f"{flag[0].split('=')[0]} is ROUGE's option: name a ROUGE metric with -m " \
+           f"({ROUGE_NAMES})" in err
+    for command in (["best-of", "-k", "1"], ["filter", "--min", "0", "--scores", "s.txt"]):
+        err = _refused([*command, "-r", ref, "-i", hyp, *flag], root)
+        assert f"{flag[0].split('=')[0]} is ROUGE's option (-m {ROUGE_NAMES}), not bleu's" in err
+        assert not (root / "s.txt").exists()
+
+
+def test_rouge_options_reach_the_multi_type_metric(corpus, files):
+    # `-m rouge`: the name is also the prefix of --rouge-stemmer, which is ROUGE's own option
+    refs, base, _ = corpus
+    root, ref, hyp, _ = files
+    doc = json.loads(_cli([ref, "-i", hyp, "-m", "rouge", "--rouge-stemmer", "-w", "17"], root))
+    assert doc["stem"] == "yes"
+    assert doc["score"] == float(f"{mean_score(f_of(base, refs, 'rouge1', use_stemmer=True)):.17f}")
+
+
+def test_metric_choices_are_spelled_as_registered(files):
+    root, ref, hyp, _ = files
+    for command in ([], ["best-of"], ["filter"], ["report"]):
+        done = subprocess.run([sys.executable, "-m", "cybleu", *command, "--help"],
+                              capture_output=True, text=True, cwd=root)
+        assert done.returncode == 0, done.stderr
+        assert ",rougeL,rougeLsum}" in done.stdout and "rougel" not in done.stdout
+    assert cybleu.metrics.names()[-2:] == ("rougeL", "rougeLsum")
+    assert "ROUGEL" in cybleu.metrics.choices() and "rougelsum" in cybleu.metrics.choices()
+    line, = _cli([ref, "-i", hyp, "-m", "ROUGEL", "-f", "text"], root).splitlines()
+    assert line.startswith("ROUGE-L|")
+
+
 # -- the library's significance tests ----------------------------------------------------------
 
 @pytest.mark.parametrize("rouge_type", ["rouge2", "rougeLsum"])

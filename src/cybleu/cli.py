@@ -299,18 +299,47 @@ def _metric_args(args):
     """{NAME: keyword arguments} of each -m metric: the name's presets, its sacreBLEU flags
     (`--<name>-*`), then the options it declares itself."""
     from . import metrics
+    own = getattr(args, "metric_options_", {})
+    # a declared option is not a sacreBLEU flag of the name it starts with (--rouge-stemmer is
+    # not `-m rouge`'s `stemmer`)
+    declared = {dest for options in own.values() for dest, _ in options}
     out = {}
     for name in args.metrics:
-        kwargs = {**metrics.presets(name), **_args_to_dict(args, name.lower())}
-        for dest, param in getattr(args, "metric_options_", {}).get(metrics.get(name), ()):
+        flags = {k: v for k, v in _args_to_dict(args, name.lower()).items()
+                 if f"{name.lower()}_{k}" not in declared}
+        kwargs = {**metrics.presets(name), **flags}
+        for dest, param in own.get(metrics.get(name), ()):
             kwargs[param] = getattr(args, dest)
         out[name.upper()] = kwargs
     return out
 
 
+def _foreign_option(parser, words):
+    """Refuse, by name, an option that a metric declares when no -m metric of that kind is
+    named (argparse would only call it unrecognized). Looked for only among the words the
+    parser does not know, so a plain run imports no other metric."""
+    unknown = [w.split("=", 1)[0] for w in words if w.startswith("--")
+               and w.split("=", 1)[0] not in parser._option_string_actions]
+    if not unknown:
+        return
+    from . import metrics
+    for name in metrics.names():
+        try:
+            cls = metrics.get(name)
+        except (ImportError, AttributeError):
+            continue
+        for flags, _, _ in getattr(cls, "COMMAND_OPTIONS", ()):
+            for flag in set(flags) & set(unknown):
+                names = [n for n in metrics.names() if metrics.get(n) is cls]
+                parser.error(f"{flag} is {cls.label}'s option: name a {cls.label} metric "
+                             f"with -m ({', '.join(names)})")
+
+
 def parse_args(argv=None):
     words = sys.argv[1:] if argv is None else list(argv)
-    args = build_parser(_named_metrics(words)).parse_args(words)
+    parser = build_parser(_named_metrics(words))
+    _foreign_option(parser, words)
+    args = parser.parse_args(words)
     # Override the format from the environment, if any (as sacreBLEU)
     if "SACREBLEU_FORMAT" in os.environ:
         value = os.environ["SACREBLEU_FORMAT"].lower()
