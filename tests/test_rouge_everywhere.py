@@ -35,6 +35,10 @@ def corpus():
     return refs, base, system
 
 
+def type_name(t):
+    return {"rouge2": "ROUGE-2", "rougeL": "ROUGE-L", "rougeLsum": "ROUGE-Lsum"}[t]
+
+
 def oracle(hyps, refs, rouge_type, **kw):
     """rouge-score's (precision, recall, F) of each segment."""
     scorer = theirs.RougeScorer([rouge_type], **kw)
@@ -326,4 +330,36 @@ def test_report_prf_view_and_segment_detail_are_rouge_scores(corpus):
         rows = rep.arrays[rouge_l["stats_array"]].reshape(len(ts["systems"]), n, width)[k]
         assert rows[:, :3].tolist() == [[100 * w[2], 100 * w[0], 100 * w[1]] for w in want]
     assert rouge_l["detail"]["table"]["head"] == ["ROUGE", "L P", "L R", "L F"]
-    assert by_name["ROUGE-1"]["prf"]["parts"] == ["ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-Lsum"]
+    assert by_name["ROUGE-1/2/L/Lsum"]["prf"]["parts"] == ["ROUGE-1", "ROUGE-2", "ROUGE-L",
+                                                         "ROUGE-Lsum"]
+
+
+def test_the_multi_type_metric_and_a_type_are_columns_of_their_own(corpus, files):
+    refs, base, system = corpus
+    n = 40
+    rep = cybleu.report(refs[:n], {"a": base[:n], "b": system[:n]}, metrics=["rouge", "rouge1"],
+                        n_samples=20)
+    cols = rep.data["sets"][0]["metrics"]
+    assert [m["name"] for m in cols] == ["ROUGE-1/2/L/Lsum", "ROUGE-1"]
+    want = mean_score(f_of(base[:n], refs[:n], "rouge1"))
+    assert bits(cols[0]["corpus"][0]["score"]) == bits(cols[1]["corpus"][0]["score"]) == bits(want)
+    # the same column twice is refused, whatever spells it
+    with pytest.raises(cybleu.ReportInputError, match="both shown as ROUGE-1: leave one out"):
+        cybleu.report(refs[:n], {"a": base[:n]}, n_samples=20,
+                      metrics=[("rouge1", {"use_stemmer": True}),
+                               ("rouge", {"rouge_types": ["rouge1"]})])
+    root, ref, hyp, other = files
+    lines = _cli([ref, "-i", hyp, "-m", "rouge", "rouge1", "-f", "text", "-w", "17"],
+                 root).splitlines()
+    assert [line.strip().split("|")[0] for line in lines] == ["ROUGE-1/2/L/Lsum", "ROUGE-1"]
+    f = mean_score(f_of(base, refs, "rouge1"))
+    assert [line.split(" = ")[1].split(" (")[0] for line in lines] == [f"{f:.17f}"] * 2
+    parts = lines[0].split(" | ")[1:]
+    for part, t in zip(parts, ["rouge2", "rougeL", "rougeLsum"]):
+        want = oracle(base, refs, t)
+        p, r, f = (100 * (math.fsum(w[k] for w in want) / N) for k in range(3))
+        assert part == f"{type_name(t)} = {f:.2f} (P = {p:.2f} R = {r:.2f})"
+    # several systems: JSON keyed by the names, one entry each
+    doc = json.loads(_cli([ref, "-i", hyp, other, "-m", "rouge", "rouge1", "-w", "17"], root))
+    f = mean_score(f_of(system, refs, "rouge1"))
+    assert doc[1] == {"system": other, "ROUGE-1/2/L/Lsum": f"{f:.17f}", "ROUGE-1": f"{f:.17f}"}

@@ -11,7 +11,7 @@ the same number). The headline `score` is 100 times the mean F of the first type
 >>> score = rouge.corpus_score(["The cat sat on the mat.", "Hello world!"],
 ...                            [["The cat is on the mat.", "Hello there world!"]])
 >>> print(score)
-ROUGE-L = 81.67 (P = 91.67 R = 75.00) | ROUGE-1 = 81.67 (P = 91.67 R = 75.00)
+ROUGE-L/1 = 81.67 (P = 91.67 R = 75.00) | ROUGE-1 = 81.67 (P = 91.67 R = 75.00)
 >>> score.types["rouge1"]
 (0.9166666666666667, 0.75, 0.8166666666666667)
 """
@@ -30,6 +30,12 @@ ORDER = ("fmeasure", "precision", "recall")
 def type_name(rouge_type: str) -> str:
     """The printed name of a type: `rouge1` -> `ROUGE-1`, `rougeLsum` -> `ROUGE-Lsum`."""
     return f"ROUGE-{rouge_type[5:]}"
+
+
+def score_name(rouge_types: Sequence[str]) -> str:
+    """The name of a score of these types, the headline first: `ROUGE-L` for one type,
+    `ROUGE-1/2/L/Lsum` for several (so that it never reads as one of its single types)."""
+    return f"ROUGE-{'/'.join(t[5:] for t in rouge_types)}"
 
 
 class UnicodeTokenizer:
@@ -98,9 +104,10 @@ class ROUGESignature(Signature):
 
 class ROUGEScore(Score):
     """A ROUGE result: `score` (0-100) is 100 x the mean F of the headline type; `types` maps
-    every type to its mean (precision, recall, F), each 0-1 as rouge-score gives them. The
-    text line adds the headline's precision and recall (x 100), then each other type's F, P
-    and R; JSON adds `precision` and `recall` of the headline.
+    every type to its mean (precision, recall, F), each 0-1 as rouge-score gives them. Its
+    name is the type's (`ROUGE-L`), or with several types all of them, headline first
+    (`ROUGE-1/2/L`). The text line adds the headline's precision and recall (x 100), then each
+    other type's F, P and R; JSON adds `precision` and `recall` of the headline.
 
     :param types: type -> (mean precision, mean recall, mean F).
     :param headline: The type `score` reports.
@@ -113,7 +120,8 @@ class ROUGEScore(Score):
     def __init__(self, types: Dict[str, Tuple[float, float, float]], headline: str) -> None:
         self.types = dict(types)
         self.headline = headline
-        super().__init__(type_name(headline), 100 * self.types[headline][2])
+        super().__init__(score_name([headline] + [t for t in self.types if t != headline]),
+                         100 * self.types[headline][2])
         parts = []
         for t in [headline] + [t for t in self.types if t != headline]:
             p, r, f = self.types[t]
