@@ -363,3 +363,85 @@ def test_the_multi_type_metric_and_a_type_are_columns_of_their_own(corpus, files
     doc = json.loads(_cli([ref, "-i", hyp, other, "-m", "rouge", "rouge1", "-w", "17"], root))
     f = mean_score(f_of(system, refs, "rouge1"))
     assert doc[1] == {"system": other, "ROUGE-1/2/L/Lsum": f"{f:.17f}", "ROUGE-1": f"{f:.17f}"}
+
+
+def oracle_lcs_pairs(ref_tokens, hyp_tokens):
+    """(reference position, hypothesis position) of each LCS token, as rouge-score's
+    _backtrack_norec walks its _lcs_table (its moves, recording the column too)."""
+    table = theirs._lcs_table(ref_tokens, hyp_tokens)
+    i, j, out = len(ref_tokens), len(hyp_tokens), []
+    while i > 0 and j > 0:
+        if ref_tokens[i - 1] == hyp_tokens[j - 1]:
+            out.append((i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif table[i][j - 1] > table[i - 1][j]:
+            j -= 1
+        else:
+            i -= 1
+    out.reverse()
+    assert [r for r, _ in out] == theirs._backtrack_norec(table, ref_tokens, hyp_tokens)
+    return out
+
+
+def tie_corpus(n, seed):
+    """Segments of few distinct words (so LCS ties repeat), two references, some equal."""
+    rng = np.random.default_rng(seed)
+    words = ["a", "b", "c", "d", "Cats", "running"]
+
+    def line():
+        return " ".join(rng.choice(words, rng.integers(0, 12)))
+    hyps = [line() for _ in range(n)]
+    refs = [[line() for _ in range(n)], [line() for _ in range(n)]]
+    for i in range(0, n, 5):
+        refs[1][i] = refs[0][i]          # equal F: the first reference
+    return hyps, refs
+
+
+@pytest.mark.parametrize("stem", [False, True])
+def test_report_lcs_alignment_is_rouge_scores_lcs(corpus, stem):
+    from report_helpers import seg_alignments
+    from rouge_score import tokenizers
+    refs, base, system = corpus
+    n = 60
+    hyps, ties = tie_corpus(n, 7)
+    cases = [([refs[:n]], {"base": base[:n], "system": system[:n]}), (ties, {"x": hyps})]
+    tokenize = tokenizers.DefaultTokenizer(use_stemmer=stem).tokenize
+    chosen, ties_seen = set(), 0
+    for streams, systems in cases:
+        rep = cybleu.report(streams, systems, metrics=[("rougeL", {"use_stemmer": stem}),
+                                                       "rouge1"], n_samples=10)
+        ts = rep.data["sets"][0]
+        key = ts["metrics"][0]["key"]
+        assert ts["text_layout"]["extras"] == [key]          # rouge1 alone draws none
+        assert ts["metrics"][0]["alignment"]["title"] == "ROUGE-L: longest common subsequence"
+        scorer = theirs.RougeScorer(["rougeL"], use_stemmer=stem)
+        for i in range(n):
+            got = seg_alignments(ts, i)[key]
+            for s, name in enumerate(ts["systems"]):
+                hyp = systems[name][i]
+                seg_refs = [stream[i] for stream in streams]
+                fs = [scorer.score(r, hyp)["rougeL"].fmeasure for r in seg_refs]
+                best = int(np.argmax(fs))            # rouge-score's score_multi
+                chosen.add(best)
+                h, r = tokenize(hyp), tokenize(seg_refs[best])
+                pairs = oracle_lcs_pairs(r, h)
+                # an LCS the tie rule decides: another of the same length exists
+                ties_seen += [p for p, _ in pairs] != lcs_other_way(r, h)
+                assert got[s] == {"h": h, "r": r, "ref": best, "rm": [p for p, _ in pairs],
+                                  "hm": [q for _, q in pairs]}, (i, name)
+    assert chosen == {0, 1} and ties_seen > 10
+
+
+def lcs_other_way(ref_tokens, hyp_tokens):
+    """The reference positions of the LCS read with the other tie rule (up before left)."""
+    table = theirs._lcs_table(ref_tokens, hyp_tokens)
+    i, j, out = len(ref_tokens), len(hyp_tokens), []
+    while i > 0 and j > 0:
+        if ref_tokens[i - 1] == hyp_tokens[j - 1]:
+            out.append(i - 1)
+            i, j = i - 1, j - 1
+        elif table[i - 1][j] > table[i][j - 1]:
+            i -= 1
+        else:
+            j -= 1
+    return out[::-1]

@@ -250,6 +250,59 @@ class ROUGE(SegmentMeanMetric):
             cells += [f"{{{3 * k + 1}}}", f"{{{3 * k + 2}}}", f"{{{3 * k}}}"]
         return rows, {"table": {"head": head, "label": "segment", "cells": cells}}
 
+    def _report_alignment(self, hypotheses: Sequence[Sequence[str]],
+                          references: Sequence[Sequence[Optional[str]]]) -> Any:
+        """ROUGE-L's longest common subsequence of each segment, for the two-system view: the
+        hypothesis's and the reference's tokens (rouge-score's: what ROUGE-L compares), and in
+        each the positions of the LCS rouge-score's backtrack reads out (the kernel's
+        `lcs_indices`), against the reference `score_multi` takes for ROUGE-L (the highest F,
+        the first of equals). None without rougeL among the types."""
+        if "rougeL" not in self.rouge_types:
+            return None
+        import json
+
+        from .._backend import module
+        from ..rouge_score import rouge_scorer
+        lcs_indices = module("rouge").lcs_indices
+        tokenize = self._scorer()._tokenizer.tokenize
+        scorer = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=self.use_stemmer,
+                                          tokenizer=self.tokenizer)
+        n_seg = len(references[0]) if references else 0
+        refs = [[stream[i] for stream in references if stream[i] is not None]
+                for i in range(n_seg)]
+        ref_tokens = [[tokenize(r) for r in seg] for seg in refs]
+        out = []
+        for lines in hypotheses:
+            strings = []
+            for i, hyp in enumerate(lines):
+                best = 0
+                if len(refs[i]) > 1:
+                    fs = [scorer.score(r, hyp)["rougeL"].fmeasure for r in refs[i]]
+                    best = fs.index(max(fs))
+                h, r = tokenize(hyp), ref_tokens[i][best]
+                rm = lcs_indices(r, h)
+                # where the same subsequence sits in the hypothesis: the backtrack's columns
+                hm = lcs_indices(h, [r[k] for k in rm])
+                strings.append(json.dumps({"h": [str(t) for t in h], "r": [str(t) for t in r],
+                                           "hm": hm, "rm": rm, "ref": best},
+                                          ensure_ascii=False, separators=(",", ":")))
+            out.append(strings)
+        stem = ", Porter-stemmed" if self.use_stemmer else ""
+        tokens = {"rouge-score": f"rouge-score's tokens (lower case, ASCII letters and digits"
+                                 f"{stem})",
+                  "unicode": f"ROUGE's tokens (lower case letters and digits{stem})"}.get(
+                      self._tok_name, "the tokenizer's tokens")
+        empty = "no tokens"
+        if self._tok_name == "rouge-score":
+            empty += ": rouge-score's tokenizer keeps ASCII letters and digits only"
+        spec = {"title": "ROUGE-L: longest common subsequence",
+                "hyp": "hypothesis", "ref": "reference", "mark": "in the LCS",
+                "legend": f"ROUGE-L: {tokens}; marked, the longest common subsequence of the "
+                          "hypothesis and the reference, as rouge-score reads it out "
+                          "(P = LCS / hypothesis tokens, R = LCS / reference tokens).",
+                "empty": empty}
+        return spec, out
+
     # -- the hooks -----------------------------------------------------------------------------
 
     def _preprocess_segment(self, sent: str) -> str:

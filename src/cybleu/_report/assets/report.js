@@ -348,18 +348,22 @@
 
   // the segment's texts (laid out segment after segment in Python)
   function segText(i) {
-    var t = T(), lay = t.text_layout, base = i * lay.per_segment, k = 0, out = { source: null, refs: [], hyps: [], toks: [], marks: [] };
+    var t = T(), lay = t.text_layout, base = i * lay.per_segment, k = 0, out = { source: null, refs: [], hyps: [], toks: [], marks: [], extras: [] };
+    var nx = (lay.extras || []).length;
     if (lay.source) out.source = t.texts.get(base + k++);
     for (var r = 0; r < lay.n_refs; r++) out.refs.push(t.texts.get(base + k++));
     for (var s = 0; s < lay.n_systems; s++) {
       out.hyps.push(t.texts.get(base + k++));
       if (lay.tokens) { out.toks.push(t.texts.get(base + k++)); out.marks.push(t.texts.get(base + k++)); }
+      var xs = [];
+      for (var x = 0; x < nx; x++) xs.push(t.texts.get(base + k++));
+      out.extras.push(xs);
     }
     return out;
   }
   function hypText(i, s) {
     var t = T(), lay = t.text_layout;
-    return t.texts.get(i * lay.per_segment + (lay.source ? 1 : 0) + lay.n_refs + s * (lay.tokens ? 3 : 1));
+    return t.texts.get(i * lay.per_segment + (lay.source ? 1 : 0) + lay.n_refs + s * ((lay.tokens ? 3 : 1) + (lay.extras || []).length));
   }
   function sentence(m, s) {
     var t = T(), arr = A[t.metrics[m].sentence_array], n = t.n_segments;
@@ -1105,14 +1109,44 @@
         dl2.appendChild(el('dt', { text: t.tokens_of + '\u2019s tokens' })); dl2.appendChild(dd);
       }
       dl2.appendChild(el('dt', { text: 'Segment scores' })); dl2.appendChild(el('dd', null, segmentStats(i, s)));
+      alignments(dl2, st, s);
       blk.appendChild(dl2);
       box.appendChild(blk);
+    });
+    t.metrics.forEach(function (m) {
+      if (m.alignment && (t.text_layout.extras || []).indexOf(m.key) >= 0) box.appendChild(el('div', { class: 'legend align-legend' }, el('span', null, el('span', { class: 'sw tok lcs' }), ' ' + m.alignment.legend)));
     });
     if (t.text_layout.tokens) {
       box.appendChild(el('div', { class: 'legend' }, 'Token colour: longest reference n-gram the token is part of \u2014',
         [0, 1, 2, 3, 4].map(function (k) { return el('span', null, el('span', { class: 'sw tok m' + k }), k === 0 ? 'none' : k + '-gram' + (k === 4 ? ' or longer' : '')); })));
     }
     return N;
+  }
+  // each metric's token alignment (its "alignment" spec; the strings: JSON made in Python),
+  // the marked tokens of the hypothesis and of the reference
+  function alignments(dl, st, s) {
+    var t = T(), keys = t.text_layout.extras || [];
+    t.metrics.forEach(function (m) {
+      var x = keys.indexOf(m.key), sp = m.alignment;
+      if (x < 0 || !sp) return;
+      var a = JSON.parse(st.extras[s][x]), box = el('dd', { class: 'align', 'data-metric': m.key });
+      var line = function (kind, label, toks, marked) {
+        var at = {}, row = el('div', { class: 'align-row ' + kind }), body = el('div', { class: 'align-toks' });
+        marked.forEach(function (k, n) { at[k] = n + 1; });
+        row.appendChild(el('span', { class: 'align-label', text: label }));
+        toks.forEach(function (tk, k) {
+          body.appendChild(el('span', { class: 'tok' + (at[k] ? ' lcs' : ''), 'data-lcs': at[k] || null, title: at[k] ? sp.mark + ' (' + at[k] + ' of ' + marked.length + ')' : null }, vis(tk)));
+        });
+        if (!toks.length) body.appendChild(el('span', { class: 'muted', text: '(' + sp.empty + ')' }));
+        body.appendChild(el('span', { class: 'align-count muted', text: marked.length + ' of ' + plural(toks.length, 'token') + ' ' + sp.mark }));
+        row.appendChild(body);
+        return row;
+      };
+      box.appendChild(line('h', sp.hyp, a.h, a.hm));
+      box.appendChild(line('r', sp.ref + (t.n_refs > 1 ? ' ' + (a.ref + 1) : ''), a.r, a.rm));
+      dl.appendChild(el('dt', { title: sp.legend, text: sp.title }));
+      dl.appendChild(box);
+    });
   }
   function segmentStats(i, s) {
     var t = T(), parts = el('div');
