@@ -129,6 +129,17 @@ class ROUGEScore(Score):
             parts.append(pr if t == headline else f"| {type_name(t)} = {100 * f:.2f} {pr}")
         self._verbose = " ".join(parts)
 
+    def _display(self) -> Dict[str, Any]:
+        """What a notebook shows beside the line: each type's precision, recall and F."""
+        order = [self.headline] + [t for t in self.types if t != self.headline]
+        return {"kind": "rouge", "band": None, "notes": [
+            "Precision, recall and F of each type (x 100): rouge-score's, averaged over the "
+            "segments."],
+            "charts": [{"kind": "prf", "aria": "precision, recall and F of each ROUGE type",
+                        "names": ("P", "R", "F"), "parts": [type_name(t) for t in order],
+                        "ticks": [t[5:] for t in order],
+                        "values": [[100 * v for v in self.types[t]] for t in order]}]}
+
     def format(self, width: int = 2, score_only: bool = False, signature: str = "",
                is_json: bool = False) -> str:
         out = super().format(width, score_only, signature, is_json)
