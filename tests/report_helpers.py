@@ -126,4 +126,17 @@ def seg_texts(ts, i):
             toks.append(ts["texts"][base + k])
             marks.append(ts["texts"][base + k + 1])
             k += 2
+        k += len(lay.get("extras", ()))
     return source, refs, hyps, toks, marks
+
+
+def seg_alignments(ts, i):
+    """{metric key: [the metric's alignment of segment i, decoded, per system]} of a decoded
+    test set (the strings after each hypothesis)."""
+    lay = ts["text_layout"]
+    extras = lay.get("extras", [])
+    base = i * lay["per_segment"] + (1 if lay["source"] else 0) + lay["n_refs"]
+    stride = 1 + (2 if lay["tokens"] else 0) + len(extras)
+    return {key: [json.loads(ts["texts"][base + s * stride + stride - len(extras) + x])
+                  for s in range(lay["n_systems"])]
+            for x, key in enumerate(extras)}

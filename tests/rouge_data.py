@@ -80,3 +80,21 @@ def build_punkt_model(folder):
         with open(target / name, "w", encoding="utf-8", newline="") as f:
             f.write(text)
     return Path(folder)
+
+
+def engine_corpus(n=400):
+    """(hypotheses, [references, second references]) of English lines, for the engines' tests."""
+    ref, hyp, other = english_lines()
+    return hyp[:n], [ref[:n], other[:n]]
+
+
+def rouge_means(hyps, ref_streams, types, use_stemmer=False):
+    """{type: (precision, recall, F)}: rouge-score 0.1.2's per-segment values (score_multi over
+    a segment's references), each mean math.fsum(values) / n: the oracle of a corpus ROUGE."""
+    import math
+
+    from rouge_score import rouge_scorer
+    scorer = rouge_scorer.RougeScorer(types, use_stemmer=use_stemmer)
+    rows = [scorer.score_multi(list(refs), hyp) for hyp, *refs in zip(hyps, *ref_streams)]
+    return {t: tuple(math.fsum(row[t][k] for row in rows) / len(rows) for k in range(3))
+            for t in types}

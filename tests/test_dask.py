@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import cybleu
+import cybleu.metrics
 from cybleu._scale import partition as _partition
 from cybleu.metrics import BLEU
 from conftest import bits
@@ -548,3 +549,23 @@ def test_filter_text_never_writes_over_or_removes_an_input(client, tmp_path):
         cd.filter_text(hyp, ref, min_score=0, kept=other)
     for path, data in saved.items():
         assert open(path, "rb").read() == data
+
+
+@SETTINGS
+@given(data=st.data())
+def test_rouge_in_any_partitioning_is_rouge_scores_mean(client, data):
+    """ROUGE's per-segment values summed exactly: rouge-score's math.fsum mean in any
+    partitioning and grouping, bags and frames alike."""
+    pytest.importorskip("rouge_score", reason="rouge-score (ROUGE's oracle) is not installed")
+    from rouge_data import engine_corpus, rouge_means
+    hyps, refs = engine_corpus()
+    types = ["rouge1", "rougeL"]
+    want = rouge_means(hyps, refs, types, use_stemmer=True)
+    points = data.draw(cuts(len(hyps), 14), label="cuts")
+    split_every = data.draw(st.integers(2, 8), label="split_every")
+    for collection in (_bag(list(zip(hyps, *refs)), points), _frame(hyps, refs, points)):
+        metric = cybleu.metrics.make("rouge", rouge_types=types, use_stemmer=True)
+        got = _cd().corpus_score(collection, metric, split_every=split_every)
+        assert {t: tuple(map(bits, v)) for t, v in got.types.items()} == \
+            {t: tuple(map(bits, v)) for t, v in want.items()}
+        assert bits(got.score) == bits(100 * want["rouge1"][2])

@@ -1,4 +1,4 @@
-"""Notebook display: `_repr_mimebundle_` of BLEUScore, CHRFScore, TERScore and Report.
+"""Notebook display: `_repr_mimebundle_` of BLEUScore, CHRFScore, TERScore, ROUGEScore and Report.
 
 - Snapshots of the score blocks (tests/snapshots/*.snap; CYBLEU_UPDATE_SNAPSHOTS=1 rewrites
   them after a deliberate change: look at them in a browser before committing).
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import cybleu
-from cybleu.metrics import BLEU, CHRF, TER
+from cybleu.metrics import BLEU, CHRF, ROUGE, TER
 from cybleu._report import notebook
 
 from report_helpers import HOSTILE, demo
@@ -41,6 +41,7 @@ def scores():
         "chrf": CHRF().corpus_score(hyps, [refs]),
         "chrf_pp": CHRF(word_order=2).corpus_score(hyps, [refs]),
         "ter": TER().corpus_score(hyps, [refs]),
+        "rouge": ROUGE().corpus_score(hyps, [refs]),
     }
 
 
@@ -96,7 +97,7 @@ def assert_scoped(text, root):
 
 
 @pytest.mark.parametrize("key", ["bleu_corpus", "bleu_ci", "bleu_sentence", "chrf", "chrf_pp",
-                                 "ter"])
+                                 "ter", "rouge"])
 def test_score_snapshot(scores, key):
     got = notebook.score_html(scores[key])
     path = SNAPSHOTS / f"score_{key}.snap"  # not .html: the sdist leaves out generated HTML
@@ -133,6 +134,43 @@ def test_bands_only_for_corpus_sized_bleu(scores):
     assert "20\u201329: the gist is clear" in corpus and "rough guideline" in corpus
     sentence = notebook.score_html(scores["bleu_sentence"])
     assert "cy-band" not in sentence.split("</style>", 1)[1] and "No band" in sentence
+
+
+@pytest.mark.parametrize("types", [["rouge1", "rouge2", "rougeL", "rougeLsum"], ["rougeL"],
+                                   [f"rouge{n}" for n in range(1, 10)] + ["rougeL", "rougeLsum"]])
+def test_rouge_block_draws_each_types_precision_recall_and_f(types):
+    """ROUGE's block: one P/R/F bar group per type, the values rouge-score's means (x 100),
+    the line under it."""
+    import math
+
+    theirs = pytest.importorskip("rouge_score.rouge_scorer", reason="rouge-score (the oracle) "
+                                 "is not installed: pip install rouge-score==0.1.2")
+    from rouge_data import english_lines
+    ref, hyp, _ = english_lines()
+    refs, hyps = ref[:150], hyp[:150]
+    score = ROUGE(types).corpus_score(hyps, [refs])
+    block = notebook.score_html(score)
+    scorer = theirs.RougeScorer(types)
+    per = [scorer.score(r, h) for r, h in zip(refs, hyps)]
+    want = {t: [100 * (math.fsum(s[t][k] for s in per) / len(per)) for k in range(3)]
+            for t in types}
+    names = {t: "ROUGE-" + t[5:] for t in types}
+    w = assert_nothing_leaves(block)
+    assert "script" not in {tag for tag, _ in w.tags}
+    bars = re.findall(r'<rect x="[^"]+" y="[^"]+" width="[^"]+" height="([^"]+)" fill="#[0-9a-f]+">'
+                      r'<title>([^<]+)</title>', block)
+    assert [title for _, title in bars] == [f"{names[t]} {x}: {v:.2f}" for t in types
+                                            for x, v in zip("PRF", want[t])]
+    plot = 150 - 22 - 30
+    assert [float(h) for h, _ in bars] == [float(f"{plot * v / 100:.1f}") for t in types
+                                           for v in want[t]]
+    text = "".join(w.text)
+    if len(types) <= 4:
+        assert all(f"{v:.1f}" in text for t in types for v in want[t])
+        assert all(names[t] in text for t in types)
+    else:   # short names under the groups, values in the bars' titles
+        assert [f">{t[5:]}<" in block for t in types] == [True] * len(types)
+    assert html.escape(repr(score)) in block
 
 
 def _iframe(block):

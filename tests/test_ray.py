@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import cybleu
+import cybleu.metrics
 from conftest import bits
 from scale_data import (METRICS, N_SEGMENTS, N_TER, cuts, kind, require_engine, third_stream,
                         with_missing, wmt22)
@@ -180,3 +181,22 @@ def test_a_binary_column_is_refused_as_bytes(ray):
                                              "ref": np.array(["a b"], dtype=object)}):
         with pytest.raises(TypeError, match=r"column 'hyp' holds bytes"):
             cr.SentenceScores("bleu")(block)
+
+
+@SETTINGS
+@given(data=st.data())
+def test_rouge_in_any_blocks_is_rouge_scores_mean(ray, data):
+    """ROUGE's per-segment values summed exactly in Ray's accumulators: rouge-score's
+    math.fsum mean however the blocks fall."""
+    pytest.importorskip("rouge_score", reason="rouge-score (ROUGE's oracle) is not installed")
+    from rouge_data import engine_corpus, rouge_means
+    hyps, refs = engine_corpus()
+    types = ["rouge2", "rougeLsum"]
+    want = rouge_means(hyps, refs, types)
+    points = data.draw(cuts(len(hyps), 10), label="cuts")
+    metric = cybleu.metrics.make("rouge", rouge_types=types)
+    got = _dataset(ray, hyps, refs, points).aggregate(
+        _cr().CorpusScore(metric, hyp="hyp", refs=["a", "b"], name="rouge"))["rouge"]
+    assert {t: tuple(map(bits, v)) for t, v in got.types.items()} == \
+        {t: tuple(map(bits, v)) for t, v in want.items()}
+    assert bits(got.score) == bits(100 * want["rouge2"][2])

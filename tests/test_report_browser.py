@@ -806,3 +806,89 @@ def test_a_metric_from_outside_and_external_scores(browser, tmp_path, artifacts)
     assert browser.find_element(By.ID, "row-count").text == f"{len(want)} of {n} segments"
     _shot(browser, artifacts, "protocol-compare")
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def _rouge_lcs_pairs(theirs, ref_tokens, hyp_tokens):
+    """(reference, hypothesis) positions of the LCS rouge-score's _backtrack_norec reads out of
+    its _lcs_table (its moves, the column recorded too)."""
+    table = theirs._lcs_table(ref_tokens, hyp_tokens)
+    i, j, out = len(ref_tokens), len(hyp_tokens), []
+    while i > 0 and j > 0:
+        if ref_tokens[i - 1] == hyp_tokens[j - 1]:
+            out.append((i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif table[i][j - 1] > table[i - 1][j]:
+            j -= 1
+        else:
+            i -= 1
+    out.reverse()
+    assert [r for r, _ in out] == theirs._backtrack_norec(table, ref_tokens, hyp_tokens)
+    return out
+
+
+def _as_count(x):
+    """A number as the page writes a segment's statistic (report.js's count())."""
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:,.2f}"
+
+
+def test_two_system_view_marks_rouge_l_lcs(browser, tmp_path, artifacts):
+    """ROUGE in the two-system view: a selected segment shows its ROUGE-L P, R and F (rouge-score's)
+    and, for each hypothesis, rouge-score's tokens of it and of the reference with the LCS
+    rouge-score reads out marked on both; text stays text."""
+    from selenium.webdriver.common.by import By
+    theirs = pytest.importorskip("rouge_score.rouge_scorer", reason="rouge-score (the oracle) "
+                                 "is not installed: pip install rouge-score==0.1.2")
+    from rouge_score import tokenizers
+
+    from rouge_data import english_lines
+    ref, hyp, other = english_lines()
+    n = 40
+    refs, a, b = ref[:n], hyp[:n], other[:n]
+    b[1] = "<img src=x onerror=\"window.__pwned=1\"> The results of students were open."
+    systems = {"base": a, "<b>sys</b>": b}
+    rep = cybleu.report(refs, systems, metrics=["bleu", "rouge"], n_samples=50)
+    path = tmp_path / "rouge.html"
+    rep.save(path)
+    logs, requests = _open(browser, str(path), "compare")
+    assert [e for e in logs if e["level"] in ("SEVERE", "WARNING")] == []
+    assert _network(requests, f"file://{path}") == []
+    scorer = theirs.RougeScorer(["rougeL"])
+    tokenize = tokenizers.DefaultTokenizer().tokenize
+    state = browser.execute_script("return window.__cybleu.state")
+    names = list(systems)
+    for seg in (0, 1, 3):
+        rows = {int(r.get_attribute("data-seg")): r
+                for r in browser.find_elements(By.CSS_SELECTOR, "#seg-table .vt-row")
+                if r.is_displayed()}
+        if seg in rows:
+            browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", rows[seg])
+            rows[seg].click()
+        else:
+            browser.execute_script(f"window.__cybleu.select({seg})")
+        for side, s in (("a", state["a"]), ("b", state["b"])):
+            h_text, r_text = systems[names[s]][seg], refs[seg]
+            p, r, f = scorer.score(r_text, h_text)["rougeL"]
+            table = browser.execute_script(
+                f"var t = Array.from(document.querySelectorAll('#detail-{side} table.segstats'))"
+                ".find(t => t.querySelector('th').textContent === 'ROUGE');"
+                "return [Array.from(t.querySelectorAll('thead th')).map(x => x.textContent),"
+                " Array.from(t.querySelectorAll('tbody td')).map(x => x.textContent)]")
+            cells = dict(zip(table[0], table[1]))
+            assert [cells["L P"], cells["L R"], cells["L F"]] == \
+                [_as_count(100 * v) for v in (p, r, f)], (seg, side)
+            h, rt = tokenize(h_text), tokenize(r_text)
+            pairs = _rouge_lcs_pairs(theirs, rt, h)
+            shown = browser.execute_script(
+                f"return ['h', 'r'].map(k => Array.from(document.querySelectorAll("
+                f"'#detail-{side} dd.align .align-row.' + k + ' .tok'))"
+                ".map(t => [t.textContent, t.classList.contains('lcs')]))")
+            assert shown[0] == [[t, k in {q for _, q in pairs}] for k, t in enumerate(h)]
+            assert shown[1] == [[t, k in {q for q, _ in pairs}] for k, t in enumerate(rt)]
+            assert [t for t, on in shown[0] if on] == [t for t, on in shown[1] if on]
+            assert browser.execute_script("return typeof window.__pwned") == "undefined"
+        if seg == 1:
+            browser.execute_script("document.getElementById('seg-detail').scrollIntoView()")
+            _shot(browser, artifacts, "rouge-compare-lcs")
+    assert browser.execute_script(
+        "return document.querySelectorAll('#seg-detail img, #seg-detail [onerror]').length") == 0
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []

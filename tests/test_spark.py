@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import cybleu
+import cybleu.metrics
 from conftest import bits
 from scale_data import (METRICS, N_SEGMENTS, N_TER, cuts, kind, require_engine, third_stream,
                         with_missing, wmt22)
@@ -206,3 +207,21 @@ def test_spark_connect(spark):
     finally:
         connect.stop()
 
+
+
+@SETTINGS
+@given(data=st.data())
+def test_rouge_in_any_partitioning_is_rouge_scores_mean(spark, data):
+    """ROUGE's per-segment values as int64 limbs in Spark's SQL sums: rouge-score's math.fsum
+    mean in any partitioning."""
+    pytest.importorskip("rouge_score", reason="rouge-score (ROUGE's oracle) is not installed")
+    from rouge_data import engine_corpus, rouge_means
+    hyps, refs = engine_corpus()
+    types = ["rougeL", "rouge1"]
+    want = rouge_means(hyps, refs, types, use_stemmer=True)
+    points = data.draw(cuts(len(hyps), 8), label="cuts")
+    metric = cybleu.metrics.make("rouge", rouge_types=types, use_stemmer=True)
+    got = _cs().corpus_score(_frame(spark, hyps, refs, points), metric, "hyp", ["a", "b"])
+    assert {t: tuple(map(bits, v)) for t, v in got.types.items()} == \
+        {t: tuple(map(bits, v)) for t, v in want.items()}
+    assert bits(got.score) == bits(100 * want["rougeL"][2])

@@ -64,7 +64,9 @@ def _metric_classes(names):
     return {name: metrics.get(name) for name in names}
 
 
-def build_parser():
+def build_parser(metric_names=()):
+    """The command's parser; `metric_names`: the metrics whose own options (COMMAND_OPTIONS
+    beyond sacreBLEU's flags) it takes, as `-m` names them (all for --help)."""
     from .metrics import choices as metric_choices
     parser = _Parser(
         prog="cybleu", allow_abbrev=False,
@@ -135,7 +137,7 @@ def build_parser():
     parser.add_argument("--encoding", "-e", type=str, default="utf-8",
                         help="Open text files with specified encoding (Default: %(default)s)")
 
-    parser.add_argument("--metrics", "-m", choices=metric_choices(plain=True), nargs="+",
+    parser.add_argument("--metrics", "-m", choices=metric_choices(), nargs="+",
                         default=["bleu"],
                         help="Space-delimited list of metrics to compute (Default: bleu)")
     parser.add_argument("--sentence-level", "-sl", action="store_true",
@@ -189,6 +191,8 @@ def build_parser():
                      help="Removes punctuation. (Default: %(default)s)")
     ter.add_argument("--ter-normalized", action="store_true",
                      help="Applies basic normalization and tokenization. (Default: %(default)s)")
+
+    _add_metric_options(parser, metric_names)
 
     sign = parser.add_argument_group(
         "Confidence interval (CI) estimation for single-system evaluation")
@@ -248,8 +252,94 @@ def _version_string():
     return f"cybleu {__version__} ({BACKEND} backend; sacreBLEU {SACREBLEU_VERSION} semantics)"
 
 
+def _add_metric_options(parser, names):
+    """The options each named metric declares (its COMMAND_OPTIONS) that sacreBLEU's groups do
+    not already have, in a group of its own; the parser's defaults then map each option's
+    attribute to the constructor's argument ({class: [(dest, argument)]})."""
+    from . import metrics
+    added = {}
+    for name in names:
+        try:
+            cls = metrics.get(name)
+        except (KeyError, ImportError, AttributeError):  # -m reports it
+            continue
+        if cls in added:
+            continue
+        added[cls] = []
+        options = [option for option in getattr(cls, "COMMAND_OPTIONS", ())
+                   if not any(flag in parser._option_string_actions for flag in option[0])]
+        if not options:
+            continue
+        group = parser.add_argument_group(f"{cls.label} related arguments")
+        for flags, keywords, param in options:
+            added[cls].append((group.add_argument(*flags, **keywords).dest, param))
+    parser.set_defaults(metric_options_=added)
+
+
+class _MetricsOnly(_Parser):  # _adding stays True: no terminal-width query (shutil)
+    def error(self, message):
+        raise ValueError(message)
+
+
+def _named_metrics(words):
+    """The metrics `-m` names in a command line (all registered ones for --help), read before
+    the parser is built so that it takes their options."""
+    from . import metrics
+    if "-h" in words or "--help" in words:
+        return metrics.names()
+    pre = _MetricsOnly(add_help=False, allow_abbrev=False)
+    pre.add_argument("--metrics", "-m", nargs="+", default=["bleu"])
+    try:
+        return pre.parse_known_args(words)[0].metrics
+    except ValueError:  # the real parser reports it
+        return ()
+
+
+def _metric_args(args):
+    """{NAME: keyword arguments} of each -m metric: the name's presets, its sacreBLEU flags
+    (`--<name>-*`), then the options it declares itself."""
+    from . import metrics
+    own = getattr(args, "metric_options_", {})
+    # a declared option is not a sacreBLEU flag of the name it starts with (--rouge-stemmer is
+    # not `-m rouge`'s `stemmer`)
+    declared = {dest for options in own.values() for dest, _ in options}
+    out = {}
+    for name in args.metrics:
+        flags = {k: v for k, v in _args_to_dict(args, name.lower()).items()
+                 if f"{name.lower()}_{k}" not in declared}
+        kwargs = {**metrics.presets(name), **flags}
+        for dest, param in own.get(metrics.get(name), ()):
+            kwargs[param] = getattr(args, dest)
+        out[name.upper()] = kwargs
+    return out
+
+
+def _foreign_option(parser, words):
+    """Refuse, by name, an option that a metric declares when no -m metric of that kind is
+    named (argparse would only call it unrecognized). Looked for only among the words the
+    parser does not know, so a plain run imports no other metric."""
+    unknown = [w.split("=", 1)[0] for w in words if w.startswith("--")
+               and w.split("=", 1)[0] not in parser._option_string_actions]
+    if not unknown:
+        return
+    from . import metrics
+    for name in metrics.names():
+        try:
+            cls = metrics.get(name)
+        except (ImportError, AttributeError):
+            continue
+        for flags, _, _ in getattr(cls, "COMMAND_OPTIONS", ()):
+            for flag in set(flags) & set(unknown):
+                names = [n for n in metrics.names() if metrics.get(n) is cls]
+                parser.error(f"{flag} is {cls.label}'s option: name a {cls.label} metric "
+                             f"with -m ({', '.join(names)})")
+
+
 def parse_args(argv=None):
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_named_metrics(words))
+    _foreign_option(parser, words)
+    args = parser.parse_args(words)
     # Override the format from the environment, if any (as sacreBLEU)
     if "SACREBLEU_FORMAT" in os.environ:
         value = os.environ["SACREBLEU_FORMAT"].lower()
@@ -792,7 +882,7 @@ def _run(args, parking=None):
     n_stream_lines = len(stream_refs[0]) if stream_refs else 0
     if names is not None:
         _check_lengths_early(args, paths, n_stream_lines, None if select_later else keep)
-    metric_args = {name.upper(): _args_to_dict(args, name.lower()) for name in args.metrics}
+    metric_args = _metric_args(args)
     label = ", ".join(args.refs) if args.test_set is None else "the references"
     metrics = streams.make_metrics(_metric_classes(metric_args), metric_args, stream_refs,
                                    n_stream_lines, label)
@@ -878,7 +968,7 @@ def _stream_one_system(args, ref_groups, paired):
     counts = [streams.count_lines(p, args.encoding) for p in ref_paths + [path]]
     if None in counts or len(set(counts)) != 1 or counts[0] <= streams.CHUNK_LINES:
         return False      # the general path reads them (and reports a length mismatch)
-    metric_args = {name.upper(): _args_to_dict(args, name.lower()) for name in args.metrics}
+    metric_args = _metric_args(args)
     classes = _metric_classes(metric_args)
     label = ", ".join(args.refs) if args.test_set is None else "the references"
     # the settings checked (and refused with the metric's message) before anything is read

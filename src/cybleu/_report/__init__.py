@@ -521,6 +521,12 @@ def report(references=None, systems=None, *, sources=None, name=None, testsets=N
             logger.warning(f"{clean_text(ts.name)}: {note}")
         head, arrs = compute.compute_testset(ts, fresh, base, paired_test, n_samples,
                                              seed_value, seed_str, alpha)
+        shown = [m["name"] for m in head["metrics"]]
+        same = sorted({name for name in shown if shown.count(name) > 1})
+        if same:
+            # two columns of one name could not be told apart on the page
+            raise ReportInputError(f"two metrics are both shown as {', '.join(same)}: leave "
+                                   f"one out, or give them settings that name them apart")
         for arr_name, arr in arrs.items():
             arrays[f"s{k}.{arr_name}"] = arr
         for m in head["metrics"]:

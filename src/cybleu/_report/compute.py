@@ -260,11 +260,18 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
     gram_metric = next((m for m in metrics if getattr(m, "_report_ngrams", False)), None)
     given = getattr(ts, "scores", None) or {}
 
+    alignments = {}
+
     def metric_stats(metric):
         if metric.inputs == "scores":
             return [_statistics(metric, given[metric.name][1][name]) for name in names]
         metric._ref_cache = metric._cache_references(ts.references)
-        return [_statistics(metric, h) for h in hyps]
+        out = [_statistics(metric, h) for h in hyps]
+        # the metric's token alignment of each segment, if it draws one
+        alignment = metric._report_alignment(hyps, ts.references)
+        if alignment is not None:
+            alignments[id(metric)] = alignment
+        return out
 
     def tables(grams):
         if grams["tokens"] is None:
@@ -274,7 +281,7 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
 
     # the longest jobs first, so that the threads finish together
     first = sorted(range(len(metrics)), key=lambda i: getattr(metrics[i], "_report_order", 3))
-    parts, all_stats, grams, ngram_tables, texts = {}, {}, None, None, None
+    parts, all_stats, grams, ngram_tables = {}, {}, None, None
     with ThreadPoolExecutor(max(1, workers), thread_name_prefix="cybleu-report") as pool:
         jobs = {pool.submit(ngrams.analyse, ts.references, hyps, gram_metric): ("ngrams", None)}
         for i in first:
@@ -287,21 +294,21 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
                 if what == "ngrams":
                     grams = value
                     jobs[pool.submit(tables, grams)] = ("tables", None)
-                    jobs[pool.submit(_texts, ts, names, grams)] = ("texts", None)
                 elif what == "stats":
                     all_stats[i] = value
                     jobs[pool.submit(_metric_part, i, metrics[i], value, names, test,
                                      n_samples, seed, seed_str, baseline, alpha)] = ("part", i)
                 elif what == "part":
                     parts[i] = value
-                elif what == "texts":
-                    texts = value
                 else:
                     ngram_tables = value
 
-    arrays, metric_info = {}, []
+    arrays, metric_info, extras = {}, [], []
     for i in range(len(metrics)):
         info, metric_arrays, rows, sent = parts[i]
+        if id(metrics[i]) in alignments:
+            info["alignment"], strings = alignments[id(metrics[i])]
+            extras.append((info["key"], strings))
         info["buckets"] = _metric_buckets(metrics[i], all_stats[i], rows, grams["ref_len"],
                                           sent)
         arrays.update(metric_arrays)
@@ -329,12 +336,14 @@ def compute_testset(ts, metrics, baseline, test, n_samples, seed, seed_str, alph
                             "needed": math.ceil(pairs / alpha) if pairs else None}
     arrays["ref_len"] = grams["ref_len"].astype("int32")
     header["ref_len"] = "ref_len"
-    header["texts"] = texts
+    header["texts"] = _texts(ts, names, grams, [strings for _, strings in extras])
     header["text_layout"] = {"per_segment": len(header["texts"]) // max(n_seg, 1),
                              "source": ts.sources is not None,
                              "n_refs": len(ts.references),
                              "n_systems": len(names),
-                             "tokens": grams["tokens"] is not None}
+                             "tokens": grams["tokens"] is not None,
+                             # after each hypothesis: these metrics' alignment strings
+                             "extras": [key for key, _ in extras]}
     header["ngrams"], header["word_f"] = ngram_tables
     if header["ngrams"] is not None:   # the segments of each listed n-gram: an array
         arrays["ngram_segments"] = header["ngrams"].pop("segments")
@@ -385,10 +394,11 @@ def _score_edges(sentence, n_buckets=10):
     return sorted({float(f"{lo + step * k:.3g}") for k in range(1, n_buckets)})
 
 
-def _texts(ts, names, grams):
+def _texts(ts, names, grams, extras=()):
     """The segments' text, segment after segment (deflate then finds what one system's line
     shares with the others): [source], references..., then per system the hypothesis, BLEU's
-    tokens of it and the longest-match digit of each token."""
+    tokens of it and the longest-match digit of each token, then each of `extras` (metrics'
+    alignment strings, [system][segment])."""
     out = []
     tokens = grams["tokens"]
     marks = grams["marks"]
@@ -404,6 +414,8 @@ def _texts(ts, names, grams):
             if tokens is not None:
                 out.append(tokens[s][i])
                 out.append(marks[s][i])
+            for strings in extras:
+                out.append(strings[s][i])
     return out
 
 

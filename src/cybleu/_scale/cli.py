@@ -70,6 +70,21 @@ def _metric_options(parser):
                             "--case-sensitive)")
     group.add_argument("--case-sensitive", action="store_true",
                        help=f"{', '.join(_takers('case_sensitive'))}: keep case")
+    # a metric that the shared options above do not reach brings its own (COMMAND_OPTIONS)
+    own = {}
+    for name in metrics.names():
+        cls = metrics.get(name)
+        if cls in own:
+            continue
+        own[cls] = []
+        options = getattr(cls, "COMMAND_OPTIONS", ())
+        if any(param in _SHARED for _, _, param in options) or any(
+                flag in parser._option_string_actions for flags, _, _ in options for flag in flags):
+            continue
+        for flags, keywords, param in options:
+            action = group.add_argument(*flags, **keywords)
+            own[cls].append((action.dest, param, flags[0], action.default))
+    parser.set_defaults(metric_options_=own)
     parser.add_argument("-e", "--encoding", default="utf-8", help="input encoding (utf-8)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress, no summary")
 
@@ -129,6 +144,16 @@ def _metric(args):
         raise streams.InputError(f"--tokenize is {' and '.join(_takers('tokenize'))}'s option, "
                                  f"not {args.metric}'s")
     kwargs = {name: getattr(args, name) for name in _SHARED if name in params}
+    chosen = metrics.get(args.metric)
+    for cls, options in args.metric_options_.items():
+        for dest, param, flag, default in options:
+            if cls is chosen:
+                kwargs[param] = getattr(args, dest)
+            elif getattr(args, dest) != default:
+                # another metric's option would be silently ignored
+                names = [name for name in metrics.names() if metrics.get(name) is cls]
+                raise streams.InputError(f"{flag} is {cls.label}'s option (-m "
+                                         f"{', '.join(names)}), not {args.metric}'s")
     if kwargs.get("tokenize") is None:
         kwargs.pop("tokenize", None)
     try:

@@ -35,6 +35,8 @@ if TYPE_CHECKING:  # mypy sees the eager imports
 
 # registry: name (lower case) -> [class or "module:Class" (relative to this package), presets]
 _REGISTRY = {}
+# name (lower case) -> the name as registered (`rougeL`): what help and errors list
+_SPELLING = {}
 ENTRY_POINTS = "cybleu.metrics"
 _entry_points_loaded = False
 
@@ -97,6 +99,7 @@ def register(name, metric=None, *, replace=False, **presets):
         raise ValueError(f"the metric name {name!r} is taken (by {_describe(old[0])}); pass "
                          "replace=True to replace it")
     _REGISTRY[key] = [metric, dict(presets)]
+    _SPELLING[key] = name
     return metric
 
 
@@ -112,6 +115,7 @@ def unregister(name):
     >>> cybleu.metrics.unregister("bleu-intl")
     'cybleu.metrics.bleu:BLEU'
     """
+    _SPELLING.pop(name.lower(), None)
     return _REGISTRY.pop(name.lower())[0]
 
 
@@ -124,7 +128,9 @@ REPORT_METRICS = ("bleu", "chrf", "ter")
 
 for _name, _path, _presets in (("bleu", ".bleu:BLEU", {}), ("chrf", ".chrf:CHRF", {}),
                                ("chrf++", ".chrf:CHRF", {"word_order": 2}),
-                               ("ter", ".ter:TER", {}), ("rouge", ".rouge:ROUGE", {})):
+                               ("ter", ".ter:TER", {}), ("rouge", ".rouge:ROUGE", {}),
+                               *((t, ".rouge:ROUGE", {"rouge_types": (t,)}) for t in (
+                                   *(f"rouge{n}" for n in range(1, 10)), "rougeL", "rougeLsum"))):
     register(_name, _path, **_presets)
 del _name, _path, _presets
 
@@ -195,7 +201,8 @@ def presets(name):
 
 
 def names(plugins=False):
-    """The registered names, in the order registered.
+    """The registered names, in the order registered, spelled as registered (`rougeL`; any
+    case selects them).
 
     :param plugins: Look up the entry points of installed packages first.
     :returns: A tuple of names.
@@ -206,7 +213,7 @@ def names(plugins=False):
     """
     if plugins:
         _load_entry_points()
-    return tuple(_REGISTRY)
+    return tuple(_SPELLING[key] for key in _REGISTRY)
 
 
 def make(spec, **kwargs):
@@ -254,7 +261,8 @@ class _Choices(list):
 
     def __init__(self, plain):
         self.plain = plain
-        super().__init__(key for key in _REGISTRY if not (plain and _REGISTRY[key][1]))
+        super().__init__(_SPELLING[key] for key in _REGISTRY
+                         if not (plain and _REGISTRY[key][1]))
 
     def __contains__(self, name):
         if list.__contains__(self, name):
@@ -267,8 +275,8 @@ class _Choices(list):
 
 
 def choices(plain=False):
-    """The names a command line's `-m` takes (a list of lower-case names; a name an installed
-    package registers is accepted too).
+    """The names a command line's `-m` takes (a list of the names as registered; any case is
+    accepted, and so is a name an installed package registers).
 
     :param plain: Only names without presets (sacreBLEU's command line: `bleu`, `chrf`, `ter`).
     :returns: A list of names.

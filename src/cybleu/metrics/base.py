@@ -487,6 +487,20 @@ class Metric(metaclass=ABCMeta):
         """
         return None
 
+    def _report_alignment(self, hypotheses: SequenceT[SequenceT[str]],
+                          references: SequenceT[SequenceT[Optional[str]]]) -> Any:
+        """A token alignment the report's two-system view draws under each hypothesis: (a
+        spec {"title", "hyp", "ref", "mark", "legend", "empty"}, and per system one JSON
+        string per segment: {"h": hypothesis tokens, "r": reference tokens (str), "hm", "rm":
+        the positions marked in each, "ref": which reference (0-based)}), or None (no
+        alignment). Strings are shown as text, never parsed as HTML.
+
+        :param hypotheses: Each system's lines.
+        :param references: The reference streams (None where a segment has none).
+        :returns: (spec, [[str per segment] per system]) or None.
+        """
+        return None
+
     def __init__(self) -> None:
         self._ref_cache: Any = None
         # only BLEU warns about tokenized input; other metrics keep this True

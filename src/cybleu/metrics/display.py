@@ -118,7 +118,56 @@ def _curve_svg(chart):
             f'fill="#b35900">{html_text(chart["label"])}</text></svg>')
 
 
-_CHARTS = {"bars": _bars_svg, "curve": _curve_svg}
+#: the colours of a "prf" chart's precision, recall and F bars
+PRF_COLOURS = ("#0969da", "#b35900", "#1a7f37")
+
+
+def _prf_svg(chart):
+    """Precision, recall and F (percentages) of each part (ROUGE's types), side by side: a
+    group of three bars per part, the value over each bar where there is room, each part's
+    name under its group (its short `ticks` name where the full one does not fit)."""
+    parts, values = chart["parts"], chart["values"]
+    names = chart.get("names", ("P", "R", "F"))
+    n = max(len(parts), 1)
+    L, B, TOP, H = 30, 30, 22, 150
+    gw = max(36.0, min(96.0, (680 - L) / n))
+    W = max(200, int(L + n * gw + 8))
+    bw = gw * 0.8 / 3
+    labelled = bw >= 24
+    # about 6 px a character at font-size 10
+    ticks = parts if max(map(len, parts), default=0) * 6 < gw - 4 else chart.get("ticks", parts)
+    plot = H - TOP - B
+    out = [f'<svg width="{W}" height="{H}" viewBox="0 0 {W} {H}" role="img" '
+           f'aria-label="{html_text(chart["aria"])}">']
+    for v in (0, 50, 100):
+        y = TOP + plot * (1 - v / 100)
+        out.append(f'<line x1="{L}" x2="{W - 6}" y1="{y:.1f}" y2="{y:.1f}" stroke="#eaeef2"/>'
+                   f'<text x="{L - 4}" y="{y + 4:.1f}" font-size="10" text-anchor="end" '
+                   f'fill="#59636e">{v}</text>')
+    for k, name in enumerate(names):           # the legend, top right
+        x = W - 6 - (len(names) - k) * 26
+        out.append(f'<rect x="{x}" y="4" width="9" height="9" fill="{PRF_COLOURS[k % 3]}"/>'
+                   f'<text x="{x + 12}" y="12" font-size="10" fill="#59636e">'
+                   f'{html_text(name)}</text>')
+    for g, (part, triple) in enumerate(zip(parts, values)):
+        x0 = L + g * gw + gw * 0.1
+        for k, v in enumerate(triple):
+            v = float(v)
+            h = plot * max(0.0, min(v, 100.0)) / 100
+            x, y = x0 + k * bw, TOP + plot - h
+            out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{bw - 1:.1f}" height="{h:.1f}" '
+                       f'fill="{PRF_COLOURS[k % 3]}"><title>{html_text(part)} '
+                       f'{html_text(names[k])}: {v:.2f}</title></rect>')
+            if labelled:
+                out.append(f'<text x="{x + (bw - 1) / 2:.1f}" y="{y - 3:.1f}" font-size="9" '
+                           f'text-anchor="middle" fill="#1f2328">{v:.1f}</text>')
+        out.append(f'<text x="{x0 + 1.5 * bw:.1f}" y="{H - B + 14}" font-size="10" '
+                   f'text-anchor="middle" fill="#59636e">{html_text(ticks[g])}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+_CHARTS = {"bars": _bars_svg, "curve": _curve_svg, "prf": _prf_svg}
 
 
 def _confidence(score):

@@ -348,18 +348,22 @@
 
   // the segment's texts (laid out segment after segment in Python)
   function segText(i) {
-    var t = T(), lay = t.text_layout, base = i * lay.per_segment, k = 0, out = { source: null, refs: [], hyps: [], toks: [], marks: [] };
+    var t = T(), lay = t.text_layout, base = i * lay.per_segment, k = 0, out = { source: null, refs: [], hyps: [], toks: [], marks: [], extras: [] };
+    var nx = (lay.extras || []).length;
     if (lay.source) out.source = t.texts.get(base + k++);
     for (var r = 0; r < lay.n_refs; r++) out.refs.push(t.texts.get(base + k++));
     for (var s = 0; s < lay.n_systems; s++) {
       out.hyps.push(t.texts.get(base + k++));
       if (lay.tokens) { out.toks.push(t.texts.get(base + k++)); out.marks.push(t.texts.get(base + k++)); }
+      var xs = [];
+      for (var x = 0; x < nx; x++) xs.push(t.texts.get(base + k++));
+      out.extras.push(xs);
     }
     return out;
   }
   function hypText(i, s) {
     var t = T(), lay = t.text_layout;
-    return t.texts.get(i * lay.per_segment + (lay.source ? 1 : 0) + lay.n_refs + s * (lay.tokens ? 3 : 1));
+    return t.texts.get(i * lay.per_segment + (lay.source ? 1 : 0) + lay.n_refs + s * ((lay.tokens ? 3 : 1) + (lay.extras || []).length));
   }
   function sentence(m, s) {
     var t = T(), arr = A[t.metrics[m].sentence_array], n = t.n_segments;
@@ -444,6 +448,32 @@
 
   // ------------------------------------------------------------------ overview
   var ovSort = { key: null, dir: -1 };
+  // a metric's "prf" view: each system's precision, recall and F of each of its parts
+  function renderPrf(root, m, k) {
+    var t = T(), prf = m.prf, id = 'prf-' + k, head = el('tr', null, el('th', { class: 'l', text: 'System' }));
+    root.appendChild(el('h2', { text: m.name + ': ' + prf.title }));
+    prf.parts.forEach(function (part) { ['P', 'R', 'F'].forEach(function (x) { head.appendChild(el('th', { text: part + ' ' + x })); }); });
+    var body = el('tbody');
+    t.systems.forEach(function (name, s) {
+      var tr = el('tr', null, el('td', { class: 'l' }, vis(name, 60)));
+      prf.values[s].forEach(function (v) {
+        [0, 1, 2].forEach(function (j) {
+          tr.appendChild(el('td', { class: 'num prf-cell', title: fmt(v[j], 4) },
+            el('span', { class: 'prf-bar' + (j === 2 ? ' prf-f' : ''), style: 'width:' + Math.max(0, Math.min(100, v[j])).toFixed(1) + '%' }), el('span', { class: 'prf-num', text: fmt(v[j], 2) })));
+        });
+      });
+      body.appendChild(tr);
+    });
+    root.appendChild(el('div', { class: 'table-wrap' }, el('table', { class: 'data prf', id: id }, el('thead', null, head), body)));
+    root.appendChild(exportBar(id, function () {
+      var heads = ['System'];
+      prf.parts.forEach(function (part) { heads.push(part + ' P', part + ' R', part + ' F'); });
+      return { name: m.kind + '-prf', caption: t.name + ': ' + m.name + ', mean precision, recall and F of each system', head: heads,
+        align: 'l' + 'r'.repeat(heads.length - 1),
+        rows: t.systems.map(function (name, s) { var r = [cell(name)]; prf.values[s].forEach(function (v) { r.push(cell(fmt(v[0], 2), v[0]), cell(fmt(v[1], 2), v[1]), cell(fmt(v[2], 2), v[2])); }); return r; }) };
+    }));
+  }
+
   function renderOverview(root) {
     var t = T(), test = D.test, ms = t.metrics, n = t.systems.length;
     var what = test.type === 'bs' ? 'paired bootstrap resampling (' + int(test.n) + ' resamples)'
@@ -512,6 +542,7 @@
       renderMatrix(root, ms[S.ovMetric]);
       renderGroups(root, ms[S.ovMetric]);
     }
+    ms.forEach(function (m, k) { if ((m.views || []).indexOf('prf') >= 0) renderPrf(root, m, k); });
     root.appendChild(el('h2', { text: 'Signatures' }));
     ms.forEach(function (m) { root.appendChild(el('pre', { class: 'sig-line', text: m.name + '|' + m.signature })); });
     root.appendChild(el('h2', { text: 'Copy the table' }));
@@ -1078,14 +1109,44 @@
         dl2.appendChild(el('dt', { text: t.tokens_of + '\u2019s tokens' })); dl2.appendChild(dd);
       }
       dl2.appendChild(el('dt', { text: 'Segment scores' })); dl2.appendChild(el('dd', null, segmentStats(i, s)));
+      alignments(dl2, st, s);
       blk.appendChild(dl2);
       box.appendChild(blk);
+    });
+    t.metrics.forEach(function (m) {
+      if (m.alignment && (t.text_layout.extras || []).indexOf(m.key) >= 0) box.appendChild(el('div', { class: 'legend align-legend' }, el('span', null, el('span', { class: 'sw tok lcs' }), ' ' + m.alignment.legend)));
     });
     if (t.text_layout.tokens) {
       box.appendChild(el('div', { class: 'legend' }, 'Token colour: longest reference n-gram the token is part of \u2014',
         [0, 1, 2, 3, 4].map(function (k) { return el('span', null, el('span', { class: 'sw tok m' + k }), k === 0 ? 'none' : k + '-gram' + (k === 4 ? ' or longer' : '')); })));
     }
     return N;
+  }
+  // each metric's token alignment (its "alignment" spec; the strings: JSON made in Python),
+  // the marked tokens of the hypothesis and of the reference
+  function alignments(dl, st, s) {
+    var t = T(), keys = t.text_layout.extras || [];
+    t.metrics.forEach(function (m) {
+      var x = keys.indexOf(m.key), sp = m.alignment;
+      if (x < 0 || !sp) return;
+      var a = JSON.parse(st.extras[s][x]), box = el('dd', { class: 'align', 'data-metric': m.key });
+      var line = function (kind, label, toks, marked) {
+        var at = {}, row = el('div', { class: 'align-row ' + kind }), body = el('div', { class: 'align-toks' });
+        marked.forEach(function (k, n) { at[k] = n + 1; });
+        row.appendChild(el('span', { class: 'align-label', text: label }));
+        toks.forEach(function (tk, k) {
+          body.appendChild(el('span', { class: 'tok' + (at[k] ? ' lcs' : ''), 'data-lcs': at[k] || null, title: at[k] ? sp.mark + ' (' + at[k] + ' of ' + marked.length + ')' : null }, vis(tk)));
+        });
+        if (!toks.length) body.appendChild(el('span', { class: 'muted', text: '(' + sp.empty + ')' }));
+        body.appendChild(el('span', { class: 'align-count muted', text: marked.length + ' of ' + plural(toks.length, 'token') + ' ' + sp.mark }));
+        row.appendChild(body);
+        return row;
+      };
+      box.appendChild(line('h', sp.hyp, a.h, a.hm));
+      box.appendChild(line('r', sp.ref + (t.n_refs > 1 ? ' ' + (a.ref + 1) : ''), a.r, a.rm));
+      dl.appendChild(el('dt', { title: sp.legend, text: sp.title }));
+      dl.appendChild(box);
+    });
   }
   function segmentStats(i, s) {
     var t = T(), parts = el('div');
