@@ -219,6 +219,19 @@ def test_rouge_options_without_a_rouge_metric_are_refused_by_name(files, flag):
         assert not (root / "s.txt").exists()
 
 
+@pytest.mark.parametrize("metrics, flag, owner, takers", [
+    (["bleu"], ["--rouge-stemmer"], "ROUGE", ROUGE_NAMES),
+    (["chrf"], ["-tok", "zh"], "BLEU", "bleu"),
+    (["bleu", "chrf"], ["--ter-case-sensitive"], "TER", "ter")])
+def test_report_refuses_an_option_of_a_metric_it_does_not_compute(files, metrics, flag, owner,
+                                                                    takers):
+    root, ref, hyp, other = files
+    err = _refused(["report", ref, "-i", hyp, other, "-m", *metrics, *flag, "-o", "r.html"], root)
+    assert f"is {owner}'s option (-m {takers}), and the report computes " \
+           f"{', '.join(metrics)}" in err
+    assert not (root / "r.html").exists()
+
+
 def test_rouge_options_reach_the_multi_type_metric(corpus, files):
     # `-m rouge`: the name is also the prefix of --rouge-stemmer, which is ROUGE's own option
     refs, base, _ = corpus

@@ -361,6 +361,15 @@ def _metrics(opts):
                    for flags, _, param in cls.COMMAND_OPTIONS
                    if getattr(opts, _dest(flags), None) is not None and param not in preset}
         out.append((name, {**options, **cls.COMMAND_DEFAULTS}))
+    # an option of a metric the report does not compute would be dropped without a word
+    chosen = {metrics.get(name) for name in names}
+    defaults = vars(build_parser().parse_args([]))
+    for other in {metrics.get(name) for name in metrics.names(plugins=True)} - chosen:
+        for flags, _, _ in other.COMMAND_OPTIONS:
+            if getattr(opts, _dest(flags), None) not in (None, defaults.get(_dest(flags))):
+                takers = [n for n in metrics.names(plugins=True) if metrics.get(n) is other]
+                _fail(f"{flags[0]} is {other.label}'s option (-m {', '.join(takers)}), and the "
+                      f"report computes {', '.join(names)}.")
     return out
 
 
