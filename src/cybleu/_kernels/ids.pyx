@@ -9,7 +9,7 @@ from .bleu cimport bleu_from_stats
 from .buffers cimport i64_push
 from .idrows cimport (ROW_OK, Trim, ensure_scalar_types, item_at, read_row, row_length,
                        set_trim)
-from .ngrams cimport NgramIndex, count_segment, index_sentences
+from .ngrams cimport NgramIndex, count_any_segment, index_sentences
 from .defs cimport ERR_NOMEM, ERR_NO_REFS
 from .workspace cimport (Job, Workspace, acquire_workspace, release_workspace, raise_for,
                           run_jobs)
@@ -46,9 +46,10 @@ cdef class _RowsJob(Job):
         cdef int rc
         while self.s < self.s1 and work < STEP_WORK:
             s = self.s
-            rc = count_segment(&self.ws.table, self.hyp + self.hoff[s], self.hoff[s + 1] - self.hoff[s],
-                               self.ref, self.roff, self.soff[s], self.soff[s + 1], self.max_order,
-                               False, self.out + s * width)
+            rc = count_any_segment(&self.ws.table, self.hyp + self.hoff[s],
+                                   self.hoff[s + 1] - self.hoff[s], self.ref, self.roff,
+                                   self.soff[s], self.soff[s + 1], self.max_order, False,
+                                   self.out + s * width)
             if rc < 0:
                 self.rc = rc
                 self.failed = s
@@ -213,11 +214,11 @@ cdef class _ListJob(Job):
         if self.rc < 0:
             return True
         for k in range(stop - self.s):
-            rc = count_segment(&self.ws.table, self.ws.ids.data + self.ws.line_off.data[k],
-                               self.ws.line_off.data[k + 1] - self.ws.line_off.data[k],
-                               self.ws.ref_ids.data, self.ws.ref_off.data, self.ws.rseg.data[k],
-                               self.ws.rseg.data[k + 1], self.max_order, False,
-                               self.out + (self.s + k) * width)
+            rc = count_any_segment(&self.ws.table, self.ws.ids.data + self.ws.line_off.data[k],
+                                   self.ws.line_off.data[k + 1] - self.ws.line_off.data[k],
+                                   self.ws.ref_ids.data, self.ws.ref_off.data,
+                                   self.ws.rseg.data[k], self.ws.rseg.data[k + 1], self.max_order,
+                                   False, self.out + (self.s + k) * width)
             if rc < 0:
                 self.rc = JOB_DEFERRED if rc == ERR_NO_REFS else rc
                 return True
