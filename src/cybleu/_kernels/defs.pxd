@@ -61,6 +61,7 @@ cdef struct TextRefs:
     TextRef* data
     Py_ssize_t size
     Py_ssize_t cap
+    Py_ssize_t longest        # the longest line's length (giant lines take another path)
 
 # Token interning (_intern), one segment at a time: the segment's reference tokens get IDs 0, 1,
 # ...; a hypothesis token is looked up (OOV_ID when absent). The table stays small enough for L1
