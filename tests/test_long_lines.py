@@ -13,10 +13,12 @@ import pytest
 import cybleu
 from conftest import _core_c, parity
 
-# what 13a's rules and replacements react to, spaces of several kinds, and code points that
+# what 13a's and intl's rules and replacements react to, spaces of several kinds, and code points that
 # make a str of 1, 2 or 4 bytes per character
 PIECES = ["a", "b", "1", "2", ".", ",", "-", "&quot;", "&amp;", "&lt;", "<skipped>", "-\n", "\n",
-          "\t", " ", " ", " ", "!", "(", "é", "\u00a0", "\u0100", "\u3002", "\U0001f600", "<", "&"]
+          "\t", " ", " ", " ", "!", "(", "é", "\u00a0", "\u0100", "\u3002", "\U0001f600", "<", "&",
+          # intl's classes: numbers (No, Nl), punctuation (Pi) and symbols (Sc, Sk)
+          "\u00b2", "\u216b", "\u00ab", "\u20ac", "^"]
 
 
 def _line(rng, n):
@@ -144,3 +146,32 @@ def test_a_long_id_row_costs_its_distinct_ngrams():
     from cybleu import ids
     # the rows read as uint32 (4 bytes per ID), nothing per n-gram
     assert _added_peak(lambda: ids.sentence_bleu([row], [ref])) < 2 * (row.nbytes + ref.nbytes)
+
+
+@pytest.mark.parametrize("tokenize", ["13a", "none", "intl", "char"])
+def test_a_line_past_a_piece_scores_as_sacrebleu(tokenize):
+    """Lines past the compiled core's piece size (2**16 code points) at its own size, streamed
+    and with cached references, against sacreBLEU itself."""
+    sacrebleu = pytest.importorskip("sacrebleu")
+    rng = random.Random(len(tokenize))
+    hyp = _line(rng, 90_000)
+    refs = [_line(rng, 80_000), hyp[:50_000] + _line(rng, 30_000)]
+    expect = sacrebleu.sentence_bleu(hyp, refs, tokenize=tokenize)
+    got = cybleu.sentence_bleu(hyp, refs, tokenize=tokenize)
+    assert (got.score, got.counts, got.totals, got.sys_len, got.ref_len) == \
+        (expect.score, expect.counts, expect.totals, expect.sys_len, expect.ref_len)
+    expect = sacrebleu.BLEU(tokenize=tokenize).corpus_score([hyp, "a b"], [[refs[0], "a b"],
+                                                                          [refs[1], None]])
+    cached = cybleu.BLEU(tokenize=tokenize, references=[[refs[0], "a b"], [refs[1], None]])
+    assert cached.corpus_score([hyp, "a b"], None).score == expect.score
+
+
+def test_a_long_chrf_line_scores_as_sacrebleu():
+    """chrF and chrF++ strip a long line's whitespace in place: the statistics of sacreBLEU."""
+    sacrebleu = pytest.importorskip("sacrebleu")
+    rng = random.Random(11)
+    hyp = _line(rng, 90_000)
+    refs = [_line(rng, 80_000), hyp[:50_000] + _line(rng, 30_000)]
+    for word_order in (0, 2):
+        expect = sacrebleu.sentence_chrf(hyp, refs, word_order=word_order)
+        assert cybleu.sentence_chrf(hyp, refs, word_order=word_order).score == expect.score

@@ -169,7 +169,7 @@ cdef inline bint is_punct(uint32_t c) noexcept nogil:
 
 
 cdef Py_ssize_t strip_space(const uint32_t* s, Py_ssize_t n, uint32_t* out) noexcept nogil:
-    """''.join(line.split()): the line without str.split's whitespace; its length."""
+    """''.join(line.split()): the line without str.split's whitespace; its length (out may be s)."""
     cdef Py_ssize_t i, k = 0
     for i in range(n):
         if not Py_UNICODE_ISSPACE(s[i]):
@@ -310,8 +310,6 @@ cdef class _Workspace:
     cdef U32Buf text        # code points of the chunk's lines, back to back
     cdef I64Buf line_off    # line j spans text[line_off[j]:line_off[j+1]]
     cdef I64Buf seg_line    # segment k owns lines seg_line[k] (hypothesis) .. seg_line[k+1]-1
-    cdef U32Buf hchars      # the current hypothesis without whitespace
-    cdef U32Buf rchars      # the current reference without whitespace
     cdef U32Buf hids        # word IDs of the hypothesis
     cdef U32Buf rids        # word IDs of the segment's references, back to back
     cdef I64Buf rid_off     # reference r's words are rids[rid_off[r]:rid_off[r+1]]
@@ -322,8 +320,6 @@ cdef class _Workspace:
 
     def __dealloc__(self):
         PyMem_RawFree(self.text.data)
-        PyMem_RawFree(self.hchars.data)
-        PyMem_RawFree(self.rchars.data)
         PyMem_RawFree(self.hids.data)
         PyMem_RawFree(self.rids.data)
         PyMem_RawFree(self.line_off.data)
@@ -335,8 +331,7 @@ cdef class _Workspace:
         table_free(&self.vocab)
 
     cdef size_t nbytes(self):
-        return (4 * (self.text.cap + self.hchars.cap + self.rchars.cap + self.hids.cap
-                     + self.rids.cap)
+        return (4 * (self.text.cap + self.hids.cap + self.rids.cap)
                 + 8 * (self.line_off.cap + self.seg_line.cap + self.rid_off.cap + self.row.cap
                        + self.rows.cap)
                 + 4 * (self.table.nslots + self.vocab.nslots)
@@ -395,16 +390,16 @@ cdef Py_ssize_t load_chunk(_Workspace ws, hyps, refs, Py_ssize_t start, bint low
 
 
 cdef inline const uint32_t* chars_of(_Workspace ws, Py_ssize_t line, bint whitespace,
-                                     U32Buf* scratch, Py_ssize_t* n) noexcept nogil:
-    """The line's character sequence: as it is, or without whitespace (into scratch, which has
-    room for the whole chunk)."""
-    cdef const uint32_t* s = ws.text.data + ws.line_off.data[line]
+                                     Py_ssize_t* n) noexcept nogil:
+    """The line's character sequence: as it is, or without whitespace, stripped in place (so
+    a giant line costs no second copy; read the line's words first)."""
+    cdef uint32_t* s = ws.text.data + ws.line_off.data[line]
     cdef Py_ssize_t ln = ws.line_off.data[line + 1] - ws.line_off.data[line]
     if whitespace:
         n[0] = ln
         return s
-    n[0] = strip_space(s, ln, scratch.data)
-    return scratch.data
+    n[0] = strip_space(s, ln, s)
+    return s
 
 
 cdef int segment_row(_Workspace ws, Py_ssize_t k, int C, int W, bint whitespace, double factor,
@@ -417,7 +412,6 @@ cdef int segment_row(_Workspace ws, Py_ssize_t k, int C, int W, bint whitespace,
     cdef int order = C + W, width = 3 * (C + W), j
     cdef double f, best_f = -1.0
     cdef int64_t* row = ws.row.data
-    hc = chars_of(ws, hl, whitespace, &ws.hchars, &hn)
     if W > 0:
         for r in range(hl, last):
             bound += ws.line_off.data[r + 1] - ws.line_off.data[r] + 1
@@ -437,9 +431,10 @@ cdef int segment_row(_Workspace ws, Py_ssize_t k, int C, int W, bint whitespace,
         if words_of(ws.text.data + ws.line_off.data[hl],
                     ws.line_off.data[hl + 1] - ws.line_off.data[hl], &ws.vocab, &ws.hids) < 0:
             return ERR_NOMEM
+    hc = chars_of(ws, hl, whitespace, &hn)
     for r in range(first, last):
         if C > 0:
-            rc = chars_of(ws, r, whitespace, &ws.rchars, &rn)
+            rc = chars_of(ws, r, whitespace, &rn)
             if count_pair(&ws.table, rc, rn, hc, hn, C, 0, row) < 0:
                 return ERR_NOMEM
         if W > 0:
@@ -481,9 +476,7 @@ cdef object run(hyps, refs, int C, int W, bint whitespace, bint lowercase, beta,
         while start < n:
             end = load_chunk(ws, hyps, refs, start, lowercase)
             nseg = end - start
-            if (u32_reserve(&ws.hchars, ws.text.size) < 0
-                    or u32_reserve(&ws.rchars, ws.text.size) < 0
-                    or i64_reserve(&ws.rows, nseg * width) < 0):
+            if i64_reserve(&ws.rows, nseg * width) < 0:
                 raise MemoryError()
             with nogil:
                 for k in range(nseg):

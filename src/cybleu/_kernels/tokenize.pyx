@@ -1006,8 +1006,8 @@ cdef int tokenize_line(Workspace ws, const TextRefs* lines, Py_ssize_t k, int to
 
 # A line longer than this many code points is tokenized a piece at a time by the drivers that
 # can intern each piece's tokens at once (memory then grows by 4 bytes per token, not by the
-# tokens' characters, offsets and hashes; intl and zh take the line as one piece). A module
-# variable, so tests can shrink it.
+# tokens' characters, offsets and hashes; zh takes the line as one piece). A module variable, so
+# tests can shrink it.
 cdef Py_ssize_t PIECE_CHARS = 1 << 16
 
 
@@ -1027,13 +1027,18 @@ cdef int tokenize_piece(Workspace ws, const TextRefs* lines, Py_ssize_t k, int t
                         I64Buf* hashes) noexcept nogil:
     """The tokens of line k (n: its line_length) from *pos to the end of the piece there, appended;
     *pos moves to that end. A piece ends about PIECE_CHARS code points on, at a space (anywhere
-    for char), or at n; for intl and zh, at n: only the tokenizers whose tokens never reach
-    across a space are cut. none and char split at every space; 13a's replacements match no
-    space, and its rules 2-4 pair a character with a space only at a space's own side (see
-    split_13a_direct), so the tokens of ' '-separated pieces are the line's."""
+    for char), or at n; for zh (which strips the line first), at n.
+    none and char split at every space. 13a's replacements match no space, and its rules 2-4
+    pair a character with a space only at a space's own side (see split_13a_direct), so the
+    tokens of ' '-separated pieces are the line's. intl's three passes each match one or two
+    characters, a space never among those a match begins with in one pass and ends with in
+    another: pass 1 ((\\P{N})(\\p{P})) may begin with a space, never end with one; pass 2
+    ((\\p{P})(\\P{N})) may end with one, never begin; pass 3 takes no space. So with the space
+    in both pieces, the one before ending with it and the next beginning with it, each pass
+    finds the line's matches in the two pieces, and the space stays between their outputs."""
     cdef const TextRef* t = &lines.data[k]
     cdef Py_ssize_t a = pos[0], b = a + PIECE_CHARS
-    if b >= n or tok_mode == TOK_INTL or tok_mode == TOK_ZH:
+    if b >= n or tok_mode == TOK_ZH:
         b = n
     elif tok_mode != TOK_CHAR:
         if t.kind == 1:
@@ -1046,6 +1051,8 @@ cdef int tokenize_piece(Workspace ws, const TextRefs* lines, Py_ssize_t k, int t
             while b < n and (<const uint32_t*>t.data)[b] != 0x20:
                 b += 1
     pos[0] = b
+    if tok_mode == TOK_INTL and b < n:
+        b += 1        # the space, which the next piece begins with
     return split_text(ws, <const char*>t.data + a * t.kind, t.kind, b - a, tok_mode, False,
                       chars, ends, hashes)
 
