@@ -175,3 +175,15 @@ def test_a_long_chrf_line_scores_as_sacrebleu():
     for word_order in (0, 2):
         expect = sacrebleu.sentence_chrf(hyp, refs, word_order=word_order)
         assert cybleu.sentence_chrf(hyp, refs, word_order=word_order).score == expect.score
+    # ordinary lines take a scratch copy, long ones are stripped in place: both in one segment
+    # and one corpus
+    short = _line(rng, 300)
+    for word_order in (0, 2):
+        for h, r in ((hyp, [short, refs[0]]), (short, [refs[1], short[::-1]])):
+            expect = sacrebleu.sentence_chrf(h, r, word_order=word_order)
+            assert cybleu.sentence_chrf(h, r, word_order=word_order).score == expect.score
+        hyps = [short, hyp, short[::-1]]
+        corpus_refs = [[refs[0], short, refs[1]], [short, refs[1], hyp[:100]]]
+        expect = sacrebleu.corpus_chrf(hyps, corpus_refs, word_order=word_order)
+        got = cybleu.corpus_chrf(hyps, corpus_refs, word_order=word_order)
+        assert got.score == expect.score
