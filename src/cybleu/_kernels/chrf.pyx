@@ -88,7 +88,10 @@ cdef int table_prepare(SeqTable* t, Py_ssize_t max_entries) noexcept nogil:
     if 2 * max_entries > t.nslots or t.nslots == 0:
         if table_slots(t, 2 * max_entries) < 0:
             return ERR_NOMEM
-    elif t.n * 16 < t.nslots:
+    elif t.n * 4 < t.nslots:
+        # the slot array keeps the size of the largest segment seen: clearing only the slots
+        # in use costs a few instructions each, where a memset of the whole array would cost
+        # one per byte on segments far shorter than the longest
         for k in range(t.n):
             t.slots[t.entries[k].slot] = 0
     else:
