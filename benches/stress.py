@@ -7,6 +7,7 @@ pytest-benchmark suite.
     python benches/stress.py long-line [--mib 512]               # reading one huge line
     python benches/stress.py ter-interrupt [--segments 200000]   # Ctrl-C latency of TER
     python benches/stress.py line-memory [--line-mib 16]             # memory per char of one line
+    python benches/stress.py long-bleu [--mibs 32 64 128 256]  # BLEU of one giant line
     python benches/stress.py all [--json out.json]
 
 - lines: `cybleu REF -i HYP -b` on N-line files made of the bundled WMT17 en-de sample (500
@@ -23,8 +24,13 @@ pytest-benchmark suite.
   --repeat runs.
 - line-memory: the peak memory a call adds on top of its input (peak RSS during the call minus
   the RSS with the input built), per code point of one long line (a hypothesis of N MiB of
-  words against a reference of the same text: 13a and char sentence BLEU, chrF), and per token
-  ID of one long ID row (a Python list and an int32 array, `ids.sentence_bleu`).
+  words against a reference of the same text: 13a, none, intl and char sentence BLEU, chrF), and
+  per token ID of one long ID row (a Python list and an int32 array, `ids.sentence_bleu`); with
+  the call's CPU time per unit.
+- long-bleu: one line of N MiB of eight distinct words (13a) against a reference line of the
+  same words in another order, as files: the scoring command (`cybleu REF -i HYP -b`) and the
+  library (the files read, then `corpus_bleu`), each a whole process (wall, CPU time, peak RSS).
+  Time and memory should grow in proportion to N.
 
 Every figure carries the load average of the machine at the time (`load`): on a shared machine
 the wall time is the CPU time stretched by the load; compare CPU times, and ratios within a run.
@@ -219,7 +225,7 @@ def bench_interrupt(segments, repeat):
 
 
 LINE_MEMORY_CHILD = """
-import resource, sys
+import resource, sys, time
 import numpy as np
 import cybleu
 from cybleu import ids
@@ -232,6 +238,7 @@ if what.startswith("ids"):
     ref = np.arange(n, dtype=np.int32)
     cybleu.ids.sentence_bleu([[1, 2]], [[1, 2]])            # imports and first-call setup
     before = rss()
+    cpu = time.process_time()
     ids.sentence_bleu([row], [ref])
 else:
     words = ("the", "cat", "sat", "on", "a", "mat", "Hello,", "world!")
@@ -239,36 +246,90 @@ else:
     n = len(text)
     ref = text[::-1]
     score = {"13a": lambda: cybleu.sentence_bleu(text, [ref]),
+             "none": lambda: cybleu.sentence_bleu(text, [ref], tokenize="none"),
+             "intl": lambda: cybleu.sentence_bleu(text, [ref], tokenize="intl"),
              "char": lambda: cybleu.sentence_bleu(text, [ref], tokenize="char"),
              "chrf": lambda: cybleu.sentence_chrf(text, [ref])}[what]
     cybleu.sentence_bleu("a", ["a"]); cybleu.sentence_chrf("a", ["a"])
     before = rss()
+    cpu = time.process_time()
     score()
-print(n, before, rss())
+print(n, before, rss(), time.process_time() - cpu)
 """
 
 
 def bench_line_memory(mib):
     results = []
-    for what in ("13a", "char", "chrf", "ids-list", "ids-array"):
+    for what in ("13a", "none", "intl", "char", "chrf", "ids-list", "ids-array"):
         run = measure([sys.executable, "-c", LINE_MEMORY_CHILD, what, str(mib)])
         assert run["rc"] == 0, run["stderr"]
-        n, before, after = map(int, run["stdout"].split())
+        n, before, after, cpu = run["stdout"].split()
+        n, before, after = int(n), int(before), int(after)
         row = {"input": what, "units": n, "unit": "token ID" if what.startswith("ids") else "char",
                "added_peak_mib": round((after - before) / 2**20, 1),
                "bytes_per_unit": round((after - before) / n, 1),
+               "call_cpu_s": round(float(cpu), 2),
+               "ns_per_unit": round(float(cpu) / n * 1e9, 1),
                **{k: run[k] for k in ("wall_s", "peak_rss_mib", "load_before", "load_after")}}
         results.append(row)
         print(json.dumps(row), flush=True)
     return results
 
 
+LONG_BLEU_WORDS = ("the", "cat", "sat", "on", "a", "mat", "Hello,", "world!")
+LONG_BLEU_LIBRARY = """
+import sys, cybleu
+with open(sys.argv[1], encoding="utf-8") as f:
+    hyp = f.read().rstrip("\\n")
+with open(sys.argv[2], encoding="utf-8") as f:
+    ref = f.read().rstrip("\\n")
+print(cybleu.corpus_bleu([hyp], [[ref]]).score)
+"""
+
+
+def write_long_line(path, mib, order):
+    """One line of about `mib` MiB of LONG_BLEU_WORDS, word i being order(i) % 8, written in
+    blocks."""
+    n = int((mib << 20) / 4.375)           # the words' mean length with a space
+    with open(path, "w", encoding="utf-8") as f:
+        for start in range(0, n, 1 << 20):
+            f.write(" ".join(LONG_BLEU_WORDS[order(i) % 8]
+                             for i in range(start, min(n, start + (1 << 20)))))
+            f.write(" " if start + (1 << 20) < n else "\n")
+
+
+def bench_long_bleu(mibs, tmp):
+    results = []
+    for mib in mibs:
+        hyp, ref = Path(tmp) / f"hyp.{mib}.txt", Path(tmp) / f"ref.{mib}.txt"
+        write_long_line(hyp, mib, lambda i: i)
+        write_long_line(ref, mib, lambda i: i + i // 7)
+        for how, cmd in (("cli", [sys.executable, "-m", "cybleu", str(ref), "-i", str(hyp),
+                                  "-b"]),
+                         ("library", [sys.executable, "-c", LONG_BLEU_LIBRARY, str(hyp),
+                                      str(ref)])):
+            run = measure(cmd)
+            assert run["rc"] == 0, run["stderr"]
+            row = {"line_mib": mib, "chars": hyp.stat().st_size - 1, "how": how,
+                   "score": run["stdout"].strip(),
+                   **{k: run[k] for k in ("wall_s", "cpu_s", "peak_rss_mib", "load_before",
+                                          "load_after")}}
+            results.append(row)
+            print(json.dumps(row), flush=True)
+        hyp.unlink()
+        ref.unlink()
+    return results
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["lines", "long-line", "ter-interrupt", "line-memory", "all"])
+    parser.add_argument("what", choices=["lines", "long-line", "ter-interrupt", "line-memory",
+                                         "long-bleu", "all"])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000_000, 10_000_000])
     parser.add_argument("--mib", type=int, default=512)
     parser.add_argument("--line-mib", type=int, default=16, help="line-memory: the line's size")
+    parser.add_argument("--mibs", type=int, nargs="+", default=[32, 64, 128, 256],
+                        help="long-bleu: the lines' sizes")
     parser.add_argument("--segments", type=int, default=200_000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--tmp", default=None, help="where the input files are made (default: "
@@ -282,6 +343,8 @@ def main(argv=None):
             report["lines"] = bench_lines(args.sizes, tmp)
         if args.what in ("long-line", "all"):
             report["long_line"] = bench_long_line(args.mib, tmp)
+        if args.what in ("long-bleu", "all"):
+            report["long_bleu"] = bench_long_bleu(args.mibs, tmp)
     if args.what in ("line-memory", "all"):
         report["line_memory"] = bench_line_memory(args.line_mib)
     if args.what in ("ter-interrupt", "all"):

@@ -1,4 +1,4 @@
-"""The scoring command with one system longer than a slice reads it in step with its references,
+"""The scoring command with systems longer than a slice reads them in step with their references,
 a slice at a time: the same output, byte for byte, as caching the references first (and as
 sacreBLEU's numbers), and memory that does not grow with the files."""
 import functools
@@ -45,11 +45,36 @@ def test_streamed_output_equals_cached(tmp_path, capsys, monkeypatch, extra):
         cached = _run(capsys, [*ref_files, "-i", hyp, *extra])   # one slice: no streaming
         monkeypatch.setattr(streams, "CHUNK_LINES", 64)
         called = []
-        monkeypatch.setattr(streams, "stream_system",
-                            functools.partial(_counted, streams.stream_system, called))
+        monkeypatch.setattr(streams, "stream_systems",
+                            functools.partial(_counted, streams.stream_systems, called))
         assert _run(capsys, [*ref_files, "-i", hyp, *extra]) == cached
         assert called, "the run did not stream"
         monkeypatch.undo()
+
+
+@pytest.mark.parametrize("extra", [["-m", "bleu", "chrf", "ter"],
+                                   ["-m", "bleu", "chrf", "-f", "text", "-b"],
+                                   ["-m", "bleu", "-f", "latex"]])
+def test_several_streamed_systems_output_equals_cached(tmp_path, capsys, monkeypatch, extra):
+    """Several systems read in step with the references: the bytes of the general path, which
+    caches the references and reads the systems one after another (here forced)."""
+    import cybleu.cli
+    refs = _lines("ref")
+    ref = _write(tmp_path / "ref.txt", refs)
+    # the fourth system ends lines in " ." (sacreBLEU's warning about tokenized input)
+    names = ["KIT", "uedin-nmt", "online-B"]
+    hyps = [_write(tmp_path / f"{n}.txt", _lines(n)) for n in names]
+    hyps.append(_write(tmp_path / "tok.txt", [line.rstrip(".") + " ." for line in _lines("KIT")]))
+    monkeypatch.setattr(streams, "CHUNK_LINES", 64)
+    called = []
+    monkeypatch.setattr(streams, "stream_systems",
+                        functools.partial(_counted, streams.stream_systems, called))
+    streamed = main([ref, "-i", *hyps, *extra]), capsys.readouterr()
+    assert called, "the run did not stream"
+    monkeypatch.setattr(cybleu.cli, "_stream_systems", lambda *args: False)
+    cached = main([ref, "-i", *hyps, *extra]), capsys.readouterr()
+    assert streamed == cached
+    assert streamed[0] == 0 and len(streamed[1].out.splitlines()) >= 4
 
 
 def test_streamed_scores_equal_sacrebleu(tmp_path, capsys, monkeypatch):
@@ -77,13 +102,13 @@ def test_memory_does_not_grow_with_the_files(tmp_path, capsys, monkeypatch):
     if cybleu.BACKEND != "cython":
         pytest.skip("bounded memory is measured on the compiled core")
     monkeypatch.setattr(streams, "CHUNK_LINES", 256)
-    real = streams.stream_system
+    real = streams.stream_systems
 
     def measured(*args):
         # from here on: the line counts before read whole blocks of up to 4 MB, bounded too
         tracemalloc.reset_peak()
         return real(*args)
-    monkeypatch.setattr(streams, "stream_system", measured)
+    monkeypatch.setattr(streams, "stream_systems", measured)
     refs, hyps = _lines("ref"), _lines("KIT")
     peaks = []
     for copies in (160, 320):   # past the reader's buffers (1 MB of text decoded at a time)
@@ -97,3 +122,34 @@ def test_memory_does_not_grow_with_the_files(tmp_path, capsys, monkeypatch):
         finally:
             tracemalloc.stop()
     assert peaks[1] - peaks[0] < 300_000, peaks
+
+
+def test_memory_does_not_grow_with_the_systems(tmp_path, capsys, monkeypatch):
+    """Four systems in step with the references, twice the lines, the same peak: nothing is
+    kept per line (caching the references for several systems grew by megabytes here)."""
+    if cybleu.BACKEND != "cython":
+        pytest.skip("bounded memory is measured on the compiled core")
+    monkeypatch.setattr(streams, "CHUNK_LINES", 256)
+    real = streams.stream_systems
+
+    def measured(*args):
+        tracemalloc.reset_peak()
+        return real(*args)
+    monkeypatch.setattr(streams, "stream_systems", measured)
+    refs, hyps = _lines("ref"), _lines("KIT")
+    peaks = []
+    for copies in (160, 320):
+        n = len(refs) * copies
+        ref = _write(tmp_path / "ref.txt", [f"{refs[i % len(refs)]} {i}" for i in range(n)])
+        paths = [_write(tmp_path / f"hyp{k}.txt", [f"{hyps[(i + k) % len(hyps)]} {i}"
+                                                   for i in range(n)]) for k in range(4)]
+        tracemalloc.start()
+        try:
+            _run(capsys, [ref, "-i", *paths, "-b"])
+            peaks.append(tracemalloc.get_traced_memory()[1])
+        finally:
+            tracemalloc.stop()
+    # five readers, each holding up to a megabyte of decoded text as lines, peak together
+    # where their blocks happen to align: a few megabytes that do not depend on the length
+    # (caching the references took ~200 bytes a line, ~96 MB more at the larger size)
+    assert peaks[1] - peaks[0] < 4_000_000, peaks

@@ -251,10 +251,10 @@ def test_references_are_out_of_the_collectors_way_while_systems_are_scored(corpu
     that would make one every few chunks; afterwards the collector is as it was."""
     ref, hyp, n = corpus
     monkeypatch.setattr(streams, "CHUNK_LINES", 512)
-    # the general path, which caches the references (several systems, -d, sentence scores); one
-    # system alone streams with its references and caches nothing
+    # the general path, which caches the references (-d, sentence scores, tests); plain scoring
+    # streams the systems with their references and caches nothing
     import cybleu.cli
-    monkeypatch.setattr(cybleu.cli, "_stream_one_system", lambda *args: False)
+    monkeypatch.setattr(cybleu.cli, "_stream_systems", lambda *args: False)
     seen = []
     full = []
     real = streams.Reader.file

@@ -279,3 +279,22 @@ def test_weights_follow_sacrebleu_precisions(data, weights, smooth, effective):
 def test_bad_weights(weights, error):
     with pytest.raises(error, match="weights"):
         ids.sentence_bleu([[1]], [[1]], weights=weights)
+
+
+@pytest.mark.parametrize("n_threads", [1, 2, 3])
+def test_pairwise_bleu_of_a_batch_with_itself_sums_each_pair_once(n_threads):
+    """Against itself (refs None, or the same object) the core sums each unordered pair's
+    clipped matches once and writes both cells: every cell as sentence_bleu of that pair, bit for
+    bit, and as the same batch given as a separate copy."""
+    rng = np.random.default_rng(7)
+    batch = [rng.integers(0, 6, size=int(rng.integers(0, 12))).tolist() for _ in range(120)]
+    batch[3] = batch[5][:]                    # a repeated sentence, and an empty one
+    batch[4] = []
+    copy = [row[:] for row in batch]
+    full = ids.pairwise_bleu(batch, copy, n_threads=n_threads)
+    for got in (ids.pairwise_bleu(batch, n_threads=n_threads),
+                ids.pairwise_bleu(batch, batch, n_threads=n_threads)):
+        assert got.tobytes() == full.tobytes()
+    for i in range(0, 120, 7):             # 120 sentences: enough work for three threads
+        for j in range(120):
+            assert full[i, j] == ids.sentence_bleu([batch[i]], [batch[j]])[0]

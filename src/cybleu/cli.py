@@ -824,7 +824,7 @@ def _run(args, parking=None):
                 logger.warning(f"No references found for test set {test_set}/{args.langpair}.")
             ref_groups.append(ref_files)
 
-    if _stream_one_system(args, ref_groups, paired):
+    if _stream_systems(args, ref_groups, paired):
         return
 
     if parking is not None:
@@ -953,19 +953,21 @@ def _warn_if_unspaced(tokenize, refs):
             logger.warning(language_hint.advice(hint, tokenize, "cli"))
 
 
-def _stream_one_system(args, ref_groups, paired):
-    """One system file scored against reference files of its length, longer than one slice,
-    for its corpus scores only: read in step with its references, a slice at a time, so memory
-    stays bounded by the slice instead of growing with the files (the same output as caching
-    the references first). False, having done nothing, for any other run."""
-    if (args.input is None or len(args.input) != 1 or len(ref_groups) != 1 or args.num_refs != 1
+def _stream_systems(args, ref_groups, paired):
+    """System files scored against reference files of their length, longer than one slice, for
+    their corpus scores only: read in step with the references, a slice at a time, so memory
+    stays bounded by the slice instead of growing with the files or the number of systems (the
+    same output as caching the references first). False, having done nothing, for any other
+    run."""
+    if (args.input is None or len(ref_groups) != 1 or args.num_refs != 1
+            or len(set(args.input)) != len(args.input)
             or paired or args.confidence or args.detail or args.sentence_level
             or args.origlang is not None or args.subset is not None):
         return False
-    ref_paths, path = list(ref_groups[0]), args.input[0]
+    ref_paths, paths = list(ref_groups[0]), list(args.input)
     if not ref_paths:
         return False
-    counts = [streams.count_lines(p, args.encoding) for p in ref_paths + [path]]
+    counts = [streams.count_lines(p, args.encoding) for p in ref_paths + paths]
     if None in counts or len(set(counts)) != 1 or counts[0] <= streams.CHUNK_LINES:
         return False      # the general path reads them (and reports a length mismatch)
     metric_args = _metric_args(args)
@@ -979,11 +981,15 @@ def _stream_one_system(args, ref_groups, paired):
                           [streams.first_lines(p, args.encoding, 5000) for p in ref_paths])
     progress = _line_progress(args, "scoring")
     try:
-        system, metrics = streams.stream_system(metric_args, classes, ref_paths, path, path,
-                                                args.encoding, progress)
+        systems, metrics = streams.stream_systems(metric_args, classes, ref_paths, paths, paths,
+                                                  args.encoding, progress)
     finally:
         progress.close()
-    _single(args, metrics, system, None)
+    if len(systems) == 1:
+        _single(args, metrics, systems[0], None)
+        return True
+    logger.info(f"Found {len(systems)} systems.")
+    _plain_table(args, metrics, systems)
     return True
 
 

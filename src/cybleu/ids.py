@@ -550,7 +550,8 @@ def pairwise_bleu(hyps, refs=None, *, max_order=4, smooth_method="exp", smooth_v
         raise ValueError(f"pairwise_bleu needs a smooth_value in (0, 1e300] for "
                          f"{smooth_method!r}, got {smooth_value!r}")
     hyp_flat, hyp_offsets, _ = _batch(hyps, "hyps", pad_id, eos_id)
-    if refs is None:
+    if refs is None or refs is hyps:
+        # the same arrays: the core then sums each unordered pair's matches once
         ref_flat, ref_offsets = hyp_flat, hyp_offsets
     else:
         ref_flat, ref_offsets, _ = _batch(refs, "refs", pad_id, eos_id)

@@ -461,22 +461,38 @@ STREAM_LINES = 1 << 14
 
 
 def stream_system(metric_args, registry, ref_paths, path, name, encoding, progress):
-    """One system scored against its references read in step with it, STREAM_LINES lines at a
-    time (for files of equal length, more than CHUNK_LINES long): the same statistics and scores
-    as caching the references first, in memory bounded by a slice. Returns the System and the
-    {key: StreamedSlices} that scored it."""
+    """One system scored against its references read in step with it (stream_systems)."""
+    systems, metrics = stream_systems(metric_args, registry, ref_paths, [path], [name],
+                                      encoding, progress)
+    return systems[0], metrics
+
+
+def stream_systems(metric_args, registry, ref_paths, paths, names, encoding, progress):
+    """Systems scored against their references, all read in step, STREAM_LINES lines at a time
+    (for files of equal length, more than CHUNK_LINES long): the same statistics and scores as
+    caching the references first, in memory bounded by a slice of each file, whatever the number
+    of systems (each slice of the references is cached once and scores every system). Returns
+    the Systems and the {key: StreamedSlices} that scored them."""
+    from ._kernels.threads import map_in_threads
     metrics = {key: StreamedSlices(key, registry[key], kwargs)
                for key, kwargs in metric_args.items()}
     lines = min(STREAM_LINES, CHUNK_LINES)
-    system = System(name, metrics, False, lines)
+    systems = [System(name, metrics, False, lines) for name in names]
+    # BLEU alone reads and scores two systems' slices at a time where there are two cores, as
+    # Reader.files reads two files at a time (its core releases the GIL while it counts)
+    threads = 2 if (len(systems) > 1 and (os.cpu_count() or 1) > 1
+                    and set(metrics) == {"BLEU"}) else 1
     sources = [TextSource(p, encoding) for p in ref_paths]
-    target = TextSource(path, encoding)
+    targets = [TextSource(p, encoding) for p in paths]
     opened = []
     try:
-        for source in sources + [target]:
+        for source in sources + targets:
             opened.append(source.__enter__())
-        ref_blocks = [source.blocks(lines) for source in sources]
-        for k, block in enumerate(target.blocks(lines)):
+        # several systems: each file's reader holds a quarter of the text it holds alone
+        size = 1 << 20 if len(systems) == 1 else 1 << 18
+        ref_blocks = [source.blocks(lines, size) for source in sources]
+        sys_blocks = [target.blocks(lines, size) for target in targets]
+        for k, block in enumerate(sys_blocks[0]):
             refs = [next(blocks) for blocks in ref_blocks]
             for key, metric in metrics.items():
                 try:
@@ -485,16 +501,24 @@ def stream_system(metric_args, registry, ref_paths, path, name, encoding, progre
                     raise InputError(memory_message(ref_paths[0],
                                                     f"caching them for {key}")) from None
             del refs
-            system.add(metrics, block, False)
-            del block
-            progress(system.n_lines)
-        system.finish(metrics)
+            first, block = block, None
+
+            def step(i, first=first):
+                try:
+                    systems[i].add(metrics, first if i == 0 else next(sys_blocks[i]), False)
+                except MemoryError:
+                    raise InputError(memory_message(paths[i], "scoring it")) from None
+            map_in_threads(step, range(len(systems)), threads)
+            del first, step
+            progress(systems[0].n_lines)
+        for system in systems:
+            system.finish(metrics)
     except MemoryError:
-        raise InputError(memory_message(path, "scoring it")) from None
+        raise InputError(memory_message(paths[0], "scoring it")) from None
     finally:
         for source in opened:
             source.__exit__(None, None, None)
-    return system, metrics
+    return systems, metrics
 
 
 def make_metrics(registry, metric_args, refs, n_segments, label="the references"):

@@ -76,4 +76,6 @@ cdef inline int refs_push(TextRefs* b, const void* data, Py_ssize_t length, int 
     b.data[b.size].length = length
     b.data[b.size].kind = kind
     b.size += 1
+    if length > b.longest:
+        b.longest = length
     return 0

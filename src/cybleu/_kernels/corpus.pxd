@@ -17,4 +17,5 @@ cdef class RefSet:
     cdef int tok_mode
 
     cdef int add_line(self, Workspace ws, Py_ssize_t k) noexcept nogil
+    cdef int add_long_line(self, Workspace ws, Py_ssize_t k) noexcept nogil
     cdef void trim(self)

@@ -10,10 +10,12 @@ from libc.string cimport memcpy, memset
 
 from .buffers cimport u32_reserve, u32_push, i64_reserve, i64_push
 from .hashing cimport hash_step
-from .intern cimport segment_ids, hypothesis_ids_in, vocab_grow, vocab_add, vocab_insert
-from .ngrams cimport count_segment, count_in_references, reference_table
-from .tokenize cimport tokenizer_mode, tokenize_line
-from .defs cimport (hash_t, U32Buf, I64Buf, VocabEntry, OOV_ID, ERR_NOMEM, ERR_NO_REFS,
+from .intern cimport (segment_ids, hypothesis_ids_in, vocab_grow, vocab_add, vocab_insert,
+                      vocab_clear, intern_tokens, lookup_tokens)
+from .ngrams cimport (count_segment, count_in_references, reference_table, segment_counts,
+                      reference_counts)
+from .tokenize cimport tokenizer_mode, tokenize_line, piece_chars, line_length, tokenize_piece
+from .defs cimport (hash_t, U32Buf, I64Buf, Vocab, VocabEntry, OOV_ID, ERR_NOMEM, ERR_NO_REFS,
                    CORE_MAX_ORDER)
 from .workspace cimport (Job, Workspace, acquire_workspace, release_workspace, load_text_refs,
                          run_jobs)
@@ -97,6 +99,76 @@ cdef int segment_hypothesis_ids(Workspace ws, RefSet cached) noexcept nogil:
         if tid != OOV_ID and ws.mark.data[tid] != ws.stamp:
             ws.ids.data[t] = OOV_ID
     return 0
+
+
+cdef void unstamped_oov(Workspace ws) noexcept nogil:
+    """OOV_ID for the IDs in ws.ids that the current segment's references do not have (as
+    segment_hypothesis_ids marks them)."""
+    cdef Py_ssize_t t
+    cdef uint32_t tid
+    for t in range(ws.ids.size):
+        tid = ws.ids.data[t]
+        if tid != OOV_ID and ws.mark.data[tid] != ws.stamp:
+            ws.ids.data[t] = OOV_ID
+
+
+cdef inline bint chunk_in_pieces(Workspace ws, bint streamed) noexcept nogil:
+    """Whether the loaded chunk holds a line past tokenize.piece_chars (see long_ids)."""
+    cdef Py_ssize_t limit = piece_chars()
+    return ws.hlines.longest > limit or (streamed and ws.rlines.longest > limit)
+
+
+cdef int long_ids(Workspace ws, RefSet cached, Py_ssize_t k, int tok_mode) noexcept nogil:
+    """Segment k of the chunk as IDs, its lines tokenized a piece at a time and each piece's
+    tokens interned (or looked up) at once, so that a giant line costs 4 bytes per token: the
+    references (when streamed) interned into ws.vocab, their characters kept in ws.rchars for
+    its distinct tokens only, their IDs in ws.ref_ids / ws.ref_off; the hypothesis looked up
+    there or in the cached set's vocabulary, its IDs in ws.ids (OOV_ID where the vocabulary
+    lacks a token; a cached set's caller marks the tokens of other segments' references)."""
+    cdef Py_ssize_t r, n, pos
+    cdef const Vocab* v = &ws.vocab
+    if cached is None:
+        ws.rchars.size = ws.ref_ids.size = ws.ref_off.size = 0
+        if vocab_clear(&ws.vocab) < 0 or i64_push(&ws.ref_off, 0) < 0:
+            return ERR_NOMEM
+        for r in range(ws.rseg.data[k], ws.rseg.data[k + 1]):
+            n = line_length(&ws.rlines, r)
+            pos = 0
+            while pos < n:
+                ws.tok_chars.size = ws.tok_ends.size = ws.tok_hash.size = 0
+                if (tokenize_piece(ws, &ws.rlines, r, tok_mode, n, &pos, &ws.tok_chars,
+                                   &ws.tok_ends, &ws.tok_hash) < 0
+                        or intern_tokens(&ws.vocab, &ws.rchars, &ws.tok_chars, &ws.tok_ends,
+                                         &ws.tok_hash, &ws.ref_ids) < 0):
+                    return ERR_NOMEM
+            if i64_push(&ws.ref_off, ws.ref_ids.size) < 0:
+                return ERR_NOMEM
+    else:
+        v = &cached.vocab
+    ws.ids.size = 0
+    n = line_length(&ws.hlines, k)
+    pos = 0
+    while pos < n:
+        ws.tok_chars.size = ws.tok_ends.size = ws.tok_hash.size = 0
+        if (tokenize_piece(ws, &ws.hlines, k, tok_mode, n, &pos, &ws.tok_chars, &ws.tok_ends,
+                           &ws.tok_hash) < 0
+                or lookup_tokens(v, &ws.tok_chars, &ws.tok_ends, &ws.tok_hash, &ws.ids) < 0):
+            return ERR_NOMEM
+    return 0
+
+
+cdef inline int count_loaded(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t stop,
+                             int tok_mode, int max_order, int64_t* totals, int64_t* rows,
+                             Py_ssize_t* where, Py_ssize_t group,
+                             Py_ssize_t* table_seg) noexcept nogil:
+    """count_chunk, or count_in_pieces for a chunk that holds a giant line: each in its own
+    function, both called from both drivers, so that neither changes how the compiler lays out
+    the other."""
+    if chunk_in_pieces(ws, cached is None):
+        return count_in_pieces(ws, cached, start, stop, tok_mode, max_order, totals, rows, where,
+                               group, table_seg)
+    return count_chunk(ws, cached, start, stop, tok_mode, max_order, totals, rows, where, group,
+                       table_seg)
 
 
 cdef int count_chunk(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t stop,
@@ -198,6 +270,53 @@ cdef int count_grouped(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t
     return 0
 
 
+cdef int count_in_pieces(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t stop,
+                         int tok_mode, int max_order, int64_t* totals, int64_t* rows,
+                         Py_ssize_t* where, Py_ssize_t group, Py_ssize_t* table_seg) noexcept nogil:
+    """count_chunk (and count_grouped) for a chunk that holds a giant line: every segment's
+    lines through long_ids (a short line is one piece), the same statistics."""
+    cdef Py_ssize_t width = 2 + 2 * max_order, k, s, seg
+    cdef int rc = 0
+    for k in range(stop - start):
+        s = start + k
+        where[0] = s
+        rc = long_ids(ws, cached, k, tok_mode)
+        if rc < 0:
+            return rc
+        if cached is None:
+            rc = segment_counts(&ws.table, ws.ids.data, ws.ids.size, ws.ref_ids.data,
+                                ws.ref_off.data, 0, ws.ref_off.size - 1, max_order, True,
+                                ws.stats.data)
+        elif group > 1:
+            seg = s // group
+            if seg != table_seg[0]:
+                table_seg[0] = -1
+                rc = cached_segment(ws, cached, seg)
+                if rc == 0:
+                    rc = reference_table(
+                        &ws.table, cached.ids.data + cached.ref_tok.data[cached.seg_ref.data[seg]],
+                        ws.ref_off.data, ws.ref_off.size - 1, max_order)
+                if rc < 0:
+                    return rc
+                table_seg[0] = seg
+            unstamped_oov(ws)
+            rc = reference_counts(&ws.table, ws.ids.data, ws.ids.size, ws.ref_off.data,
+                                  ws.ref_off.size - 1, max_order, ws.stats.data)
+        else:
+            rc = cached_segment(ws, cached, s)
+            if rc < 0:
+                return rc
+            unstamped_oov(ws)
+            rc = segment_counts(&ws.table, ws.ids.data, ws.ids.size,
+                                cached.ids.data + cached.ref_tok.data[cached.seg_ref.data[s]],
+                                ws.ref_off.data, 0, ws.ref_off.size - 1, max_order, True,
+                                ws.stats.data)
+        if rc < 0:
+            return rc
+        add_row(ws.stats.data, width, totals, rows, k)
+    return 0
+
+
 cdef int run_stats(RefSet cached, segments, hyps, int tok_mode, bint lowercase, int max_order,
                    int64_t* totals, I64Buf* rows, Py_ssize_t group=1) except -1:
     """Statistics of every segment: summed into totals, and appended to rows unless NULL. The
@@ -217,9 +336,9 @@ cdef int run_stats(RefSet cached, segments, hyps, int tok_mode, bint lowercase, 
             stop = ws.chunk_end(hyps, start)
             load_chunk(ws, segments if cached is None else None, hyps, start, stop, lowercase)
             with nogil:
-                rc = count_chunk(ws, cached, start, stop, tok_mode, max_order, totals,
-                                 rows.data + rows.size if rows != NULL else NULL, &where,
-                                 group, &table_seg)
+                rc = count_loaded(ws, cached, start, stop, tok_mode, max_order, totals,
+                                  rows.data + rows.size if rows != NULL else NULL, &where,
+                                  group, &table_seg)
             _check(rc, where)
             if rows != NULL:
                 rows.size += (stop - start) * width
@@ -269,9 +388,9 @@ cdef class _TextJob(Job):
         if self.load_guarded() < 0:
             self.rc = ERR_NOMEM        # any rc < 0 ends the job; self.error says what happened
             return True
-        self.rc = count_chunk(self.ws, self.cached, start, stop, self.tok_mode, self.max_order,
-                              self.totals.data, self.rows + start * (2 + 2 * self.max_order),
-                              &self.where, self.group, &self.table_seg)
+        self.rc = count_loaded(self.ws, self.cached, start, stop, self.tok_mode, self.max_order,
+                               self.totals.data, self.rows + start * (2 + 2 * self.max_order),
+                               &self.where, self.group, &self.table_seg)
         if self.rc < 0:
             return True
         self.c += 1
@@ -520,16 +639,34 @@ cdef class RefSet:
                 stop = ws.chunk_end(flat, start)
                 ws.hkeep = load_text_refs(flat[start:stop], start, lowercase, &ws.hlines)
                 with nogil:
-                    for k in range(stop - start):
-                        rc = self.add_line(ws, k)
-                        if rc < 0:
-                            break
+                    if ws.hlines.longest > piece_chars():
+                        for k in range(stop - start):
+                            rc = self.add_long_line(ws, k)
+                            if rc < 0:
+                                break
+                    else:
+                        for k in range(stop - start):
+                            rc = self.add_line(ws, k)
+                            if rc < 0:
+                                break
                 _check(rc, start + k)
                 PyErr_CheckSignals()
                 start = stop
         finally:
             release_workspace(ws)
         self.trim()
+
+    cdef int add_long_line(self, Workspace ws, Py_ssize_t k) noexcept nogil:
+        """add_line a piece at a time (see long_ids): for the chunks that hold a giant line."""
+        cdef Py_ssize_t n = line_length(&ws.hlines, k), pos = 0
+        while pos < n:
+            ws.tok_chars.size = ws.tok_ends.size = ws.tok_hash.size = 0
+            if (tokenize_piece(ws, &ws.hlines, k, self.tok_mode, n, &pos, &ws.tok_chars,
+                               &ws.tok_ends, &ws.tok_hash) < 0
+                    or intern_tokens(&self.vocab, &self.vchars, &ws.tok_chars, &ws.tok_ends,
+                                     &ws.tok_hash, &self.ids) < 0):
+                return ERR_NOMEM
+        return u32_push(&self.ref_tok, <uint32_t>self.ids.size)
 
     cdef int add_line(self, Workspace ws, Py_ssize_t k) noexcept nogil:
         """Reference line k of the loaded chunk tokenized, and its tokens interned into the set."""

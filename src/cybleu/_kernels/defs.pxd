@@ -61,6 +61,7 @@ cdef struct TextRefs:
     TextRef* data
     Py_ssize_t size
     Py_ssize_t cap
+    Py_ssize_t longest        # the longest line's length (giant lines take another path)
 
 # Token interning (_intern), one segment at a time: the segment's reference tokens get IDs 0, 1,
 # ...; a hypothesis token is looked up (OOV_ID when absent). The table stays small enough for L1
@@ -109,7 +110,9 @@ cdef struct NgramEntry:
 
 # Per-segment table of hypothesis n-grams, emptied between segments by moving to the next
 # generation (no clearing pass). Also interns every n-gram of a batch for pairwise scoring
-# (_ngrams.NgramIndex).
+# (_ngrams.NgramIndex). A usual segment's table has room for every n-gram it may have; a giant
+# segment's (and a batch's index) starts smaller and grows, rehashed, as distinct n-grams arrive,
+# so that a giant line costs memory by its distinct n-grams.
 cdef struct NgramTable:
     NgramSlot* slots
     Py_ssize_t mask
@@ -118,6 +121,7 @@ cdef struct NgramTable:
     NgramEntry* entries       # by ID
     Py_ssize_t n
     Py_ssize_t ecap
+    Py_ssize_t limit          # n-grams it holds before it must grow: half its slots, at most ecap
     uint32_t* touched         # IDs whose ref_count the current reference raised (several
     Py_ssize_t ntouched       # references only; room for tcap of them)
     Py_ssize_t tcap

@@ -9,7 +9,7 @@ from .bleu cimport bleu_from_stats
 from .buffers cimport i64_push
 from .idrows cimport (ROW_OK, Trim, ensure_scalar_types, item_at, read_row, row_length,
                        set_trim)
-from .ngrams cimport NgramIndex, count_segment, index_sentences
+from .ngrams cimport NgramIndex, count_any_segment, index_sentences
 from .defs cimport ERR_NOMEM, ERR_NO_REFS
 from .workspace cimport (Job, Workspace, acquire_workspace, release_workspace, raise_for,
                           run_jobs)
@@ -46,9 +46,10 @@ cdef class _RowsJob(Job):
         cdef int rc
         while self.s < self.s1 and work < STEP_WORK:
             s = self.s
-            rc = count_segment(&self.ws.table, self.hyp + self.hoff[s], self.hoff[s + 1] - self.hoff[s],
-                               self.ref, self.roff, self.soff[s], self.soff[s + 1], self.max_order,
-                               False, self.out + s * width)
+            rc = count_any_segment(&self.ws.table, self.hyp + self.hoff[s],
+                                   self.hoff[s + 1] - self.hoff[s], self.ref, self.roff,
+                                   self.soff[s], self.soff[s + 1], self.max_order, False,
+                                   self.out + s * width)
             if rc < 0:
                 self.rc = rc
                 self.failed = s
@@ -213,11 +214,11 @@ cdef class _ListJob(Job):
         if self.rc < 0:
             return True
         for k in range(stop - self.s):
-            rc = count_segment(&self.ws.table, self.ws.ids.data + self.ws.line_off.data[k],
-                               self.ws.line_off.data[k + 1] - self.ws.line_off.data[k],
-                               self.ws.ref_ids.data, self.ws.ref_off.data, self.ws.rseg.data[k],
-                               self.ws.rseg.data[k + 1], self.max_order, False,
-                               self.out + (self.s + k) * width)
+            rc = count_any_segment(&self.ws.table, self.ws.ids.data + self.ws.line_off.data[k],
+                                   self.ws.line_off.data[k + 1] - self.ws.line_off.data[k],
+                                   self.ws.ref_ids.data, self.ws.ref_off.data,
+                                   self.ws.rseg.data[k], self.ws.rseg.data[k + 1], self.max_order,
+                                   False, self.out + (self.s + k) * width)
             if rc < 0:
                 self.rc = JOB_DEFERRED if rc == ERR_NO_REFS else rc
                 return True
@@ -324,20 +325,27 @@ def ids_batch_stats(hyps, refs, max_order=4, pad_id=None, eos_id=None, n_threads
 
 cdef int pair_columns(NgramIndex ix, const int64_t* off, Py_ssize_t nhyp, Py_ssize_t j0,
                       Py_ssize_t j1, Py_ssize_t ncol, int max_order, int method, double sv,
-                      bint effective_order, int32_t* refcnt, double* out) noexcept nogil:
+                      bint effective_order, bint same, int32_t* refcnt,
+                      double* out) noexcept nogil:
     """out[i, j] for every hypothesis i and the references j0..j1-1 (sentences nhyp + j);
-    refcnt: one zeroed count per n-gram ID of the index, left zeroed."""
+    refcnt: one zeroed count per n-gram ID of the index, left zeroed. same: the references are
+    the hypotheses (sentences j): a pair's clipped matches, the sum of min(count in i, count in
+    j), are the same both ways, so column j sums rows i <= j once and writes out[i, j] and
+    out[j, i]."""
     cdef int64_t[514] st
+    cdef int64_t[514] mirror
     cdef double[256] logs
-    cdef Py_ssize_t i, j, k, r, hlen
+    cdef Py_ssize_t i, j, k, r, hlen, rlen, iend
     cdef int n
     cdef int32_t c, rc
     for j in range(j0, j1):
-        r = nhyp + j
+        r = j if same else nhyp + j
         for k in range(ix.goff[r], ix.goff[r + 1]):
             refcnt[ix.gid[k]] = ix.gcnt[k]
-        st[1] = off[r + 1] - off[r]
-        for i in range(nhyp):
+        rlen = off[r + 1] - off[r]
+        st[1] = rlen
+        iend = j + 1 if same else nhyp
+        for i in range(iend):
             hlen = off[i + 1] - off[i]
             st[0] = hlen
             for n in range(max_order):
@@ -349,6 +357,14 @@ cdef int pair_columns(NgramIndex ix, const int64_t* off, Py_ssize_t nhyp, Py_ssi
                     c = ix.gcnt[k]
                     st[2 + ix.gord[k]] += c if c < rc else rc
             out[i * ncol + j] = bleu_from_stats(st, max_order, method, sv, effective_order, logs)
+            if same and i != j:
+                mirror[0] = rlen
+                mirror[1] = hlen
+                for n in range(max_order):
+                    mirror[2 + n] = st[2 + n]
+                    mirror[2 + max_order + n] = rlen - n if rlen > n else 0
+                out[j * ncol + i] = bleu_from_stats(mirror, max_order, method, sv,
+                                                    effective_order, logs)
         for k in range(ix.goff[r], ix.goff[r + 1]):
             refcnt[ix.gid[k]] = 0
     return 0
@@ -361,7 +377,7 @@ cdef class _PairJob(Job):
     cdef const int64_t* off
     cdef int max_order, method
     cdef double sv
-    cdef bint effective_order
+    cdef bint effective_order, same
     cdef int32_t* refcnt
     cdef double* out
 
@@ -373,7 +389,8 @@ cdef class _PairJob(Job):
         if stop > self.j1:
             stop = self.j1
         pair_columns(self.ix, self.off, self.nhyp, self.j, stop, self.ncol, self.max_order,
-                     self.method, self.sv, self.effective_order, self.refcnt, self.out)
+                     self.method, self.sv, self.effective_order, self.same, self.refcnt,
+                     self.out)
         self.j = stop
         return self.j >= self.j1
 
@@ -391,25 +408,40 @@ def ids_pairwise_scores(hyp_flat, hyp_offsets, ref_flat, ref_offsets, max_order=
     cdef double[:, ::1] outv
     cdef _PairJob job
     cdef NgramIndex ix
+    cdef bint same = ref_flat is hyp_flat and ref_offsets is hyp_offsets
     sv = check_scoring(max_order, smooth_method, smooth_value, n_threads)
     hyp_flat, hyp_offsets = check_sentences(hyp_flat, hyp_offsets, "hyp")
-    ref_flat, ref_offsets = check_sentences(ref_flat, ref_offsets, "ref")
+    if same:
+        ref_flat, ref_offsets = hyp_flat, hyp_offsets
+    else:
+        ref_flat, ref_offsets = check_sentences(ref_flat, ref_offsets, "ref")
     nhyp = hyp_offsets.shape[0] - 1
     nref = ref_offsets.shape[0] - 1
     out = np.zeros((nhyp, nref), dtype=np.float64)
     if nhyp == 0 or nref == 0:
         return out
-    # hypotheses then references, as one set of sentences
-    flat = np.concatenate([hyp_flat, ref_flat])
-    off = np.concatenate([hyp_offsets, ref_offsets[1:] + hyp_offsets[nhyp]])
+    if same:
+        # the sentences against each other: each unordered pair's matches summed once
+        flat, off = hyp_flat, hyp_offsets
+    else:
+        # hypotheses then references, as one set of sentences
+        flat = np.concatenate([hyp_flat, ref_flat])
+        off = np.concatenate([hyp_offsets, ref_offsets[1:] + hyp_offsets[nhyp]])
     ix = index_sentences(flat, off, max_order)
     offv, outv = off, out
     nchunks = min(n_threads, nref)
     jobs = []
     for k in range(nchunks):
         job = _PairJob()
-        job.j = nref * k // nchunks
-        job.j1 = nref * (k + 1) // nchunks
+        if same:
+            # column j sums j + 1 rows: equal shares of the triangle, not of the columns
+            job.j = <Py_ssize_t>(nref * (k / <double>nchunks) ** 0.5) if k else 0
+            job.j1 = (<Py_ssize_t>(nref * ((k + 1) / <double>nchunks) ** 0.5)
+                      if k + 1 < nchunks else nref)
+        else:
+            job.j = nref * k // nchunks
+            job.j1 = nref * (k + 1) // nchunks
+        job.same = same
         job.step_cols = max(1, STEP_WORK // nhyp)
         job.nhyp = nhyp
         job.ncol = nref

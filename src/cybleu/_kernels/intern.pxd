@@ -1,7 +1,7 @@
 # Token interning (floor 1): the tokens of a segment -> uint32 IDs in the workspace.
 from libc.stdint cimport int64_t, uint32_t
 
-from .defs cimport hash_t, U32Buf, Vocab
+from .defs cimport hash_t, U32Buf, I64Buf, Vocab
 from .workspace cimport Workspace
 
 
@@ -20,3 +20,10 @@ cdef int64_t vocab_add(Vocab* v, U32Buf* store, const uint32_t* s, Py_ssize_t n,
                        hash_t h) noexcept nogil
 cdef int64_t vocab_insert(Vocab* v, const uint32_t* s, Py_ssize_t n, hash_t h) noexcept nogil
 cdef int hypothesis_ids_in(Workspace ws, const Vocab* v) noexcept nogil
+cdef int vocab_clear(Vocab* v) noexcept nogil
+# A line's tokens a piece at a time: interned into a growing vocabulary (its characters kept in
+# `store`), or looked up; the IDs appended.
+cdef int intern_tokens(Vocab* v, U32Buf* store, const U32Buf* chars, const I64Buf* ends,
+                       const I64Buf* hashes, U32Buf* out) noexcept nogil
+cdef int lookup_tokens(const Vocab* v, const U32Buf* chars, const I64Buf* ends,
+                       const I64Buf* hashes, U32Buf* out) noexcept nogil

@@ -6,8 +6,13 @@ from libc.string cimport memset
 
 from .buffers cimport u32_reserve, i64_reserve
 from .hashing cimport slot_of, slot_shift, same_token
-from .defs cimport hash_t, OOV_ID, ERR_NOMEM, U32Buf, Vocab, VocabEntry, VocabSlot
+from .defs cimport hash_t, OOV_ID, ERR_NOMEM, U32Buf, I64Buf, Vocab, VocabEntry, VocabSlot
 from .workspace cimport Workspace
+
+
+# A segment's vocabulary starts with room for this many reference tokens at most, and grows past
+# it with the distinct tokens of a giant reference.
+cdef Py_ssize_t VOCAB_START = 1 << 16
 
 
 cdef int vocab_reset(Vocab* v, Py_ssize_t max_entries) noexcept nogil:
@@ -97,6 +102,8 @@ cdef int reference_ids(Workspace ws, const uint32_t* chars, const int64_t* tok_e
     """segment_ids' first half: a fresh vocabulary of references r0..r1-1, their IDs in
     ws.ref_ids / ws.ref_off."""
     cdef Py_ssize_t t0 = ref_tok[r0], t1 = ref_tok[r1], t, r, start
+    if t1 - t0 > VOCAB_START:
+        return reference_ids_growing(ws, chars, tok_end, tok_hash, ref_tok, r0, r1)
     ws.ref_ids.size = 0
     ws.ref_off.size = 0
     if (vocab_reset(&ws.vocab, t1 - t0) < 0 or u32_reserve(&ws.ref_ids, t1 - t0) < 0
@@ -112,6 +119,42 @@ cdef int reference_ids(Workspace ws, const uint32_t* chars, const int64_t* tok_e
     ws.ref_ids.size = t1 - t0
     ws.ref_off.size = r1 - r0 + 1
     return 0
+
+
+cdef int reference_ids_growing(Workspace ws, const uint32_t* chars, const int64_t* tok_end,
+                               const int64_t* tok_hash, const int64_t* ref_tok, Py_ssize_t r0,
+                               Py_ssize_t r1) noexcept nogil:
+    """reference_ids for a giant segment (past VOCAB_START tokens): the vocabulary grows with
+    its distinct tokens instead of making room for every token."""
+    cdef Py_ssize_t t0 = ref_tok[r0], t1 = ref_tok[r1], t, r, start
+    cdef Vocab* v = &ws.vocab
+    ws.ref_ids.size = 0
+    ws.ref_off.size = 0
+    if (vocab_clear(v) < 0 or u32_reserve(&ws.ref_ids, t1 - t0) < 0
+            or i64_reserve(&ws.ref_off, r1 - r0 + 1) < 0):
+        return ERR_NOMEM
+    ws.ref_off.data[0] = 0
+    for r in range(r0, r1):
+        for t in range(ref_tok[r], ref_tok[r + 1]):
+            if (v.n == v.ecap or 2 * (v.n + 1) > v.mask + 1) and vocab_grow(v, v.n + 1) < 0:
+                return ERR_NOMEM
+            start = tok_end[t - 1] if t > 0 else 0
+            ws.ref_ids.data[t - t0] = vocab_intern(v, chars + start, tok_end[t] - start,
+                                                   <hash_t>tok_hash[t])
+        ws.ref_off.data[r - r0 + 1] = ref_tok[r + 1] - t0
+    ws.ref_ids.size = t1 - t0
+    ws.ref_off.size = r1 - r0 + 1
+    return 0
+
+
+cdef int vocab_clear(Vocab* v) noexcept nogil:
+    """Empty a vocabulary that grows as tokens arrive (vocab_grow before each new one)."""
+    cdef Py_ssize_t e
+    if v.slots != NULL:
+        for e in range(v.n):
+            v.slots[v.entries[e].slot].entry = -1
+    v.n = 0
+    return vocab_grow(v, 1024)
 
 
 cdef int hypothesis_ids(Workspace ws) noexcept nogil:
@@ -209,4 +252,40 @@ cdef int hypothesis_ids_in(Workspace ws, const Vocab* v) noexcept nogil:
                                       <hash_t>ws.tok_hash.data[t])
         start = ws.tok_ends.data[t]
     ws.ids.size = ws.tok_ends.size
+    return 0
+
+
+cdef int intern_tokens(Vocab* v, U32Buf* store, const U32Buf* chars, const I64Buf* ends,
+                       const I64Buf* hashes, U32Buf* out) noexcept nogil:
+    """Tokens (a tokenizer's output) interned into a growing vocabulary that keeps its tokens'
+    characters in `store`, their IDs appended to out: a line interned a piece at a time."""
+    cdef Py_ssize_t t, start = 0
+    cdef int64_t e
+    if (out.size + ends.size > <Py_ssize_t>0xFFFFFFFF
+            or u32_reserve(out, out.size + ends.size) < 0):
+        return ERR_NOMEM      # token offsets are 32 bits in a cached set
+    for t in range(ends.size):
+        if ((v.n == v.ecap or 2 * (v.n + 1) > v.mask + 1)
+                and vocab_grow(v, v.n + 1) < 0):
+            return ERR_NOMEM
+        e = vocab_add(v, store, chars.data + start, ends.data[t] - start, <hash_t>hashes.data[t])
+        if e < 0:
+            return ERR_NOMEM
+        out.data[out.size] = <uint32_t>e
+        out.size += 1
+        start = ends.data[t]
+    return 0
+
+
+cdef int lookup_tokens(const Vocab* v, const U32Buf* chars, const I64Buf* ends,
+                       const I64Buf* hashes, U32Buf* out) noexcept nogil:
+    """Tokens looked up in v, their IDs (OOV_ID where v lacks one) appended to out."""
+    cdef Py_ssize_t t, start = 0
+    if u32_reserve(out, out.size + ends.size) < 0:
+        return ERR_NOMEM
+    for t in range(ends.size):
+        out.data[out.size] = vocab_lookup(v, chars.data + start, ends.data[t] - start,
+                                          <hash_t>hashes.data[t])
+        out.size += 1
+        start = ends.data[t]
     return 0

@@ -8,9 +8,29 @@ from .defs cimport (hash_t, OOV_ID, NO_PREFIX, ERR_NOMEM, ERR_NO_REFS, NgramSlot
 
 
 cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil
+cdef int table_start(NgramTable* t, Py_ssize_t max_entries) noexcept nogil
+cdef int table_grow(NgramTable* t, Py_ssize_t need) noexcept nogil
+cdef int table_rehash(NgramTable* t, Py_ssize_t nslots) noexcept nogil
 cdef int table_touched_reserve(NgramTable* t) noexcept nogil
+cdef int touched_reserve(NgramTable* t, Py_ssize_t need) noexcept nogil
+cdef int giant_hypothesis(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len, int max_order,
+                          bint oov_ends) noexcept nogil
+cdef int segment_counts(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
+                        const uint32_t* ref_ids, const int64_t* ref_off, Py_ssize_t r0,
+                        Py_ssize_t r1, int max_order, bint oov_ends, int64_t* out) noexcept nogil
+cdef int reference_counts(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
+                          const int64_t* ref_off, Py_ssize_t nref, int max_order,
+                          int64_t* out) noexcept nogil
 cdef int reference_table(NgramTable* t, const uint32_t* ref_ids, const int64_t* ref_off,
                          Py_ssize_t nref, int max_order) noexcept nogil
+
+
+# A table that grows (table_start, table_grow) starts with room for this many n-grams at most (a
+# segment of 16,384 tokens at order 4): a giant line of few distinct words then needs a small
+# table, not one entry per possible n-gram. count_segment's table has room for every n-gram a
+# segment may have, which is faster for the usual segments; giant ones take segment_counts.
+cdef enum:
+    TABLE_START = 1 << 16
 
 
 # Inline, so that each caller (_corpus, _ids, _nltk_core) compiles its own copy into its own loop,
@@ -29,7 +49,8 @@ cdef inline Py_ssize_t table_find(const NgramTable* t, uint64_t key, hash_t h) n
 
 cdef inline uint32_t table_add(NgramTable* t, uint64_t key, hash_t h, int order) noexcept nogil:
     """The ID of the n-gram key, a new one (counts zero) when the table does not hold it yet;
-    table_prepare made room for every n-gram that can be added."""
+    the caller made room for it (table_prepare for every n-gram that can be added, or
+    table_start and table_grow: t.n < t.limit)."""
     cdef NgramSlot* s = &t.slots[table_find(t, key, h)]
     cdef NgramEntry* en
     if s.gen == t.gen:
@@ -78,15 +99,13 @@ cdef inline int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp
                        int max_order, bint oov_ends, int64_t* out) noexcept nogil:
     """out = [hyp_len, ref_len, correct_1..N, total_1..N] (sacrebleu's segment statistics).
     oov_ends: OOV_ID is the interning's never-matching token (string path); raw token IDs
-    (ids_segment_stats) use the whole uint32 range, so there it is an ordinary ID."""
-    cdef int64_t* correct = out + 2
-    cdef Py_ssize_t i, j, slot, rlen, m
+    (ids_segment_stats) use the whole uint32 range, so there it is an ordinary ID. The table
+    makes room for every n-gram the hypothesis may have: for a segment of any size, call
+    count_any_segment (or segment_counts)."""
+    cdef Py_ssize_t i
     cdef int n, nmax
-    cdef bint multi
     cdef uint32_t e, prefix, tok
     cdef hash_t h
-    cdef const uint32_t* ref
-    cdef NgramEntry* en
 
     closest_length(hyp_len, ref_off, r0, r1, max_order, out)
     if r1 == r0:
@@ -112,6 +131,33 @@ cdef inline int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp
             e = table_add(t, gram_key(prefix, tok), h, n)
             t.entries[e].hyp_count += 1
             prefix = e
+    return clip_counts(t, ref_ids, ref_off, r0, r1, max_order, out)
+
+
+cdef inline int count_any_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
+                                  const uint32_t* ref_ids, const int64_t* ref_off, Py_ssize_t r0,
+                                  Py_ssize_t r1, int max_order, bint oov_ends,
+                                  int64_t* out) noexcept nogil:
+    """count_segment, or segment_counts (its table grows with the distinct n-grams) for a
+    hypothesis with more possible n-grams than TABLE_START."""
+    if hyp_len * max_order > TABLE_START:
+        return segment_counts(t, hyp, hyp_len, ref_ids, ref_off, r0, r1, max_order, oov_ends, out)
+    return count_segment(t, hyp, hyp_len, ref_ids, ref_off, r0, r1, max_order, oov_ends, out)
+
+
+cdef inline int clip_counts(NgramTable* t, const uint32_t* ref_ids, const int64_t* ref_off,
+                            Py_ssize_t r0, Py_ssize_t r1, int max_order,
+                            int64_t* out) noexcept nogil:
+    """count_segment's second half, the table holding the hypothesis's n-gram counts: the
+    clipped matches added to out's correct_1..N."""
+    cdef int64_t* correct = out + 2
+    cdef Py_ssize_t i, j, slot, rlen, m
+    cdef int n
+    cdef bint multi
+    cdef uint32_t e, prefix, tok
+    cdef hash_t h
+    cdef const uint32_t* ref
+    cdef NgramEntry* en
     # clip: max count over the references, only for n-grams the hypothesis has; a reference n-gram
     # missing from the table means every longer one from the same start is missing too. With one
     # reference (the usual case) its saturated count is the clipped count, no maximum to keep.

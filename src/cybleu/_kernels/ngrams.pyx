@@ -8,13 +8,15 @@ from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc, PyMem_RawRealloc
 from libc.stdint cimport uint32_t, int32_t, int64_t, uint64_t
 from libc.string cimport memset
 
-from .hashing cimport slot_shift, ngram_step
-from .defs cimport hash_t, NO_PREFIX, ERR_NOMEM, NgramSlot, NgramEntry, NgramTable
+from .hashing cimport slot_of, slot_shift, ngram_step
+from .defs cimport hash_t, OOV_ID, NO_PREFIX, ERR_NOMEM, NgramSlot, NgramEntry, NgramTable
 from .workspace cimport raise_for
 
 
 # n-gram tables this large (a segment of about 2**18 tokens or more) are sized tighter
 cdef Py_ssize_t LARGE_TABLE = 1 << 20
+# A growing table's positions are added this many at a time, the table grown in between.
+cdef Py_ssize_t GROW_BLOCK = 1 << 12
 
 
 cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil:
@@ -53,17 +55,155 @@ cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil:
     return 0
 
 
+cdef int table_start(NgramTable* t, Py_ssize_t max_entries) noexcept nogil:
+    """table_prepare for a table that grows: room for max_entries n-grams, at most TABLE_START;
+    past that the caller makes room with table_grow (t.n + more <= t.limit) as they arrive."""
+    if table_prepare(t, max_entries if max_entries < TABLE_START else TABLE_START) < 0:
+        t.limit = 0
+        return ERR_NOMEM
+    t.limit = (t.mask + 1) // 2 if (t.mask + 1) // 2 < t.ecap else t.ecap
+    return 0
+
+
+cdef int table_grow(NgramTable* t, Py_ssize_t need) noexcept nogil:
+    """Room for `need` n-grams in all, keeping the ones the table holds: more entries (doubling),
+    and when the slots would pass half full, at least twice as many, every n-gram rehashed."""
+    cdef Py_ssize_t ecap, nslots = t.mask + 1
+    cdef void* p
+    if need >= (<Py_ssize_t>1 << 31):
+        return ERR_NOMEM        # IDs and counts are 32 bits, and NO_PREFIX is not an ID
+    if need > t.ecap:
+        ecap = 2 * t.ecap if 2 * t.ecap > need else need
+        if ecap >= (<Py_ssize_t>1 << 31):
+            ecap = need
+        p = PyMem_RawRealloc(t.entries, <size_t>ecap * sizeof(NgramEntry))
+        if p == NULL:
+            return ERR_NOMEM
+        t.entries = <NgramEntry*>p
+        t.ecap = ecap
+    if 2 * need > nslots:
+        while nslots < 2 * need:
+            nslots *= 2
+        if table_rehash(t, nslots) < 0:
+            return ERR_NOMEM
+    t.limit = (t.mask + 1) // 2 if (t.mask + 1) // 2 < t.ecap else t.ecap
+    return 0
+
+
+cdef int table_rehash(NgramTable* t, Py_ssize_t nslots) noexcept nogil:
+    """Move the table's n-grams into nslots slots. A slot keeps the key, not the hash that chose
+    it; the hash is the n-gram's own tokens' (ngram_step over them), so it is rebuilt from the
+    keys in ID order: an n-gram's prefix always has a smaller ID than the n-gram."""
+    cdef Py_ssize_t i, j, e, mask = nslots - 1
+    cdef int shift = slot_shift(nslots)
+    cdef uint64_t key
+    cdef uint32_t prefix
+    cdef hash_t h
+    cdef uint64_t* buf = NULL
+    cdef NgramSlot* slots = <NgramSlot*>PyMem_RawMalloc(<size_t>nslots * sizeof(NgramSlot))
+    if slots == NULL:
+        return ERR_NOMEM
+    if t.n:
+        buf = <uint64_t*>PyMem_RawMalloc(<size_t>t.n * sizeof(uint64_t))
+        if buf == NULL:
+            PyMem_RawFree(slots)
+            return ERR_NOMEM
+    # generation 0 is empty in every table that holds n-grams (table_prepare starts at 1)
+    memset(slots, 0, <size_t>nslots * sizeof(NgramSlot))
+    for i in range(t.mask + 1):
+        if t.slots[i].gen == t.gen:
+            buf[t.slots[i].id] = t.slots[i].key
+    for e in range(t.n):
+        key = buf[e]
+        prefix = <uint32_t>(key >> 32)
+        h = ngram_step(0 if prefix == NO_PREFIX else buf[prefix], <uint32_t>key)
+        buf[e] = h
+        j = slot_of(h, shift)
+        while slots[j].gen == t.gen:
+            j = (j + 1) & mask
+        slots[j].key = key
+        slots[j].id = <uint32_t>e
+        slots[j].gen = t.gen
+    PyMem_RawFree(buf)
+    PyMem_RawFree(t.slots)
+    t.slots = slots
+    t.mask = mask
+    t.shift = shift
+    return 0
+
+
+cdef int giant_hypothesis(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len, int max_order,
+                          bint oov_ends) noexcept nogil:
+    """segment_counts' hypothesis loop (hyp_len > 0): the table started and the hypothesis's
+    n-grams counted in it, the table growing between blocks of positions as distinct n-grams
+    arrive."""
+    cdef Py_ssize_t i = 0, i1
+    cdef int n, nmax = max_order if max_order < hyp_len else <int>hyp_len
+    cdef uint32_t e, prefix, tok
+    cdef hash_t h
+    if hyp_len >= (<Py_ssize_t>1 << 31):
+        return ERR_NOMEM        # counts are 32 bits
+    if table_start(t, hyp_len * nmax) < 0:
+        return ERR_NOMEM
+    while i < hyp_len:
+        i1 = i + GROW_BLOCK if hyp_len - i > GROW_BLOCK else hyp_len
+        if t.n + (i1 - i) * nmax > t.limit and table_grow(t, t.n + (i1 - i) * nmax) < 0:
+            return ERR_NOMEM
+        while i < i1:
+            h = 0
+            prefix = NO_PREFIX
+            for n in range(1, max_order + 1):
+                if i + n > hyp_len:
+                    break
+                tok = hyp[i + n - 1]
+                if oov_ends and tok == OOV_ID:
+                    break
+                h = ngram_step(h, tok)
+                e = table_add(t, gram_key(prefix, tok), h, n)
+                t.entries[e].hyp_count += 1
+                prefix = e
+            i += 1
+    return 0
+
+
+cdef int segment_counts(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
+                        const uint32_t* ref_ids, const int64_t* ref_off, Py_ssize_t r0,
+                        Py_ssize_t r1, int max_order, bint oov_ends, int64_t* out) noexcept nogil:
+    """count_segment for a segment of any size: its table grows with the distinct n-grams
+    instead of making room for every possible one (out of line: for giant segments, and for
+    rare callers whose inlined copy would change how the compiler lays out the hot ones)."""
+    closest_length(hyp_len, ref_off, r0, r1, max_order, out)
+    if r1 == r0:
+        return ERR_NO_REFS if hyp_len > 0 else 0
+    if hyp_len == 0:
+        return 0
+    if giant_hypothesis(t, hyp, hyp_len, max_order, oov_ends) < 0:
+        return ERR_NOMEM
+    return clip_counts(t, ref_ids, ref_off, r0, r1, max_order, out)
+
+
+cdef int reference_counts(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
+                          const int64_t* ref_off, Py_ssize_t nref, int max_order,
+                          int64_t* out) noexcept nogil:
+    """count_in_references out of line, for rare callers (see segment_counts)."""
+    return count_in_references(t, hyp, hyp_len, ref_off, nref, max_order, out)
+
+
 cdef int table_touched_reserve(NgramTable* t) noexcept nogil:
     """Room in `touched` for every n-gram the table holds: sized by the distinct n-grams counted,
     and only with several references (4 bytes per possible n-gram of every segment otherwise)."""
+    return touched_reserve(t, t.n)
+
+
+cdef int touched_reserve(NgramTable* t, Py_ssize_t need) noexcept nogil:
     cdef void* p
-    if t.n <= t.tcap:
+    if need <= t.tcap:
         return 0
-    p = PyMem_RawRealloc(t.touched, <size_t>t.n * sizeof(uint32_t))
+    p = PyMem_RawRealloc(t.touched, <size_t>need * sizeof(uint32_t))
     if p == NULL:
         return ERR_NOMEM
     t.touched = <uint32_t*>p
-    t.tcap = t.n
+    t.tcap = need
     return 0
 
 
@@ -71,8 +211,7 @@ cdef int reference_table(NgramTable* t, const uint32_t* ref_ids, const int64_t* 
                          Py_ssize_t nref, int max_order) noexcept nogil:
     """Every n-gram of references 0..nref-1 in the table, with ref_max the most any one of them
     has, and room in `touched` for every entry: what count_in_references reads."""
-    cdef Py_ssize_t i, j, rlen, m, possible = 0
-    cdef void* p
+    cdef Py_ssize_t i, j, j1, rlen, m, possible = 0
     cdef int n
     cdef uint32_t e, prefix, tok
     cdef hash_t h
@@ -81,35 +220,42 @@ cdef int reference_table(NgramTable* t, const uint32_t* ref_ids, const int64_t* 
     for i in range(nref):
         rlen = ref_off[i + 1] - ref_off[i]
         possible += rlen * (max_order if max_order < rlen else rlen)
-    if table_prepare(t, possible + 1) < 0:
+    if table_start(t, possible + 1) < 0:
         return ERR_NOMEM
     # touched first lists the n-grams the current reference has, then (after the table is
-    # built) the ones a hypothesis has: every entry may be either, so room for all of them
-    if possible + 1 > t.tcap:
-        p = PyMem_RawRealloc(t.touched, <size_t>(possible + 1) * sizeof(uint32_t))
-        if p == NULL:
-            return ERR_NOMEM
-        t.touched = <uint32_t*>p
-        t.tcap = possible + 1
+    # built) the ones a hypothesis has: every entry may be either, so room for as many as the
+    # table may hold (kept so as it grows)
+    if touched_reserve(t, t.limit) < 0:
+        return ERR_NOMEM
     for i in range(nref):
         ref = ref_ids + ref_off[i]
         rlen = ref_off[i + 1] - ref_off[i]
         t.ntouched = 0
-        for j in range(rlen):
-            h = 0
-            prefix = NO_PREFIX
-            for n in range(1, max_order + 1):
-                if j + n > rlen:
-                    break
-                tok = ref[j + n - 1]
-                h = ngram_step(h, tok)
-                e = table_add(t, gram_key(prefix, tok), h, n)
-                en = &t.entries[e]
-                if en.ref_count == 0:
-                    t.touched[t.ntouched] = e
-                    t.ntouched += 1
-                en.ref_count += 1
-                prefix = e
+        j = 0
+        while j < rlen:
+            # room for a block of positions' n-grams: a giant reference's table grows between
+            # blocks, a usual one's (a block or less) was made big enough by table_prepare
+            j1 = j + GROW_BLOCK if rlen - j > GROW_BLOCK else rlen
+            if t.n + (j1 - j) * max_order > t.limit:
+                if (table_grow(t, t.n + (j1 - j) * max_order) < 0
+                        or touched_reserve(t, t.limit) < 0):
+                    return ERR_NOMEM
+            while j < j1:
+                h = 0
+                prefix = NO_PREFIX
+                for n in range(1, max_order + 1):
+                    if j + n > rlen:
+                        break
+                    tok = ref[j + n - 1]
+                    h = ngram_step(h, tok)
+                    e = table_add(t, gram_key(prefix, tok), h, n)
+                    en = &t.entries[e]
+                    if en.ref_count == 0:
+                        t.touched[t.ntouched] = e
+                        t.ntouched += 1
+                    en.ref_count += 1
+                    prefix = e
+                j += 1
         for m in range(t.ntouched):
             en = &t.entries[t.touched[m]]
             if en.ref_count > en.ref_max:
@@ -145,8 +291,8 @@ cdef class NgramIndex:
             for n in range(1, max_order + 1):
                 if length >= n:
                     total += length - n + 1
-        if nsent >= (<Py_ssize_t>1 << 31) - 1:
-            return ERR_NOMEM        # sentence numbers are kept in 32 bits
+        if nsent >= (<Py_ssize_t>1 << 31) - 1 or total >= (<Py_ssize_t>1 << 31) - 1:
+            return ERR_NOMEM        # sentence numbers and pair positions are kept in 32 bits
         self.nsent = nsent
         self.built = 0
         self.gid = <uint32_t*>PyMem_RawMalloc(<size_t>(total + 1) * sizeof(uint32_t))
@@ -155,7 +301,7 @@ cdef class NgramIndex:
         self.goff = <int64_t*>PyMem_RawMalloc(<size_t>(nsent + 1) * sizeof(int64_t))
         if self.gid == NULL or self.gcnt == NULL or self.gord == NULL or self.goff == NULL:
             return ERR_NOMEM
-        if table_prepare(&self.table, total + 1) < 0:
+        if table_start(&self.table, total + 1) < 0:
             return ERR_NOMEM
         self.goff[0] = 0
         return 0
@@ -164,7 +310,7 @@ cdef class NgramIndex:
                    int max_order, Py_ssize_t budget) noexcept nogil:
         """Index the next sentences, about `budget` IDs of them (at least one sentence); 1 when
         every sentence is in."""
-        cdef Py_ssize_t s, i, k = self.goff[self.built], length, done = 0
+        cdef Py_ssize_t s, i, i1, k = self.goff[self.built], length, done = 0
         cdef int n
         cdef uint32_t e, prefix, tok
         cdef hash_t h
@@ -174,27 +320,35 @@ cdef class NgramIndex:
             s = self.built
             seq = ids + off[s]
             length = off[s + 1] - off[s]
-            for i in range(length):
-                h = 0
-                prefix = NO_PREFIX
-                for n in range(1, max_order + 1):
-                    if i + n > length:
-                        break
-                    tok = seq[i + n - 1]
-                    h = ngram_step(h, tok)
-                    e = table_add(&self.table, gram_key(prefix, tok), h, n)
-                    en = &self.table.entries[e]
-                    # hyp_count: 1 + the last sentence that had it (0: none yet)
-                    if en.hyp_count != <uint32_t>(s + 1):
-                        en.hyp_count = <uint32_t>(s + 1)
-                        en.ref_max = <uint32_t>k        # where its pair for sentence s is
-                        self.gid[k] = e
-                        self.gcnt[k] = 1
-                        self.gord[k] = n - 1
-                        k += 1
-                    else:
-                        self.gcnt[en.ref_max] += 1
-                    prefix = e
+            i = 0
+            while i < length:
+                # room for a block of positions' n-grams (the table grows with distinct ones)
+                i1 = i + GROW_BLOCK if length - i > GROW_BLOCK else length
+                if (self.table.n + (i1 - i) * max_order > self.table.limit
+                        and table_grow(&self.table, self.table.n + (i1 - i) * max_order) < 0):
+                    return ERR_NOMEM
+                while i < i1:
+                    h = 0
+                    prefix = NO_PREFIX
+                    for n in range(1, max_order + 1):
+                        if i + n > length:
+                            break
+                        tok = seq[i + n - 1]
+                        h = ngram_step(h, tok)
+                        e = table_add(&self.table, gram_key(prefix, tok), h, n)
+                        en = &self.table.entries[e]
+                        # hyp_count: 1 + the last sentence that had it (0: none yet)
+                        if en.hyp_count != <uint32_t>(s + 1):
+                            en.hyp_count = <uint32_t>(s + 1)
+                            en.ref_max = <uint32_t>k        # where its pair for sentence s is
+                            self.gid[k] = e
+                            self.gcnt[k] = 1
+                            self.gord[k] = n - 1
+                            k += 1
+                        else:
+                            self.gcnt[en.ref_max] += 1
+                        prefix = e
+                    i += 1
             self.goff[s + 1] = k
             self.built = s + 1
             done += length + 1
@@ -219,5 +373,6 @@ cdef NgramIndex index_sentences(flat, const int64_t[::1] off, int max_order):
     while rc == 0:
         with nogil:
             rc = ix.build(p, &off[0], nsent, max_order, INDEX_STEP)
+        raise_for(rc if rc < 0 else 0)
         PyErr_CheckSignals()
     return ix

@@ -19,7 +19,7 @@ cdef extern from "Python.h":
     # a dict with room for n keys: no resizing while a sentence's tokens go in
     dict _PyDict_NewPresized(Py_ssize_t n)
 
-from .ngrams cimport count_segment
+from .ngrams cimport count_any_segment
 from .defs cimport NgramTable, OOV_ID
 from .._scoring.bleu import MAX_ORDER_LIMIT
 from .._scoring.nltk import EMPTY_MIN_MESSAGE
@@ -148,8 +148,8 @@ cdef Py_ssize_t _intern_hyp(_Scratch ws, dict vocab, hypothesis) except -1:
 
 cdef int _count(_Scratch ws, Py_ssize_t hyp_len, Py_ssize_t nrefs, int max_order) except -1:
     ws.row = <int64_t*>_grow(ws.row, &ws.row_cap, 2 + 2 * <Py_ssize_t>max_order, sizeof(int64_t))
-    if count_segment(&ws.table, ws.hyp, hyp_len, ws.ref, ws.ref_off, 0, nrefs, max_order, True,
-                     ws.row) < 0:
+    if count_any_segment(&ws.table, ws.hyp, hyp_len, ws.ref, ws.ref_off, 0, nrefs, max_order,
+                         True, ws.row) < 0:
         raise MemoryError()
     return 0
 

@@ -14,3 +14,8 @@ cdef int split_text(Workspace ws, const void* data, int kind, Py_ssize_t n, int 
                     bint rstrip, U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil
 cdef int tokenize_line(Workspace ws, const TextRefs* lines, Py_ssize_t k, int tok_mode,
                        U32Buf* chars, I64Buf* ends, I64Buf* hashes) noexcept nogil
+cdef Py_ssize_t piece_chars() noexcept nogil
+cdef Py_ssize_t line_length(const TextRefs* lines, Py_ssize_t k) noexcept nogil
+cdef int tokenize_piece(Workspace ws, const TextRefs* lines, Py_ssize_t k, int tok_mode,
+                        Py_ssize_t n, Py_ssize_t* pos, U32Buf* chars, I64Buf* ends,
+                        I64Buf* hashes) noexcept nogil

@@ -14,6 +14,7 @@ from .defs cimport (hash_t, U32Buf, I64Buf, TextRef, TextRefs, ERR_NOMEM, TOK_NO
 from .workspace cimport Workspace, raise_for
 
 cdef extern from "Python.h":
+    const Py_ssize_t PY_SSIZE_T_MAX
     bint Py_UNICODE_ISSPACE(Py_UCS4 ch) nogil
     Py_UCS4* PyUnicode_AsUCS4(object u, Py_UCS4* buffer, Py_ssize_t buflen, int copy_null) except NULL
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
@@ -1001,6 +1002,69 @@ cdef int tokenize_line(Workspace ws, const TextRefs* lines, Py_ssize_t k, int to
     """Line k of a loaded chunk as sacrebleu tokenizes it (rstrip, tokenizer, split), appended."""
     cdef const TextRef* t = &lines.data[k]
     return split_text(ws, t.data, t.kind, t.length, tok_mode, True, chars, ends, hashes)
+
+
+# A line longer than this many code points is tokenized a piece at a time by the drivers that
+# can intern each piece's tokens at once (memory then grows by 4 bytes per token, not by the
+# tokens' characters, offsets and hashes; zh takes the line as one piece). A module variable, so
+# tests can shrink it.
+cdef Py_ssize_t PIECE_CHARS = 1 << 16
+
+
+cdef Py_ssize_t piece_chars() noexcept nogil:
+    """The length past which the drivers take a line through tokenize_piece."""
+    return PIECE_CHARS
+
+
+cdef Py_ssize_t line_length(const TextRefs* lines, Py_ssize_t k) noexcept nogil:
+    """Line k's length without its trailing whitespace (sacrebleu's rstrip)."""
+    cdef const TextRef* t = &lines.data[k]
+    return rstrip_kind(t.data, t.kind, t.length)
+
+
+cdef int tokenize_piece(Workspace ws, const TextRefs* lines, Py_ssize_t k, int tok_mode,
+                        Py_ssize_t n, Py_ssize_t* pos, U32Buf* chars, I64Buf* ends,
+                        I64Buf* hashes) noexcept nogil:
+    """The tokens of line k (n: its line_length) from *pos to the end of the piece there, appended;
+    *pos moves to that end. A piece ends about PIECE_CHARS code points on, at a space (anywhere
+    for char), or at n; for zh (which strips the line first), at n.
+    none and char split at every space. 13a's replacements match no space, and its rules 2-4
+    pair a character with a space only at a space's own side (see split_13a_direct), so the
+    tokens of ' '-separated pieces are the line's. intl's three passes each match one or two
+    characters, a space never among those a match begins with in one pass and ends with in
+    another: pass 1 ((\\P{N})(\\p{P})) may begin with a space, never end with one; pass 2
+    ((\\p{P})(\\P{N})) may end with one, never begin; pass 3 takes no space. So with the space
+    in both pieces, the one before ending with it and the next beginning with it, each pass
+    finds the line's matches in the two pieces, and the space stays between their outputs."""
+    cdef const TextRef* t = &lines.data[k]
+    cdef Py_ssize_t a = pos[0], b = a + PIECE_CHARS
+    if b >= n or tok_mode == TOK_ZH:
+        b = n
+    elif tok_mode != TOK_CHAR:
+        if t.kind == 1:
+            while b < n and (<const uint8_t*>t.data)[b] != 0x20:
+                b += 1
+        elif t.kind == 2:
+            while b < n and (<const uint16_t*>t.data)[b] != 0x20:
+                b += 1
+        else:
+            while b < n and (<const uint32_t*>t.data)[b] != 0x20:
+                b += 1
+    pos[0] = b
+    if tok_mode == TOK_INTL and b < n:
+        b += 1        # the space, which the next piece begins with
+    return split_text(ws, <const char*>t.data + a * t.kind, t.kind, b - a, tok_mode, False,
+                      chars, ends, hashes)
+
+
+def _set_piece_chars(Py_ssize_t n):
+    """Tests: tokenize lines longer than n code points in pieces of about n (returns the old n)."""
+    global PIECE_CHARS
+    if n < 1:
+        raise ValueError("pieces must hold at least one code point")
+    old = PIECE_CHARS
+    PIECE_CHARS = n
+    return old
 
 
 def tokenize_13a(line):

@@ -118,6 +118,7 @@ cdef object load_text_refs(lines, Py_ssize_t first_index, bint lowercase, TextRe
     cdef Py_ssize_t j = 0
     cdef object line
     out.size = 0
+    out.longest = 0
     if lowercase:
         lowered = []
         for line in lines:
