@@ -387,7 +387,7 @@ def test_filter_text_errors(client, tmp_path):
             ({"min_score": 1, "kept": out, "dropped": out}, "the same folder"),
             ({"min_score": 1, "kept": out, "names": ["x"]}, "one folder name per stream"),
             ({"min_score": 1, "kept": out, "names": ["x", "x"]}, "two streams have the file name"),
-            ({"min_score": 1, "kept": out, "metric": "rouge"}, "unknown metric")]:
+            ({"min_score": 1, "kept": out, "metric": "bleurt"}, "unknown metric")]:
         with pytest.raises(ValueError, match=message):
             cd.filter_text(a, c, **kwargs)
     with pytest.raises(TypeError, match="at least one reference stream"):
