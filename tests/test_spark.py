@@ -168,6 +168,24 @@ def test_sentence_scores_name_the_partition_and_row(spark):
         cands.withColumn("best", _cs().best_of_udf(2)("c", F.array("r"))).collect()
 
 
+@SETTINGS
+@given(data=st.data())
+def test_rouge_in_any_partitioning_is_rouge_scores_mean(spark, data):
+    """ROUGE's per-segment values as int64 limbs in Spark's SQL sums: rouge-score's math.fsum
+    mean in any partitioning."""
+    pytest.importorskip("rouge_score", reason="rouge-score (ROUGE's oracle) is not installed")
+    from rouge_data import engine_corpus, rouge_means
+    hyps, refs = engine_corpus()
+    types = ["rougeL", "rouge1"]
+    want = rouge_means(hyps, refs, types, use_stemmer=True)
+    points = data.draw(cuts(len(hyps), 8), label="cuts")
+    metric = cybleu.metrics.make("rouge", rouge_types=types, use_stemmer=True)
+    got = _cs().corpus_score(_frame(spark, hyps, refs, points), metric, "hyp", ["a", "b"])
+    assert {t: tuple(map(bits, v)) for t, v in got.types.items()} == \
+        {t: tuple(map(bits, v)) for t, v in want.items()}
+    assert bits(got.score) == bits(100 * want["rougeL"][2])
+
+
 def _kill_once(marker):
     def step(batches):
         for batch in batches:
@@ -189,6 +207,7 @@ def test_a_killed_worker_gives_the_same_result(spark, tmp_path):
     assert bits(got.score) == bits(cybleu.corpus_bleu(hyps, refs).score)
 
 
+# last in the file: stopping the Connect server leaves the module's session without a context
 def test_spark_connect(spark):
     """The same through Spark Connect (no RDD API): a local Connect server."""
     from pyspark.sql import SparkSession
@@ -206,22 +225,3 @@ def test_spark_connect(spark):
             cybleu.batch_sentence_bleu(hyps, refs).tobytes()
     finally:
         connect.stop()
-
-
-
-@SETTINGS
-@given(data=st.data())
-def test_rouge_in_any_partitioning_is_rouge_scores_mean(spark, data):
-    """ROUGE's per-segment values as int64 limbs in Spark's SQL sums: rouge-score's math.fsum
-    mean in any partitioning."""
-    pytest.importorskip("rouge_score", reason="rouge-score (ROUGE's oracle) is not installed")
-    from rouge_data import engine_corpus, rouge_means
-    hyps, refs = engine_corpus()
-    types = ["rougeL", "rouge1"]
-    want = rouge_means(hyps, refs, types, use_stemmer=True)
-    points = data.draw(cuts(len(hyps), 8), label="cuts")
-    metric = cybleu.metrics.make("rouge", rouge_types=types, use_stemmer=True)
-    got = _cs().corpus_score(_frame(spark, hyps, refs, points), metric, "hyp", ["a", "b"])
-    assert {t: tuple(map(bits, v)) for t, v in got.types.items()} == \
-        {t: tuple(map(bits, v)) for t, v in want.items()}
-    assert bits(got.score) == bits(100 * want["rougeL"][2])
