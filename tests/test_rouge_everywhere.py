@@ -248,7 +248,9 @@ def test_metric_choices_are_spelled_as_registered(files):
                               capture_output=True, text=True, cwd=root)
         assert done.returncode == 0, done.stderr
         assert ",rougeL,rougeLsum}" in done.stdout and "rougel" not in done.stdout
-    assert cybleu.metrics.names()[-2:] == ("rougeL", "rougeLsum")
+    # other tests may have registered names of their own: look for these, not at the end
+    names = cybleu.metrics.names()
+    assert "rougeL" in names and "rougeLsum" in names and "rougel" not in names
     assert "ROUGEL" in cybleu.metrics.choices() and "rougelsum" in cybleu.metrics.choices()
     line, = _cli([ref, "-i", hyp, "-m", "ROUGEL", "-f", "text"], root).splitlines()
     assert line.startswith("ROUGE-L|")
