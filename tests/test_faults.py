@@ -459,21 +459,24 @@ MEMORY_LIMITED = textwrap.dedent("""
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS as Linux has it")
 @pytest.mark.parametrize("implementation", ["cython", "python"])
 def test_a_real_memory_error_is_one_line(tmp_path, implementation):
-    """A 96 MiB line under a 1 GiB address space: the line is read, scoring it needs several
-    gigabytes (tokens and their n-gram table; a 48 MiB line fitted in the twin on Python 3.12)."""
+    """A 96 MiB reference line under a 1 GiB address space: the line is read, caching it needs
+    several gigabytes (about 14 million distinct tokens and n-grams: the references' vocabulary
+    and n-gram tables). A hypothesis that long fits: only its n-grams that a reference has are
+    kept."""
     if implementation == "cython" and cybleu.BACKEND != "cython":
         pytest.skip("the compiled core is not built in this install")
     ref = tmp_path / "ref.txt"
     hyp = tmp_path / "hyp.txt"
-    ref.write_text("a b c d\n", encoding="utf-8")
-    with open(hyp, "w", encoding="utf-8") as f:
+    hyp.write_text("a b c d\n", encoding="utf-8")
+    with open(ref, "w", encoding="utf-8") as f:
         for i in range(96 * 1024):
-            f.write(" ".join(f"w{(i * 131 + k) % 99991}" for k in range(170))[:1023] + " ")
+            f.write(" ".join(f"w{(i * 170 + k) * 7919 % 100000007}"
+                             for k in range(170))[:1023] + " ")
         f.write("\n")
     env = dict(__import__("os").environ, CYBLEU_IMPLEMENTATION=implementation)
     out = subprocess.run([sys.executable, "-c", MEMORY_LIMITED, str(1 << 30), str(ref), "-i",
                           str(hyp)], capture_output=True, text=True, env=env, timeout=900)
     assert out.returncode == 1, out.stderr[-2000:]
     assert out.stdout == ""
-    assert out.stderr == (f"cybleu: {hyp}: out of memory while scoring it (a line, or the "
-                          "references, too large for the memory available)\n")
+    assert out.stderr == (f"cybleu: {ref}: out of memory while caching them for BLEU (a line, "
+                          "or the references, too large for the memory available)\n")
