@@ -13,6 +13,12 @@ cdef inline Py_ssize_t slot_of(hash_t h, int shift) noexcept nogil:
     return <Py_ssize_t>((h * 0x9E3779B97F4A7C15ULL) >> shift)
 
 
+cdef inline Py_ssize_t ngram_slot(hash_t h, int shift) noexcept nogil:
+    # slot_of for ngram_step's hashes, which its own multiply has mixed already: the high bits
+    # choose the slot as they are (one multiply less in the chain of a 1..N-gram's probes)
+    return <Py_ssize_t>(h >> shift)
+
+
 cdef inline int slot_shift(Py_ssize_t nslots) noexcept nogil:
     cdef int bits = 0
     while (<Py_ssize_t>1 << bits) < nslots:

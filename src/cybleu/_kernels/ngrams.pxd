@@ -2,7 +2,7 @@
 # index of pairwise and pooled scoring.
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
-from .hashing cimport slot_of, ngram_step
+from .hashing cimport ngram_slot, ngram_step
 from .defs cimport (hash_t, OOV_ID, NO_PREFIX, ERR_NOMEM, ERR_NO_REFS, NgramSlot, NgramEntry,
                       NgramTable)
 
@@ -38,7 +38,7 @@ cdef enum:
 
 cdef inline Py_ssize_t table_find(const NgramTable* t, uint64_t key, hash_t h) noexcept nogil:
     """The slot holding key, or the empty slot where it belongs."""
-    cdef Py_ssize_t i = slot_of(h, t.shift)
+    cdef Py_ssize_t i = ngram_slot(h, t.shift)
     cdef const NgramSlot* s
     while True:
         s = &t.slots[i]
