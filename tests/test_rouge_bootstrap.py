@@ -206,3 +206,22 @@ def test_resampler_errors_match_the_twin():
                  lambda k: k.seeded_means([np.zeros((3, 3))], 5, -1)):
         with pytest.raises(ValueError):
             parity(call, both)
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_twelve_columns_add_alike_wide_or_not(wide):
+    """Four types (12 columns) take 256-bit adds where the CPU has them: the twin's bits either
+    way, on values whose sums depend on the order of the adds, and rows enough for the sums to
+    read ahead."""
+    if rouge_bootstrap_c is None:
+        pytest.skip("the compiled resampler is not built in this install")
+    rng = np.random.default_rng(12)
+    matrices = [rng.random((97, 3)) * rng.choice([1.0, 1e16, -1e16, 1e-300], (97, 3))
+                for _ in range(4)]
+    try:
+        if not rouge_bootstrap_c._wide_adds(wide) and wide:
+            pytest.skip("this CPU has no 256-bit adds")
+        got = [m.tobytes() for m in rouge_bootstrap_c.seeded_means(matrices, 31, 5)]
+    finally:
+        rouge_bootstrap_c._wide_adds(True)
+    assert got == [m.tobytes() for m in rouge_bootstrap_py.seeded_means(matrices, 31, 5)]

@@ -11,7 +11,8 @@ the two, and rouge-score, to identical numbers. What has to match numpy exactly:
   whose mean turns out not to add in order.)
 The draws of a block of samples go to a buffer, then every column of two samples at a time is
 summed (independent sums, so the adds overlap), without the GIL; Ctrl-C is looked at between
-blocks.
+blocks. Twelve columns (four types) are summed with 256-bit adds where the CPU has them, each
+row asked for a few draws ahead: the same adds in the same order.
 """
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.object cimport PyObject
@@ -115,6 +116,72 @@ cdef extern from *:
     }
     CYB_MEANS2(cyb_means2_u32_any, uint32_t)
 
+    /* The rows are drawn at random from a matrix bigger than a core's cache: each sum asks
+       for the row it will add CYB_AHEAD draws on (a quarter faster). */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define CYB_PREFETCH(p) __builtin_prefetch(p)
+    #else
+    #define CYB_PREFETCH(p) ((void)0)
+    #endif
+    #define CYB_AHEAD 24
+
+    /* 256-bit adds where the CPU and the OS have them (AVX: x86-64 built by GCC or clang,
+       chosen at run time), so that a row of 12 columns takes 3 adds instead of 6. The adds
+       are the same ones in the same order, column by column: the same bits. */
+    #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    #include <cpuid.h>
+    static int cyb_wide_adds(void) {
+        unsigned a, b, c, d, lo, hi;
+        if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) || !(c & bit_AVX))
+            return 0;
+        __asm__ volatile ("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+        return (lo & 6) == 6;    /* the OS saves the 256-bit registers */
+    }
+    #include <immintrin.h>
+    /* 12 columns (the usual four ROUGE types): three 4-column adds per row and sample */
+    __attribute__((target("avx")))
+    static void cyb_means2_12_wide(const double* X, const uint32_t* ia, const uint32_t* ib,
+                                   Py_ssize_t n, double z, double* oa, double* ob) {
+        Py_ssize_t i;
+        const __m256d vz = _mm256_set1_pd(z), vd = _mm256_set1_pd((double)n);
+        const double* ra = X + (Py_ssize_t)ia[0] * 12;
+        const double* rb = X + (Py_ssize_t)ib[0] * 12;
+        __m256d a0 = _mm256_add_pd(vz, _mm256_loadu_pd(ra));
+        __m256d a1 = _mm256_add_pd(vz, _mm256_loadu_pd(ra + 4));
+        __m256d a2 = _mm256_add_pd(vz, _mm256_loadu_pd(ra + 8));
+        __m256d b0 = _mm256_add_pd(vz, _mm256_loadu_pd(rb));
+        __m256d b1 = _mm256_add_pd(vz, _mm256_loadu_pd(rb + 4));
+        __m256d b2 = _mm256_add_pd(vz, _mm256_loadu_pd(rb + 8));
+        for (i = 1; i < n; i++) {
+            if (i + CYB_AHEAD < n) {
+                CYB_PREFETCH(X + (Py_ssize_t)ia[i + CYB_AHEAD] * 12);
+                CYB_PREFETCH(X + (Py_ssize_t)ia[i + CYB_AHEAD] * 12 + 8);
+                CYB_PREFETCH(X + (Py_ssize_t)ib[i + CYB_AHEAD] * 12);
+                CYB_PREFETCH(X + (Py_ssize_t)ib[i + CYB_AHEAD] * 12 + 8);
+            }
+            ra = X + (Py_ssize_t)ia[i] * 12;
+            rb = X + (Py_ssize_t)ib[i] * 12;
+            a0 = _mm256_add_pd(a0, _mm256_loadu_pd(ra));
+            a1 = _mm256_add_pd(a1, _mm256_loadu_pd(ra + 4));
+            a2 = _mm256_add_pd(a2, _mm256_loadu_pd(ra + 8));
+            b0 = _mm256_add_pd(b0, _mm256_loadu_pd(rb));
+            b1 = _mm256_add_pd(b1, _mm256_loadu_pd(rb + 4));
+            b2 = _mm256_add_pd(b2, _mm256_loadu_pd(rb + 8));
+        }
+        _mm256_storeu_pd(oa, _mm256_div_pd(a0, vd));
+        _mm256_storeu_pd(oa + 4, _mm256_div_pd(a1, vd));
+        _mm256_storeu_pd(oa + 8, _mm256_div_pd(a2, vd));
+        _mm256_storeu_pd(ob, _mm256_div_pd(b0, vd));
+        _mm256_storeu_pd(ob + 4, _mm256_div_pd(b1, vd));
+        _mm256_storeu_pd(ob + 8, _mm256_div_pd(b2, vd));
+    }
+    #else
+    static int cyb_wide_adds(void) { return 0; }
+    static void cyb_means2_12_wide(const double* X, const uint32_t* ia, const uint32_t* ib,
+                                   Py_ssize_t n, double z, double* oa, double* ob) {}
+    #endif
+    static int cyb_wide = -1;
+
     /* The same for a fixed number of columns M: one pass over the drawn rows, each row read
        once for all its columns (2 x M independent sums). */
     #define CYB_MEANS2_FIXED(NAME, IDX, M)                                                     \
@@ -142,6 +209,10 @@ cdef extern from *:
     CYB_MEANS2_FIXED(NAME##_12, IDX, 12)                                                       \
     static void NAME(const double* X, Py_ssize_t m, const IDX* ia, const IDX* ib,             \
                      Py_ssize_t n, double z, double* oa, double* ob) {                         \
+        if (cyb_wide && m == 12) {                                                             \
+            cyb_means2_12_wide(X, ia, ib, n, z, oa, ob);                                       \
+            return;                                                                            \
+        }                                                                                      \
         switch (m) {                                                                           \
         case 3: NAME##_3(X, ia, ib, n, z, oa, ob); break;                                      \
         case 6: NAME##_6(X, ia, ib, n, z, oa, ob); break;                                      \
@@ -150,11 +221,25 @@ cdef extern from *:
         default: NAME##_any(X, m, ia, ib, n, z, oa, ob);                                       \
         }                                                                                      \
     }
+    static void cyb_means_init(int wide) { cyb_wide = wide && cyb_wide_adds(); }
     CYB_MEANS2_DISPATCH(cyb_means2_u32, uint32_t)
     """
     void means2_u32 "cyb_means2_u32"(const double* X, Py_ssize_t m, const uint32_t* ia,
                                      const uint32_t* ib, Py_ssize_t n, double z, double* oa,
                                      double* ob) noexcept nogil
+    void means_init "cyb_means_init"(int wide) noexcept
+    int cyb_wide
+
+means_init(1)
+
+
+def _wide_adds(wide):
+    """Sum with 256-bit adds where the CPU has them (True, the default) or with 128-bit ones
+    only (False); returns whether the wide ones are in use. For the tests: both give the same
+    bits."""
+    means_init(1 if wide else 0)
+    return bool(cyb_wide)
+
 
 # samples drawn and summed between two looks at Ctrl-C (and the draws' buffer: this many x n)
 cdef Py_ssize_t _BLOCK = 4
