@@ -153,3 +153,79 @@ def test_memory_does_not_grow_with_the_systems(tmp_path, capsys, monkeypatch):
     # where their blocks happen to align: a few megabytes that do not depend on the length
     # (caching the references took ~200 bytes a line, ~96 MB more at the larger size)
     assert peaks[1] - peaks[0] < 4_000_000, peaks
+
+
+@pytest.mark.parametrize("n_sys, extra", [
+    (3, ["-m", "bleu", "chrf", "ter", "-pbs", "-pbsn", "60"]),
+    (2, ["-m", "bleu", "chrf", "-par", "-parn", "40", "-f", "text"]),
+    (3, ["-m", "bleu", "-pbs", "-pbsn", "30", "-f", "latex"]),
+    (1, ["-m", "bleu", "chrf", "ter", "-ci", "-cin", "50"]),
+    (1, ["-m", "bleu", "-sl"]),
+    (1, ["-m", "chrf", "-sl", "-b"]),
+    (1, ["-m", "ter", "-sl", "-w", "6"]),
+])
+def test_tests_intervals_and_sentences_stream_alike(tmp_path, capsys, monkeypatch, n_sys, extra):
+    """A paired test, an interval and the sentence level read the files in step with the
+    references too, keeping each system's statistics rows: the bytes of the general path."""
+    import cybleu.cli
+    ref = _write(tmp_path / "ref.txt", _lines("ref"))
+    names = ["KIT", "uedin-nmt", "online-B"][:n_sys]
+    hyps = [_write(tmp_path / f"{n}.txt", _lines(n)) for n in names]
+    monkeypatch.setattr(streams, "CHUNK_LINES", 256)
+    called = []
+    monkeypatch.setattr(streams, "stream_systems",
+                        functools.partial(_counted, streams.stream_systems, called))
+    streamed = main([ref, "-i", *hyps, *extra]), capsys.readouterr()
+    assert called, "the run did not stream"
+    monkeypatch.setattr(cybleu.cli, "_stream_systems", lambda *args: False)
+    cached = main([ref, "-i", *hyps, *extra]), capsys.readouterr()
+    assert streamed == cached
+    assert streamed[0] == 0
+    assert len(streamed[1].out.splitlines()) >= (len(_lines("ref")) if "-sl" in extra else 1)
+
+
+@pytest.mark.parametrize("extra", [["-sl", "-i", "A", "B"], ["-pbs", "-i", "A"],
+                                   ["-ci", "-i", "A", "B"], ["-sl", "-ci", "-i", "A"]])
+def test_refused_combinations_say_what_the_general_path_says(tmp_path, capsys, monkeypatch,
+                                                             extra):
+    ref = _write(tmp_path / "ref.txt", _lines("ref"))
+    paths = {"A": _write(tmp_path / "a.txt", _lines("KIT")),
+             "B": _write(tmp_path / "b.txt", _lines("online-B"))}
+    argv = [ref, "-m", "bleu", *[paths.get(w, w) for w in extra]]
+    cached = main(argv), capsys.readouterr().err
+    monkeypatch.setattr(streams, "CHUNK_LINES", 256)
+    assert (main(argv), capsys.readouterr().err) == cached
+    assert cached[0] != 0 and cached[1]
+
+
+def test_paired_rows_are_numbers_not_text(tmp_path, capsys, monkeypatch):
+    """Four systems and a paired test: twice the lines, what is kept for the test grows by the
+    statistics rows (BLEU's ten integers a segment per system), not by the text."""
+    import cybleu.cli
+    if cybleu.BACKEND != "cython":
+        pytest.skip("bounded memory is measured on the compiled core")
+    monkeypatch.setattr(streams, "CHUNK_LINES", 256)
+    kept = []
+    real = cybleu.cli._paired
+
+    def paired(*args):
+        kept.append(tracemalloc.get_traced_memory()[0])
+        return real(*args)
+    monkeypatch.setattr(cybleu.cli, "_paired", paired)
+    refs, hyps = _lines("ref"), _lines("KIT")
+    sizes = []
+    for copies in (40, 80):
+        n = len(refs) * copies
+        ref = _write(tmp_path / "ref.txt", [f"{refs[i % len(refs)]} {i}" for i in range(n)])
+        paths = [_write(tmp_path / f"hyp{k}.txt", [f"{hyps[(i + k) % len(hyps)]} {i}"
+                                                   for i in range(n)]) for k in range(4)]
+        sizes.append(n)
+        tracemalloc.start()
+        try:
+            _run(capsys, [ref, "-i", *paths, "-m", "bleu", "-pbs", "-pbsn", "2"])
+        finally:
+            tracemalloc.stop()
+    per_line = (kept[1] - kept[0]) / (sizes[1] - sizes[0])
+    # 4 systems x 10 int64 = 320 bytes of rows a line at most; the five files' text as str
+    # would be ~850 bytes a line (caching the references first kept ~1,200)
+    assert per_line < 4 * 10 * 8 * 1.25, per_line

@@ -954,15 +954,19 @@ def _warn_if_unspaced(tokenize, refs):
 
 
 def _stream_systems(args, ref_groups, paired):
-    """System files scored against reference files of their length, longer than one slice, for
-    their corpus scores only: read in step with the references, a slice at a time, so memory
-    stays bounded by the slice instead of growing with the files or the number of systems (the
-    same output as caching the references first). False, having done nothing, for any other
-    run."""
+    """System files scored against reference files of their length, longer than one slice:
+    read in step with the references, a slice at a time, so memory stays bounded by the slice
+    instead of growing with the files or the number of systems (the same output as caching the
+    references first). A paired test, an interval or the sentence level keeps each system's
+    segment statistics, not its text. False, having done nothing, for any other run (and for
+    the combinations the general path refuses, with its message)."""
     if (args.input is None or len(ref_groups) != 1 or args.num_refs != 1
             or len(set(args.input)) != len(args.input)
-            or paired or args.confidence or args.detail or args.sentence_level
-            or args.origlang is not None or args.subset is not None):
+            or args.detail or args.origlang is not None or args.subset is not None):
+        return False
+    n_sys = len(args.input)
+    if ((args.sentence_level and (n_sys > 1 or args.confidence or paired))
+            or (paired and n_sys == 1) or (n_sys > 1 and args.confidence)):
         return False
     ref_paths, paths = list(ref_groups[0]), list(args.input)
     if not ref_paths:
@@ -970,6 +974,9 @@ def _stream_systems(args, ref_groups, paired):
     counts = [streams.count_lines(p, args.encoding) for p in ref_paths + paths]
     if None in counts or len(set(counts)) != 1 or counts[0] <= streams.CHUNK_LINES:
         return False      # the general path reads them (and reports a length mismatch)
+    if args.sentence_level:     # as the general path sets them
+        args.bleu_effective_order = True
+        args.bleu_force = True
     metric_args = _metric_args(args)
     classes = _metric_classes(metric_args)
     label = ", ".join(args.refs) if args.test_set is None else "the references"
@@ -979,17 +986,25 @@ def _stream_systems(args, ref_groups, paired):
         # the check reads the first lines of each reference file, as the general path does
         _warn_if_unspaced(args.bleu_tokenize or registry.DEFAULT,
                           [streams.first_lines(p, args.encoding, 5000) for p in ref_paths])
+    labels = [f"Baseline: {p}" if paired and i == 0 else p for i, p in enumerate(paths)]
+    keep_rows = bool(args.sentence_level or paired or args.confidence)
     progress = _line_progress(args, "scoring")
     try:
-        systems, metrics = streams.stream_systems(metric_args, classes, ref_paths, paths, paths,
-                                                  args.encoding, progress)
+        systems, metrics = streams.stream_systems(metric_args, classes, ref_paths, paths, labels,
+                                                  args.encoding, progress, keep_rows)
     finally:
         progress.close()
+    if args.sentence_level:
+        _sentence_level(args, metrics, systems[0])
+        return True
     if len(systems) == 1:
         _single(args, metrics, systems[0], None)
         return True
     logger.info(f"Found {len(systems)} systems.")
-    _plain_table(args, metrics, systems)
+    if paired:
+        _paired(args, metrics, systems)
+    else:
+        _plain_table(args, metrics, systems)
     return True
 
 

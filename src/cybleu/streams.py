@@ -460,24 +460,28 @@ class StreamedSlices(MetricSlices):
 STREAM_LINES = 1 << 14
 
 
-def stream_system(metric_args, registry, ref_paths, path, name, encoding, progress):
+def stream_system(metric_args, registry, ref_paths, path, name, encoding, progress,
+                  keep_rows=False):
     """One system scored against its references read in step with it (stream_systems)."""
     systems, metrics = stream_systems(metric_args, registry, ref_paths, [path], [name],
-                                      encoding, progress)
+                                      encoding, progress, keep_rows)
     return systems[0], metrics
 
 
-def stream_systems(metric_args, registry, ref_paths, paths, names, encoding, progress):
+def stream_systems(metric_args, registry, ref_paths, paths, names, encoding, progress,
+                   keep_rows=False):
     """Systems scored against their references, all read in step, STREAM_LINES lines at a time
     (for files of equal length, more than CHUNK_LINES long): the same statistics and scores as
     caching the references first, in memory bounded by a slice of each file, whatever the number
-    of systems (each slice of the references is cached once and scores every system). Returns
-    the Systems and the {key: StreamedSlices} that scored them."""
+    of systems (each slice of the references is cached once and scores every system). With
+    keep_rows, each system keeps its segment statistics (for a test, an interval or the
+    sentence level): rows of numbers, not the text. Returns the Systems and the
+    {key: StreamedSlices} that scored them."""
     from ._kernels.threads import map_in_threads
     metrics = {key: StreamedSlices(key, registry[key], kwargs)
                for key, kwargs in metric_args.items()}
     lines = min(STREAM_LINES, CHUNK_LINES)
-    systems = [System(name, metrics, False, lines) for name in names]
+    systems = [System(name, metrics, keep_rows, lines) for name in names]
     # BLEU alone reads and scores two systems' slices at a time where there are two cores, as
     # Reader.files reads two files at a time (its core releases the GIL while it counts)
     threads = 2 if (len(systems) > 1 and (os.cpu_count() or 1) > 1
@@ -554,7 +558,9 @@ class System:
         # a metric whose columns add exactly (segment means) keeps its rows, so that its sums
         # over every slice are exact; known when the metrics have their first slice
         self.exact = None
-        if keep_rows:  # plain scoring does not import significance
+        # plain scoring does not import significance; streamed metrics know their columns
+        # once their first slice is loaded
+        if keep_rows and all(m.first is not None for m in metrics.values()):
             self._keep(metrics, metrics)
         self.totals = {key: None for key in metrics}
         self.scores = {}
@@ -587,6 +593,8 @@ class System:
         is one slice long and needs no segment statistics is scored as sacreBLEU scores it,
         with corpus_score."""
         k = self.n_lines // self.slice_lines
+        if self.keep_rows and self.stats is None:
+            self._keep(metrics, metrics)
         if self.exact is None:
             self._find_exact(metrics)
         if any(metric.checks_tokenized for metric in metrics.values()):
