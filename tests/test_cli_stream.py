@@ -34,6 +34,20 @@ def _run(capsys, args):
     return capsys.readouterr().out
 
 
+def _streamed_and_cached(capsys, monkeypatch, argv, slice_lines):
+    """(status, captured output) of argv read in step with the references (slices of
+    slice_lines), then of the general path, which caches the references (here forced)."""
+    import cybleu.cli
+    monkeypatch.setattr(streams, "CHUNK_LINES", slice_lines)
+    called = []
+    monkeypatch.setattr(streams, "stream_systems",
+                        functools.partial(_counted, streams.stream_systems, called))
+    streamed = main(argv), capsys.readouterr()
+    assert called, "the run did not stream"
+    monkeypatch.setattr(cybleu.cli, "_stream_systems", lambda *args: False)
+    return streamed, (main(argv), capsys.readouterr())
+
+
 @pytest.mark.parametrize("extra", [["-m", "bleu", "chrf", "ter", "-w", "6"],
                                    ["-m", "bleu", "-f", "text", "-lc"],
                                    ["-m", "chrf", "--chrf-word-order", "2", "-b"]])
@@ -58,21 +72,13 @@ def test_streamed_output_equals_cached(tmp_path, capsys, monkeypatch, extra):
 def test_several_streamed_systems_output_equals_cached(tmp_path, capsys, monkeypatch, extra):
     """Several systems read in step with the references: the bytes of the general path, which
     caches the references and reads the systems one after another (here forced)."""
-    import cybleu.cli
     refs = _lines("ref")
     ref = _write(tmp_path / "ref.txt", refs)
     # the fourth system ends lines in " ." (sacreBLEU's warning about tokenized input)
     names = ["KIT", "uedin-nmt", "online-B"]
     hyps = [_write(tmp_path / f"{n}.txt", _lines(n)) for n in names]
     hyps.append(_write(tmp_path / "tok.txt", [line.rstrip(".") + " ." for line in _lines("KIT")]))
-    monkeypatch.setattr(streams, "CHUNK_LINES", 64)
-    called = []
-    monkeypatch.setattr(streams, "stream_systems",
-                        functools.partial(_counted, streams.stream_systems, called))
-    streamed = main([ref, "-i", *hyps, *extra]), capsys.readouterr()
-    assert called, "the run did not stream"
-    monkeypatch.setattr(cybleu.cli, "_stream_systems", lambda *args: False)
-    cached = main([ref, "-i", *hyps, *extra]), capsys.readouterr()
+    streamed, cached = _streamed_and_cached(capsys, monkeypatch, [ref, "-i", *hyps, *extra], 64)
     assert streamed == cached
     assert streamed[0] == 0 and len(streamed[1].out.splitlines()) >= 4
 
@@ -167,18 +173,10 @@ def test_memory_does_not_grow_with_the_systems(tmp_path, capsys, monkeypatch):
 def test_tests_intervals_and_sentences_stream_alike(tmp_path, capsys, monkeypatch, n_sys, extra):
     """A paired test, an interval and the sentence level read the files in step with the
     references too, keeping each system's statistics rows: the bytes of the general path."""
-    import cybleu.cli
     ref = _write(tmp_path / "ref.txt", _lines("ref"))
     names = ["KIT", "uedin-nmt", "online-B"][:n_sys]
     hyps = [_write(tmp_path / f"{n}.txt", _lines(n)) for n in names]
-    monkeypatch.setattr(streams, "CHUNK_LINES", 256)
-    called = []
-    monkeypatch.setattr(streams, "stream_systems",
-                        functools.partial(_counted, streams.stream_systems, called))
-    streamed = main([ref, "-i", *hyps, *extra]), capsys.readouterr()
-    assert called, "the run did not stream"
-    monkeypatch.setattr(cybleu.cli, "_stream_systems", lambda *args: False)
-    cached = main([ref, "-i", *hyps, *extra]), capsys.readouterr()
+    streamed, cached = _streamed_and_cached(capsys, monkeypatch, [ref, "-i", *hyps, *extra], 256)
     assert streamed == cached
     assert streamed[0] == 0
     assert len(streamed[1].out.splitlines()) >= (len(_lines("ref")) if "-sl" in extra else 1)
