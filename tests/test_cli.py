@@ -530,6 +530,31 @@ def test_subprocess_test_set(cache):
            _run_module("sacrebleu", args, data, env))
 
 
+@pytest.mark.parametrize("case", ["t-detail", "t-detail-width", "t-pbs", "t-sentence"])
+def test_test_set_runs_stream_alike(cache, capsys, monkeypatch, case):
+    """-d (and a paired test, -sl) on a test set's references longer than a slice read the
+    system in step with them, keeping its statistics rows: the bytes of the general path."""
+    from cybleu import streams
+    args, _, env = _expand(case, cache, TEST_SET_CASES)
+    for key, value in env:
+        monkeypatch.setenv(key, value)
+    monkeypatch.setattr(streams, "CHUNK_LINES", 16)
+    called = []
+    real = streams.stream_systems
+
+    def counted(*a):
+        called.append(1)
+        return real(*a)
+    monkeypatch.setattr(streams, "stream_systems", counted)
+    streamed = main(list(args)), capsys.readouterr()
+    assert called, "the run did not stream"
+    monkeypatch.setattr(cybleu.cli, "_stream_systems", lambda *a: False)
+    assert (main(list(args)), capsys.readouterr()) == streamed
+    assert streamed[0] == 0
+    if "detail" in case:
+        assert "origlang=de" in streamed[1].out and "origlang=en" in streamed[1].out
+
+
 @needs_oracle
 @pytest.mark.parametrize("args", ["--list -t wmt22 -l en-de", "-t wmt22 -l en-de --echo all"])
 def test_translator_order_as_sacrebleu(cache, args):

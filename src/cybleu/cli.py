@@ -957,12 +957,12 @@ def _stream_systems(args, ref_groups, paired):
     """System files scored against reference files of their length, longer than one slice:
     read in step with the references, a slice at a time, so memory stays bounded by the slice
     instead of growing with the files or the number of systems (the same output as caching the
-    references first). A paired test, an interval or the sentence level keeps each system's
-    segment statistics, not its text. False, having done nothing, for any other run (and for
+    references first). A paired test, an interval, -d or the sentence level keeps each
+    system's segment statistics, not its text. False, having done nothing, for any other run (and for
     the combinations the general path refuses, with its message)."""
     if (args.input is None or len(ref_groups) != 1 or args.num_refs != 1
             or len(set(args.input)) != len(args.input)
-            or args.detail or args.origlang is not None or args.subset is not None):
+            or args.origlang is not None or args.subset is not None):
         return False
     n_sys = len(args.input)
     if ((args.sentence_level and (n_sys > 1 or args.confidence or paired))
@@ -987,7 +987,7 @@ def _stream_systems(args, ref_groups, paired):
         _warn_if_unspaced(args.bleu_tokenize or registry.DEFAULT,
                           [streams.first_lines(p, args.encoding, 5000) for p in ref_paths])
     labels = [f"Baseline: {p}" if paired and i == 0 else p for i, p in enumerate(paths)]
-    keep_rows = bool(args.sentence_level or paired or args.confidence)
+    keep_rows = bool(args.sentence_level or paired or args.confidence or args.detail)
     progress = _line_progress(args, "scoring")
     try:
         systems, metrics = streams.stream_systems(metric_args, classes, ref_paths, paths, labels,
@@ -997,8 +997,10 @@ def _stream_systems(args, ref_groups, paired):
     if args.sentence_level:
         _sentence_level(args, metrics, systems[0])
         return True
+    if args.detail and args.format == "json":
+        args.format = "text"  # as the general path: the details would interfere with JSON
     if len(systems) == 1:
-        _single(args, metrics, systems[0], None)
+        _single(args, metrics, systems[0], _detail_rows(args, metrics, systems[0].stats))
         return True
     logger.info(f"Found {len(systems)} systems.")
     if paired:
