@@ -164,6 +164,22 @@ def test_sums_of_a_table_too_large_to_gather():
     assert compiled.resample_sums(systems[:1], width, idx, 3) == got[:1]
 
 
+def test_drawn_sums_of_many_segments_a_few_resamples_at_a_time():
+    """Past 131,072 segments bootstrap_sums holds fewer resamples' picks at a time (memory
+    bounded whatever the test set's length): the sums of all the indices drawn at once, and
+    the generator's stream continues alike."""
+    compiled = _compiled()
+    rng = np.random.default_rng(6)
+    n_seg, width, n_rows = 300_000, 2, 31   # 13 resamples a block: two full, one partial
+    systems = [array("q", rng.integers(0, 50, size=n_seg * width).tolist()) for _ in range(2)]
+    idx = compiled.Generator(4).bootstrap_indices(n_rows, n_seg)
+    generator, reference = compiled.Generator(4), compiled.Generator(4)
+    reference.bootstrap_indices(n_rows, n_seg)
+    assert compiled.bootstrap_sums(generator, systems, width, n_rows) == \
+        compiled.resample_sums(systems, width, idx, n_rows)
+    assert generator.bootstrap_indices(2, 5) == reference.bootstrap_indices(2, 5)
+
+
 def test_drawn_sums_report_progress_and_check_shapes():
     compiled = _compiled()
     rows = _flat([[1, 2]] * 5)
@@ -470,6 +486,28 @@ def test_float32_overflow_takes_numpy_path(resampler):
     _, ours = significance._bootstrap_resample(rows, BLEU(), 50)
     _, oracle = sacre_resample(rows, SacreBLEU(), 50)
     assert [s.score for s in ours] == [s.score for s in oracle]
+
+
+def test_float32_paired_resamples_are_drawn_again_not_held():
+    """Two systems past float32's exact sums, seeded: the numpy path takes the indices a chunk
+    at a time, drawn again for each system, and scores both as with every index held."""
+    from cybleu._statistics import resampling
+    rng = np.random.default_rng(10)
+    systems = []
+    for _ in range(2):
+        rows = []
+        for _ in range(400):
+            hyp = int(rng.integers(60000, 90000))
+            totals = [max(hyp - k, 0) for k in range(4)]
+            rows.append([hyp, int(rng.integers(60000, 90000))]
+                        + [int(t * rng.random()) for t in totals] + totals)
+        systems.append(significance.Statistics(rows))
+    assert max(systems[0].totals()) > 2 ** 24
+    drawn = resampling._bootstrap_scores(BLEU(), systems, resampling._draws(7, 40, 400))
+    held = resampling._bootstrap_scores(BLEU(), systems, resampling._index_chunks(
+        resampling._resample().Generator(7), 40, 400))
+    assert drawn == held
+    assert len(drawn[0]) == 40 and drawn[0] != drawn[1]
 
 
 def _fixture_pvalues():

@@ -301,23 +301,36 @@ def _index_chunks(generator, n_samples, n_segments):
     return chunks
 
 
+class _Redrawn:
+    """_index_chunks of a fresh Generator(seed), drawn again at each pass over them: one chunk
+    in memory at a time (all the indices of 1,000 resamples of 10**6 segments fill 8 GB)."""
+
+    def __init__(self, seed, n_samples, n_segments):
+        self.seed, self.n_samples, self.n_segments = seed, n_samples, n_segments
+
+    def __iter__(self):
+        generator, done = _resample().Generator(self.seed), 0
+        step = _chunk_rows(self.n_samples, self.n_segments)
+        while done < self.n_samples:
+            rows = min(step, self.n_samples - done)
+            yield rows, generator.bootstrap_indices(rows, self.n_segments)
+            done += rows
+
+
 class _SeededDraws:
     """The indices of `n_samples` bootstrap resamples of `n_segments` segments from a fresh
     Generator(seed), not drawn yet: the compiled kernel draws them a block at a time while it
     sums (`bootstrap_sums`, no 8-byte index per draw held in memory), each thread with its own
-    identical Generator; `chunks()` draws them all for the paths that need the indices."""
+    identical Generator; `chunks()` gives them a chunk at a time for the paths that need the
+    indices."""
 
     def __init__(self, seed, n_samples, n_segments):
         self.seed = seed
         self.n_samples = n_samples
         self.n_segments = n_segments
-        self._chunks = None
 
     def chunks(self):
-        if self._chunks is None:
-            self._chunks = _index_chunks(_resample().Generator(self.seed), self.n_samples,
-                                         self.n_segments)
-        return self._chunks
+        return _Redrawn(self.seed, self.n_samples, self.n_segments)
 
 
 def _draws(seed, n_samples, n_segments):
