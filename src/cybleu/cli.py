@@ -958,8 +958,8 @@ def _stream_systems(args, ref_groups, paired):
     read in step with the references, a slice at a time, so memory stays bounded by the slice
     instead of growing with the files or the number of systems (the same output as caching the
     references first). A paired test, an interval, -d or the sentence level keeps each
-    system's segment statistics, not its text. False, having done nothing, for any other run (and for
-    the combinations the general path refuses, with its message)."""
+    system's segment statistics, not its text. False, having done nothing, for any other run
+    (and for the combinations the general path refuses, with its message)."""
     if (args.input is None or len(ref_groups) != 1 or args.num_refs != 1
             or len(set(args.input)) != len(args.input)
             or args.origlang is not None or args.subset is not None):

@@ -474,7 +474,7 @@ def stream_systems(metric_args, registry, ref_paths, paths, names, encoding, pro
     (for files of equal length, more than CHUNK_LINES long): the same statistics and scores as
     caching the references first, in memory bounded by a slice of each file, whatever the number
     of systems (each slice of the references is cached once and scores every system). With
-    keep_rows, each system keeps its segment statistics (for a test, an interval or the
+    keep_rows, each system keeps its segment statistics (for a test, an interval, -d or the
     sentence level): rows of numbers, not the text. Returns the Systems and the
     {key: StreamedSlices} that scored them."""
     from ._kernels.threads import map_in_threads

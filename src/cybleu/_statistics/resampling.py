@@ -289,32 +289,30 @@ def _chunk_rows(n_rows, n_segments, multiple=1):
     return min(n_rows, rows)
 
 
-def _index_chunks(generator, n_samples, n_segments):
+def _drawn_chunks(generator, n_samples, n_segments):
     """The bootstrap indices of one numpy `choice` call, drawn a chunk of resamples at a time
     (the stream is the same: each index is its own draw)."""
-    chunks, done = [], 0
-    step = _chunk_rows(n_samples, n_segments)
+    done, step = 0, _chunk_rows(n_samples, n_segments)
     while done < n_samples:
         rows = min(step, n_samples - done)
-        chunks.append((rows, generator.bootstrap_indices(rows, n_segments)))
+        yield rows, generator.bootstrap_indices(rows, n_segments)
         done += rows
-    return chunks
+
+
+def _index_chunks(generator, n_samples, n_segments):
+    """_drawn_chunks, all of them held."""
+    return list(_drawn_chunks(generator, n_samples, n_segments))
 
 
 class _Redrawn:
-    """_index_chunks of a fresh Generator(seed), drawn again at each pass over them: one chunk
+    """_drawn_chunks of a fresh Generator(seed), drawn again at each pass over them: one chunk
     in memory at a time (all the indices of 1,000 resamples of 10**6 segments fill 8 GB)."""
 
     def __init__(self, seed, n_samples, n_segments):
         self.seed, self.n_samples, self.n_segments = seed, n_samples, n_segments
 
     def __iter__(self):
-        generator, done = _resample().Generator(self.seed), 0
-        step = _chunk_rows(self.n_samples, self.n_segments)
-        while done < self.n_samples:
-            rows = min(step, self.n_samples - done)
-            yield rows, generator.bootstrap_indices(rows, self.n_segments)
-            done += rows
+        return _drawn_chunks(_resample().Generator(self.seed), self.n_samples, self.n_segments)
 
 
 class _SeededDraws:
