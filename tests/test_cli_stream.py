@@ -34,6 +34,18 @@ def _run(capsys, args):
     return capsys.readouterr().out
 
 
+def _numbered(tmp_path, copies, n_sys):
+    """The sample's reference and n_sys systems (KIT, the k-th shifted by k lines), repeated
+    `copies` times with each line numbered so that no two are alike: (lines, reference path,
+    system paths)."""
+    refs, hyps = _lines("ref"), _lines("KIT")
+    n = len(refs) * copies
+    ref = _write(tmp_path / "ref.txt", [f"{refs[i % len(refs)]} {i}" for i in range(n)])
+    paths = [_write(tmp_path / f"hyp{k}.txt", [f"{hyps[(i + k) % len(hyps)]} {i}"
+                                               for i in range(n)]) for k in range(n_sys)]
+    return n, ref, paths
+
+
 def _streamed_and_cached(capsys, monkeypatch, argv, slice_lines):
     """(status, captured output) of argv read in step with the references (slices of
     slice_lines), then of the general path, which caches the references (here forced)."""
@@ -115,12 +127,9 @@ def test_memory_does_not_grow_with_the_files(tmp_path, capsys, monkeypatch):
         tracemalloc.reset_peak()
         return real(*args)
     monkeypatch.setattr(streams, "stream_systems", measured)
-    refs, hyps = _lines("ref"), _lines("KIT")
     peaks = []
     for copies in (160, 320):   # past the reader's buffers (1 MB of text decoded at a time)
-        n = len(refs) * copies
-        ref = _write(tmp_path / "ref.txt", [f"{refs[i % len(refs)]} {i}" for i in range(n)])
-        hyp = _write(tmp_path / "hyp.txt", [f"{hyps[i % len(hyps)]} {i}" for i in range(n)])
+        _, ref, (hyp,) = _numbered(tmp_path, copies, 1)
         tracemalloc.start()
         try:
             _run(capsys, [ref, "-i", hyp, "-b"])
@@ -142,13 +151,9 @@ def test_memory_does_not_grow_with_the_systems(tmp_path, capsys, monkeypatch):
         tracemalloc.reset_peak()
         return real(*args)
     monkeypatch.setattr(streams, "stream_systems", measured)
-    refs, hyps = _lines("ref"), _lines("KIT")
     peaks = []
     for copies in (160, 320):
-        n = len(refs) * copies
-        ref = _write(tmp_path / "ref.txt", [f"{refs[i % len(refs)]} {i}" for i in range(n)])
-        paths = [_write(tmp_path / f"hyp{k}.txt", [f"{hyps[(i + k) % len(hyps)]} {i}"
-                                                   for i in range(n)]) for k in range(4)]
+        _, ref, paths = _numbered(tmp_path, copies, 4)
         tracemalloc.start()
         try:
             _run(capsys, [ref, "-i", *paths, "-b"])
@@ -210,13 +215,9 @@ def test_paired_rows_are_numbers_not_text(tmp_path, capsys, monkeypatch):
         kept.append(tracemalloc.get_traced_memory()[0])
         return real(*args)
     monkeypatch.setattr(cybleu.cli, "_paired", paired)
-    refs, hyps = _lines("ref"), _lines("KIT")
     sizes = []
     for copies in (40, 80):
-        n = len(refs) * copies
-        ref = _write(tmp_path / "ref.txt", [f"{refs[i % len(refs)]} {i}" for i in range(n)])
-        paths = [_write(tmp_path / f"hyp{k}.txt", [f"{hyps[(i + k) % len(hyps)]} {i}"
-                                                   for i in range(n)]) for k in range(4)]
+        n, ref, paths = _numbered(tmp_path, copies, 4)
         sizes.append(n)
         tracemalloc.start()
         try:
