@@ -1,5 +1,5 @@
 # Text BLEU (floor 2): hypotheses in chunks, references cached (RefSet) or streamed with them.
-from .defs cimport U32Buf, I64Buf, Vocab
+from .defs cimport U32Buf, I64Buf, Vocab, RefTables
 from .workspace cimport Workspace
 
 
@@ -15,7 +15,12 @@ cdef class RefSet:
     cdef readonly str tokenize
     cdef readonly bint lowercase
     cdef int tok_mode
+    cdef RefTables tables     # every segment's reference n-grams (once frozen: scored twice)
+    cdef readonly bint frozen
+    cdef bint freezing
+    cdef Py_ssize_t uses      # times scored; -1: too large to freeze
 
     cdef int add_line(self, Workspace ws, Py_ssize_t k) noexcept nogil
     cdef int add_long_line(self, Workspace ws, Py_ssize_t k) noexcept nogil
     cdef void trim(self)
+    cdef int freeze(self) except -1

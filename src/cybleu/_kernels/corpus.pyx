@@ -4,8 +4,8 @@ streamed alongside; sentence scores through _bleu."""
 from cpython.array cimport array, clone
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.exc cimport PyErr_CheckSignals, PyErr_SetInterrupt
-from cpython.mem cimport PyMem_RawFree, PyMem_RawRealloc
-from libc.stdint cimport uint32_t, int64_t
+from cpython.mem cimport PyMem_RawCalloc, PyMem_RawFree, PyMem_RawMalloc, PyMem_RawRealloc
+from libc.stdint cimport uint16_t, uint32_t, int64_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from .buffers cimport u32_reserve, u32_push, i64_reserve, i64_push
@@ -13,10 +13,11 @@ from .hashing cimport hash_step
 from .intern cimport (segment_ids, hypothesis_ids_in, vocab_grow, vocab_add, vocab_insert,
                       vocab_clear, intern_tokens, lookup_tokens)
 from .ngrams cimport (count_segment, count_in_references, reference_table, segment_counts,
-                      reference_counts)
+                      reference_counts, closest_length, count_in_frozen, freeze_segment,
+                      free_ref_tables, FREEZE_POSSIBLE)
 from .tokenize cimport tokenizer_mode, tokenize_line, piece_chars, line_length, tokenize_piece
 from .defs cimport (hash_t, U32Buf, I64Buf, Vocab, VocabEntry, OOV_ID, ERR_NOMEM, ERR_NO_REFS,
-                   CORE_MAX_ORDER)
+                   CORE_MAX_ORDER, RefGram, RefTables)
 from .workspace cimport (Job, Workspace, acquire_workspace, release_workspace, load_text_refs,
                          run_jobs)
 
@@ -62,9 +63,8 @@ cdef inline void add_row(const int64_t* stats, Py_ssize_t width, int64_t* totals
         memcpy(rows + k * width, stats, width * sizeof(int64_t))
 
 
-cdef int cached_segment(Workspace ws, RefSet cached, Py_ssize_t s) noexcept nogil:
-    """Segment s of a cached set: its references' token offsets into ws.ref_off (from 0), and
-    their token IDs stamped for segment_hypothesis_ids."""
+cdef int cached_offsets(Workspace ws, RefSet cached, Py_ssize_t s) noexcept nogil:
+    """Segment s of a cached set: its references' token offsets into ws.ref_off (from 0)."""
     cdef Py_ssize_t r0 = cached.seg_ref.data[s], r1 = cached.seg_ref.data[s + 1], r
     cdef uint32_t base = cached.ref_tok.data[r0]
     if i64_reserve(&ws.ref_off, r1 - r0 + 1) < 0:
@@ -72,6 +72,15 @@ cdef int cached_segment(Workspace ws, RefSet cached, Py_ssize_t s) noexcept nogi
     for r in range(r0, r1 + 1):
         ws.ref_off.data[r - r0] = cached.ref_tok.data[r] - base
     ws.ref_off.size = r1 - r0 + 1
+    return 0
+
+
+cdef int cached_segment(Workspace ws, RefSet cached, Py_ssize_t s) noexcept nogil:
+    """Segment s of a cached set: its references' token offsets into ws.ref_off (from 0), and
+    their token IDs stamped for segment_hypothesis_ids."""
+    cdef Py_ssize_t r0 = cached.seg_ref.data[s], r1 = cached.seg_ref.data[s + 1], r
+    if cached_offsets(ws, cached, s) < 0:
+        return ERR_NOMEM
     # stamp the IDs this segment's references hold, so that a hypothesis token only some other
     # segment's references have counts as OOV here, as a per-segment vocabulary would make it
     # (the n-grams through it end at once instead of filling the table)
@@ -85,6 +94,33 @@ cdef int cached_segment(Workspace ws, RefSet cached, Py_ssize_t s) noexcept nogi
     for r in range(cached.ref_tok.data[r0], cached.ref_tok.data[r1]):
         ws.mark.data[cached.ids.data[r]] = ws.stamp
     return 0
+
+
+cdef int frozen_segment(Workspace ws, RefSet cached, Py_ssize_t s, int max_order) noexcept nogil:
+    """Statistics of the hypothesis in ws.tok_* against frozen segment s of a cached set, into
+    ws.stats: its tokens looked up in the set's vocabulary and its n-grams in the segment's
+    table (a token or n-gram only other segments have fails that lookup, as OOV would)."""
+    cdef Py_ssize_t n = cached.tables.gram_off[s + 1] - cached.tables.gram_off[s]
+    cdef void* p
+    if cached_offsets(ws, cached, s) < 0 or hypothesis_ids_in(ws, &cached.vocab) < 0:
+        return ERR_NOMEM
+    closest_length(ws.ids.size, ws.ref_off.data, 0, ws.ref_off.size - 1, max_order,
+                   ws.stats.data)
+    if ws.ref_off.size == 1:
+        return ERR_NO_REFS if ws.ids.size > 0 else 0
+    if ws.seen_cap < n:
+        p = PyMem_RawRealloc(ws.seen, <size_t>n * sizeof(uint64_t))
+        if p == NULL:
+            return ERR_NOMEM
+        ws.seen = <uint64_t*>p
+        ws.seen_cap = n
+        memset(ws.seen, 0, <size_t>n * sizeof(uint64_t))
+    ws.seen_stamp += 1
+    if ws.seen_stamp > <uint64_t>0xFFFFFFFF:
+        memset(ws.seen, 0, <size_t>ws.seen_cap * sizeof(uint64_t))
+        ws.seen_stamp = 1
+    return count_in_frozen(&cached.tables, s, ws.ids.data, ws.ids.size, max_order, ws.seen,
+                           ws.seen_stamp, ws.stats.data)
 
 
 cdef int segment_hypothesis_ids(Workspace ws, RefSet cached) noexcept nogil:
@@ -212,6 +248,9 @@ cdef int count_chunk(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t s
             rc = count_segment(&ws.table, ws.ids.data, ws.ids.size, ws.ref_ids.data,
                                ws.ref_off.data, 0, ws.ref_off.size - 1, max_order,
                                True, ws.stats.data)
+        elif cached.frozen and cached.tables.slot_off[s + 1] > cached.tables.slot_off[s]:
+            # the references' n-grams are tabled already: only the hypothesis's are looked up
+            rc = frozen_segment(ws, cached, s, max_order)
         else:
             # the references are IDs already: only the hypothesis is looked up
             rc = cached_segment(ws, cached, s)
@@ -516,6 +555,8 @@ cdef object collect(RefSet cached, segments, hyps, str tokenize, bint lowercase,
         raise ValueError(f"unknown smooth_method {smooth_method!r}")
     memset(&rows, 0, sizeof(I64Buf))
     memset(&tot, 0, sizeof(I64Buf))
+    if cached is not None and group == 1:
+        cached.freeze()
     try:
         if i64_reserve(&tot, width) < 0:
             raise MemoryError()
@@ -595,10 +636,20 @@ def sentence_scores(hyps, refs, str tokenize="13a", bint lowercase=False, max_or
                    smooth_value, effective_order, _threads(n_threads))
 
 
+# A set freezes its references' n-grams (RefSet.freeze) only when they surely fit in this many
+# bytes: 28 for each n-gram a reference position may start, so a set of up to 600,000
+# reference tokens at order 4.
+cdef Py_ssize_t FROZEN_BUDGET = 64 << 20
+# segments frozen between two looks at Ctrl-C
+cdef Py_ssize_t FREEZE_STEP = 1 << 12
+
+
 cdef class RefSet:
     """References of a corpus, tokenized once; scores any number of hypothesis streams.
 
     refs: one sequence of reference strings per segment (None entries already removed).
+    reuse: the set will be scored more than once (a metric's own references): its reference
+    n-grams are tabled (freeze) on the first score rather than the second.
     """
 
     def __cinit__(self):
@@ -607,8 +658,10 @@ cdef class RefSet:
         memset(&self.ids, 0, sizeof(U32Buf))
         memset(&self.ref_tok, 0, sizeof(U32Buf))
         memset(&self.seg_ref, 0, sizeof(I64Buf))
+        memset(&self.tables, 0, sizeof(RefTables))
 
     def __dealloc__(self):
+        free_ref_tables(&self.tables)
         PyMem_RawFree(self.vocab.slots)
         PyMem_RawFree(self.vocab.entries)
         PyMem_RawFree(self.vchars.data)
@@ -616,7 +669,8 @@ cdef class RefSet:
         PyMem_RawFree(self.ref_tok.data)
         PyMem_RawFree(self.seg_ref.data)
 
-    def __init__(self, refs, str tokenize="13a", bint lowercase=False, max_order=4):
+    def __init__(self, refs, str tokenize="13a", bint lowercase=False, max_order=4,
+                 bint reuse=False):
         cdef Py_ssize_t start, stop, k = 0
         cdef int rc = 0
         cdef Workspace ws
@@ -624,6 +678,7 @@ cdef class RefSet:
         self.tokenize = tokenize
         self.lowercase = lowercase
         self.max_order = max_order
+        self.uses = 1 if reuse else 0      # reuse: freeze on the first score, not the second
         flat = []
         if (i64_push(&self.seg_ref, 0) < 0 or u32_push(&self.ref_tok, 0) < 0
                 or vocab_grow(&self.vocab, 1024) < 0):
@@ -705,6 +760,69 @@ cdef class RefSet:
         shrink(<void**>&self.ids.data, &self.ids.cap, self.ids.size, sizeof(uint32_t))
         shrink(<void**>&self.ref_tok.data, &self.ref_tok.cap, self.ref_tok.size, sizeof(uint32_t))
         shrink(<void**>&self.seg_ref.data, &self.seg_ref.cap, self.seg_ref.size, sizeof(int64_t))
+
+    cdef int freeze(self) except -1:
+        """Table every segment's reference n-grams (frozen_segment reads them), once the set is
+        scored a second time (the first, made with reuse), and when they fit FROZEN_BUDGET
+        (else never): each later score then looks up only the hypotheses' n-grams, instead of
+        counting every reference's again. Not on the first score of a set made for one (a
+        sentence score), which would pay for the tables and never use them."""
+        cdef Py_ssize_t nseg = self.seg_ref.size - 1, s = 0, stop, bound
+        cdef uint32_t* cur = NULL
+        cdef uint32_t* touched = NULL
+        cdef RefTables* rt
+        cdef void* p
+        cdef int rc = 0
+        cdef Workspace ws
+        self.uses += 1
+        if self.frozen or self.freezing or self.uses < 2:
+            return 0
+        # an n-gram and below eight slots for each n-gram a reference position may start
+        bound = self.ids.size * self.max_order
+        if bound > FROZEN_BUDGET // <Py_ssize_t>(sizeof(RefGram) + 8 * sizeof(uint16_t)):
+            self.uses = -(1 << 62)       # never: the set is too large
+            return 0
+        self.freezing = True
+        rt = &self.tables
+        try:
+            rt.gram_off = <int64_t*>PyMem_RawMalloc(<size_t>(nseg + 1) * sizeof(int64_t))
+            rt.slot_off = <int64_t*>PyMem_RawMalloc(<size_t>(nseg + 1) * sizeof(int64_t))
+            cur = <uint32_t*>PyMem_RawCalloc(FREEZE_POSSIBLE, sizeof(uint32_t))
+            touched = <uint32_t*>PyMem_RawMalloc(FREEZE_POSSIBLE * sizeof(uint32_t))
+            if (rt.gram_off == NULL or rt.slot_off == NULL or cur == NULL or touched == NULL):
+                raise MemoryError()
+            rt.gram_off[0] = rt.slot_off[0] = 0
+            ws = acquire_workspace()
+            try:
+                while s < nseg:
+                    stop = min(s + FREEZE_STEP, nseg)
+                    with nogil:
+                        while s < stop:
+                            rc = cached_offsets(ws, self, s)
+                            if rc == 0:
+                                rc = freeze_segment(
+                                    rt, self.ids.data + self.ref_tok.data[self.seg_ref.data[s]],
+                                    ws.ref_off.data, ws.ref_off.size - 1, self.max_order, cur,
+                                    touched)
+                            if rc < 0:
+                                break
+                            s += 1
+                    if rc < 0:
+                        raise MemoryError()
+                    PyErr_CheckSignals()
+            finally:
+                release_workspace(ws)
+            shrink(<void**>&rt.grams, &rt.gcap, rt.gram_off[nseg], sizeof(RefGram))
+            shrink(<void**>&rt.slots, &rt.scap, rt.slot_off[nseg], sizeof(uint16_t))
+            self.frozen = True
+        except BaseException:
+            free_ref_tables(rt)         # a Ctrl-C or a failed allocation: scored as before
+            raise
+        finally:
+            PyMem_RawFree(cur)
+            PyMem_RawFree(touched)
+            self.freezing = False
+        return 0
 
     @property
     def num_segments(self):

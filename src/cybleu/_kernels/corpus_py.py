@@ -48,9 +48,11 @@ class RefSet:
     """References of a corpus, tokenized once; scores any number of hypothesis streams.
 
     refs: one sequence of reference strings per segment (None entries already removed).
+    reuse: whether the set will be scored more than once (the compiled core then tables its
+    reference n-grams on the first score); this twin keeps them from the start either way.
     """
 
-    def __init__(self, refs, tokenize="13a", lowercase=False, max_order=4):
+    def __init__(self, refs, tokenize="13a", lowercase=False, max_order=4, reuse=False):
         if tokenize not in TOKENIZER_MODES:
             raise ValueError(f"the core has no tokenizer {tokenize!r}")
         if isinstance(max_order, bool) or not isinstance(max_order, int) \
@@ -60,6 +62,7 @@ class RefSet:
         self.tokenize = tokenize
         self.lowercase = lowercase
         self.max_order = max_order
+        self.frozen = True      # whether the references' n-grams are tabled: here from the start
         self._segments = []
         for seg in refs:
             tokenized = [self._tokens(ref, i) for i, ref in enumerate(seg)]

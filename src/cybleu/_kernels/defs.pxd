@@ -1,7 +1,7 @@
 # Shared declarations of the compiled modules (the bottom floor: everything cimports it, it cimports
 # nothing of ours). The data's path: text (code points) -> tokens -> interned IDs -> n-gram table
 # -> integer statistics (hyp_len, ref_len, correct_1..N, total_1..N).
-from libc.stdint cimport uint32_t, uint64_t, int32_t, int64_t
+from libc.stdint cimport uint16_t, uint32_t, uint64_t, int32_t, int64_t
 
 ctypedef uint32_t token_id_t
 ctypedef uint64_t hash_t
@@ -125,3 +125,24 @@ cdef struct NgramTable:
     uint32_t* touched         # IDs whose ref_count the current reference raised (several
     Py_ssize_t ntouched       # references only; room for tcap of them)
     Py_ssize_t tcap
+
+# A cached reference set's segments as frozen n-gram tables (RefSet, once it is scored a second
+# time): each segment's distinct reference n-grams once, with the most any one reference has, so a
+# hypothesis only looks its n-grams up. Keys are exact, as in NgramTable: (the prefix's entry in
+# the same segment, last token). 12 bytes an n-gram and 2 a slot; a segment too large for 16-bit
+# numbers (ngrams.FREEZE_POSSIBLE) is not frozen and keeps the per-call tables.
+cdef enum:
+    NO_PREFIX16 = 0xFFFF
+
+cdef struct RefGram:
+    uint32_t token
+    uint16_t prefix           # the prefix's entry in the segment; NO_PREFIX16 for a unigram
+    uint16_t order_m1         # order - 1 (orders go up to 2**16)
+    uint32_t ref_max
+
+cdef struct RefTables:
+    RefGram* grams            # segment s: grams[gram_off[s]:gram_off[s + 1]]
+    uint16_t* slots           # and slots[slot_off[s]:slot_off[s + 1]] (0 empty, else entry + 1;
+    int64_t* gram_off         # no slots: the segment is not frozen)
+    int64_t* slot_off
+    Py_ssize_t gcap, scap, nseg

@@ -19,6 +19,12 @@ cdef inline Py_ssize_t ngram_slot(hash_t h, int shift) noexcept nogil:
     return <Py_ssize_t>(h >> shift)
 
 
+cdef inline Py_ssize_t frozen_slot(hash_t h, Py_ssize_t mask) noexcept nogil:
+    # ngram_slot for a frozen segment's table (at most 2**16 slots): the hash's top 16 bits,
+    # masked to the table, a shift by a constant
+    return <Py_ssize_t>(h >> 48) & mask
+
+
 cdef inline int slot_shift(Py_ssize_t nslots) noexcept nogil:
     cdef int bits = 0
     while (<Py_ssize_t>1 << bits) < nslots:

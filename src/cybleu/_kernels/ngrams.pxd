@@ -1,10 +1,10 @@
 # N-gram tables (floor 1): statistics of one segment from interned IDs, and the batch-wide n-gram
 # index of pairwise and pooled scoring.
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
 
 from .hashing cimport ngram_slot, ngram_step
-from .defs cimport (hash_t, OOV_ID, NO_PREFIX, ERR_NOMEM, ERR_NO_REFS, NgramSlot, NgramEntry,
-                      NgramTable)
+from .defs cimport (hash_t, OOV_ID, NO_PREFIX, NO_PREFIX16, ERR_NOMEM, ERR_NO_REFS, NgramSlot,
+                   NgramEntry, NgramTable, RefGram, RefTables)
 
 
 cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil
@@ -23,6 +23,13 @@ cdef int reference_counts(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len
                           int64_t* out) noexcept nogil
 cdef int reference_table(NgramTable* t, const uint32_t* ref_ids, const int64_t* ref_off,
                          Py_ssize_t nref, int max_order) noexcept nogil
+cdef int freeze_segment(RefTables* rt, const uint32_t* ref_ids, const int64_t* ref_off,
+                        Py_ssize_t nref, int max_order, uint32_t* cur,
+                        uint32_t* touched) noexcept nogil
+cdef void free_ref_tables(RefTables* rt) noexcept nogil
+cdef int count_in_frozen(const RefTables* rt, Py_ssize_t s, const uint32_t* hyp,
+                         Py_ssize_t hyp_len, int max_order, uint64_t* seen, uint64_t stamp,
+                         int64_t* out) noexcept nogil
 
 
 # A table that grows (table_start, table_grow) starts with room for this many n-grams at most (a
@@ -31,6 +38,12 @@ cdef int reference_table(NgramTable* t, const uint32_t* ref_ids, const int64_t* 
 # segment may have, which is faster for the usual segments; giant ones take segment_counts.
 cdef enum:
     TABLE_START = 1 << 16
+
+# A segment is frozen (freeze_segment) when its references have fewer possible n-grams than this:
+# its table then has at most 2**16 slots (four or more per possible n-gram), and its n-grams'
+# numbers fit the 16 bits of a slot and of a prefix.
+cdef enum:
+    FREEZE_POSSIBLE = 1 << 14
 
 
 # Inline, so that each caller (_corpus, _ids, _nltk_core) compiles its own copy into its own loop,

@@ -5,11 +5,12 @@ for pairwise scoring (NgramIndex). Keys are exact (prefix n-gram's ID, last toke
 choose the slot."""
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc, PyMem_RawRealloc
-from libc.stdint cimport uint32_t, int32_t, int64_t, uint64_t
+from libc.stdint cimport uint16_t, uint32_t, int32_t, int64_t, uint64_t
 from libc.string cimport memset
 
-from .hashing cimport ngram_slot, slot_shift, ngram_step
-from .defs cimport hash_t, OOV_ID, NO_PREFIX, ERR_NOMEM, NgramSlot, NgramEntry, NgramTable
+from .hashing cimport ngram_slot, slot_shift, ngram_step, frozen_slot
+from .defs cimport (hash_t, OOV_ID, NO_PREFIX, NO_PREFIX16, ERR_NOMEM, NgramSlot, NgramEntry,
+                   NgramTable, RefGram, RefTables)
 from .workspace cimport raise_for
 
 
@@ -269,6 +270,162 @@ cdef int reference_table(NgramTable* t, const uint32_t* ref_ids, const int64_t* 
             en.ref_count = 0
     t.ntouched = 0
     return 0
+
+
+cdef int grow_to(void** data, Py_ssize_t* cap, Py_ssize_t need, size_t item) noexcept nogil:
+    cdef Py_ssize_t n = cap[0] if cap[0] else 64
+    cdef void* p
+    if need <= cap[0]:
+        return 0
+    while n < need:
+        n *= 2
+    p = PyMem_RawRealloc(data[0], <size_t>n * item)
+    if p == NULL:
+        return ERR_NOMEM
+    data[0] = p
+    cap[0] = n
+    return 0
+
+
+cdef int freeze_segment(RefTables* rt, const uint32_t* ref_ids, const int64_t* ref_off,
+                        Py_ssize_t nref, int max_order, uint32_t* cur,
+                        uint32_t* touched) noexcept nogil:
+    """Append segment rt.nseg (references 0..nref-1 as token IDs): every distinct n-gram of its
+    references once, with the most any one of them has, in a table of four slots or more for
+    each n-gram its references may have (at most a quarter full: fewer probes run into another
+    n-gram, a branch the CPU cannot guess). cur and touched have room for FREEZE_POSSIBLE, cur
+    all zero (and left so). A segment with that many possible n-grams or more is appended with
+    no slots: not frozen."""
+    cdef Py_ssize_t s = rt.nseg, g0 = rt.gram_off[s], s0 = rt.slot_off[s], nslots = 2, mask
+    cdef Py_ssize_t r, j, rlen, i, e, m, nt, possible = 0
+    cdef int n
+    cdef uint32_t prefix, tok, v
+    cdef hash_t h
+    cdef bint multi = nref > 1
+    cdef const uint32_t* ref
+    cdef uint16_t* slots
+    cdef RefGram* grams
+    cdef RefGram* g
+    for r in range(nref):
+        rlen = ref_off[r + 1] - ref_off[r]
+        possible += rlen * (max_order if max_order < rlen else rlen)
+    if possible >= FREEZE_POSSIBLE:
+        rt.gram_off[s + 1] = g0
+        rt.slot_off[s + 1] = s0
+        rt.nseg += 1
+        return 0
+    while nslots < 4 * possible:
+        nslots *= 2
+    if (grow_to(<void**>&rt.grams, &rt.gcap, g0 + possible, sizeof(RefGram)) < 0
+            or grow_to(<void**>&rt.slots, &rt.scap, s0 + nslots, sizeof(uint16_t)) < 0):
+        return ERR_NOMEM
+    slots = rt.slots + s0
+    grams = rt.grams + g0
+    mask = nslots - 1
+    memset(slots, 0, <size_t>nslots * sizeof(uint16_t))
+    e = 0
+    m = 0                                    # distinct n-grams so far
+    for r in range(nref):
+        ref = ref_ids + ref_off[r]
+        rlen = ref_off[r + 1] - ref_off[r]
+        nt = 0
+        for j in range(rlen):
+            h = 0
+            prefix = NO_PREFIX16
+            for n in range(1, max_order + 1):
+                if j + n > rlen:
+                    break
+                tok = ref[j + n - 1]
+                h = ngram_step(h, tok)
+                i = frozen_slot(h, mask)
+                while True:
+                    v = slots[i]
+                    if v == 0:
+                        e = m
+                        g = &grams[e]
+                        g.token = tok
+                        g.prefix = <uint16_t>prefix
+                        g.order_m1 = <uint16_t>(n - 1)
+                        g.ref_max = 0
+                        slots[i] = <uint16_t>(e + 1)
+                        m += 1
+                        break
+                    e = v - 1
+                    if grams[e].token == tok and grams[e].prefix == prefix:
+                        break
+                    i = (i + 1) & mask
+                if multi:
+                    if cur[e] == 0:
+                        touched[nt] = <uint32_t>e
+                        nt += 1
+                    cur[e] += 1
+                else:
+                    grams[e].ref_max += 1
+                prefix = <uint32_t>e
+        if multi:
+            for i in range(nt):
+                e = touched[i]
+                if cur[e] > grams[e].ref_max:
+                    grams[e].ref_max = cur[e]
+                cur[e] = 0
+    rt.gram_off[s + 1] = g0 + m
+    rt.slot_off[s + 1] = s0 + nslots
+    rt.nseg += 1
+    return 0
+
+
+cdef int count_in_frozen(const RefTables* rt, Py_ssize_t s, const uint32_t* hyp,
+                         Py_ssize_t hyp_len, int max_order, uint64_t* seen, uint64_t stamp,
+                         int64_t* out) noexcept nogil:
+    """count_in_references against frozen segment s of rt (out's lengths and totals already
+    set by closest_length): each hypothesis n-gram is looked up, and counts as a match while its
+    count so far is below the most any reference has. seen[e] is stamp << 32 | the count of
+    n-gram e in this hypothesis, any other stamp meaning zero (room for the segment's n-grams;
+    stamp new for each call). Out of line: inlined into its caller's loop, it ran short of
+    registers."""
+    cdef const RefGram* grams = rt.grams + rt.gram_off[s]
+    cdef const uint16_t* slots = rt.slots + rt.slot_off[s]
+    cdef Py_ssize_t mask = rt.slot_off[s + 1] - rt.slot_off[s] - 1, i, k, end, j, e
+    cdef int64_t* correct = out + 2
+    cdef uint32_t prefix, tok, v
+    cdef uint64_t c
+    cdef hash_t h
+    stamp <<= 32
+    for i in range(hyp_len):
+        h = 0
+        prefix = NO_PREFIX16
+        end = i + max_order if max_order < hyp_len - i else hyp_len
+        for k in range(i, end):
+            # an OOV token (OOV_ID) is no reference's: its lookup fails like any other
+            tok = hyp[k]
+            h = ngram_step(h, tok)
+            j = frozen_slot(h, mask)
+            while True:
+                v = slots[j]
+                if v == 0:
+                    break
+                if grams[v - 1].token == tok and grams[v - 1].prefix == prefix:
+                    break
+                j = (j + 1) & mask
+            if v == 0:
+                break            # no reference has it, nor any longer n-gram from here
+            e = v - 1
+            c = seen[e]
+            if c < stamp:
+                c = stamp
+            if c - stamp < grams[e].ref_max:
+                correct[k - i] += 1
+                seen[e] = c + 1
+            prefix = <uint32_t>e
+    return 0
+
+
+cdef void free_ref_tables(RefTables* rt) noexcept nogil:
+    PyMem_RawFree(rt.grams)
+    PyMem_RawFree(rt.slots)
+    PyMem_RawFree(rt.gram_off)
+    PyMem_RawFree(rt.slot_off)
+    memset(rt, 0, sizeof(RefTables))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 # Per-call scratch space, lines loaded as code points, and the threads of a batch (bottom floor,
 # above _types and _buffers): what every driver needs and no kernel defines.
-from libc.stdint cimport int64_t, uint32_t
+from libc.stdint cimport int64_t, uint32_t, uint64_t
 
 from .defs cimport U32Buf, I64Buf, TextRefs, Vocab, NgramTable
 
@@ -18,6 +18,9 @@ cdef class Workspace:
     cdef U32Buf runf        # 13a: flags of a run of characters the rules 2-4 may split
     cdef U32Buf mark        # a cached set's token ID -> the stamp of the last segment that has it
     cdef uint32_t stamp     # the current segment's stamp (mark is all below it)
+    cdef uint64_t* seen     # a frozen segment's n-gram -> seen_stamp << 32 | its count in the
+    cdef Py_ssize_t seen_cap  # hypothesis (another stamp: 0), for seen_cap n-grams
+    cdef uint64_t seen_stamp
     cdef U32Buf tok_chars   # tokens of the current hypothesis, back to back
     cdef I64Buf tok_ends    # token k ends at tok_chars[tok_ends[k]]
     cdef I64Buf tok_hash    # hash of token k

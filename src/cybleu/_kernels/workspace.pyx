@@ -39,6 +39,7 @@ cdef class Workspace:
         PyMem_RawFree(self.wide.data)
         PyMem_RawFree(self.runf.data)
         PyMem_RawFree(self.mark.data)
+        PyMem_RawFree(self.seen)
         PyMem_RawFree(self.a.data)
         PyMem_RawFree(self.b.data)
         PyMem_RawFree(self.tok_chars.data)
@@ -61,7 +62,8 @@ cdef class Workspace:
         PyMem_RawFree(self.table.touched)
 
     cdef size_t nbytes(self):
-        return (4 * (self.text.cap + self.wide.cap + self.runf.cap + self.mark.cap + self.a.cap
+        return (4 * (self.text.cap + self.wide.cap + self.runf.cap + self.mark.cap + 2 * self.seen_cap
+                     + self.a.cap
                      + self.b.cap
                      + self.tok_chars.cap + self.rchars.cap + self.ids.cap + self.ref_ids.cap)
                 + sizeof(TextRef) * (self.hlines.cap + self.rlines.cap)

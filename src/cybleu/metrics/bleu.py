@@ -129,7 +129,8 @@ class _BLEURefCache(Sequence):  # type: ignore[type-arg]
         mode, segmenter = _plan(self.tokenizer)
         self.mode, self.segmenter = mode, segmenter
         self.refset = core.RefSet(_segment_refs(self.segments, segmenter, self.lowercase), mode,
-                                  self.lowercase and segmenter is None, self.max_order)
+                                  self.lowercase and segmenter is None, self.max_order,
+                                  reuse=True)
 
     def serves(self, tokenizer: Any, lowercase: bool, max_order: int) -> bool:
         """Whether scoring against these references with these settings is what sacreBLEU does
