@@ -197,29 +197,27 @@ cdef inline int count_loaded(Workspace ws, RefSet cached, Py_ssize_t start, Py_s
                              int tok_mode, int max_order, int64_t* totals, int64_t* rows,
                              Py_ssize_t* where, Py_ssize_t group,
                              Py_ssize_t* table_seg) noexcept nogil:
-    """count_chunk, or count_in_pieces for a chunk that holds a giant line: each in its own
-    function, both called from both drivers, so that neither changes how the compiler lays out
-    the other."""
+    """count_chunk, count_grouped for candidates grouped by segment, or count_in_pieces for a
+    chunk that holds a giant line: each in its own function, all called from both drivers, so
+    that none changes how the compiler lays out another."""
     if chunk_in_pieces(ws, cached is None):
         return count_in_pieces(ws, cached, start, stop, tok_mode, max_order, totals, rows, where,
                                group, table_seg)
-    return count_chunk(ws, cached, start, stop, tok_mode, max_order, totals, rows, where, group,
-                       table_seg)
+    if group > 1:
+        return count_grouped(ws, cached, start, stop, tok_mode, max_order, totals, rows, where,
+                             group, table_seg)
+    return count_chunk(ws, cached, start, stop, tok_mode, max_order, totals, rows, where)
 
 
 cdef int count_chunk(Workspace ws, RefSet cached, Py_ssize_t start, Py_ssize_t stop,
                      int tok_mode, int max_order, int64_t* totals, int64_t* rows,
-                     Py_ssize_t* where, Py_ssize_t group, Py_ssize_t* table_seg) noexcept nogil:
+                     Py_ssize_t* where) noexcept nogil:
     """Tokenize, intern and count the loaded segments start..stop-1: each one's statistics added
     to totals and, unless rows is NULL, written to rows (segment start first). On an error,
-    returns it with *where the segment. With group > 1 (cached references only), hypotheses
-    h*group..h*group+group-1 are candidates for reference segment h: see count_grouped."""
+    returns it with *where the segment. (Candidates grouped by segment take count_grouped.)"""
     cdef Py_ssize_t width = 2 + 2 * max_order, k, s, r, nref
     cdef int rc = 0
     cdef bint streamed = cached is None
-    if group > 1:
-        return count_grouped(ws, cached, start, stop, tok_mode, max_order, totals, rows, where,
-                             group, table_seg)
     for k in range(stop - start):
         s = start + k
         where[0] = s
