@@ -114,3 +114,31 @@ def test_segment_without_references_after_freezing():
         core.segment_stats(["a b c", "", "a a"], refs)
     with pytest.raises(TypeError, match="segment 1 has no reference"):
         refset.corpus_stats(["a b c", "x", "a a"])
+
+
+@compiled
+def test_references_that_score_one_system_build_no_tables():
+    from cybleu import streams
+    from cybleu.metrics import BLEU
+    hyps, refs = _corpus(7, n_segments=80)
+    streams_of_refs = [[seg[0] for seg in refs]]
+    cached = BLEU(references=streams_of_refs)
+    cached.corpus_score(hyps, None)
+    assert cached._ref_cache.refset.frozen     # a metric's own references: tabled at once
+    once = BLEU(references=streams_of_refs)
+    once._scored_once()
+    want = once.corpus_score(hyps, None)
+    assert not once._ref_cache.refset.frozen
+    assert (want.score, want.counts) == (cached.corpus_score(hyps, None).score,
+                                         cached.corpus_score(hyps, None).counts)
+    # the command line's slices, for one system and for several: the same sums either way
+    sums = [sum(col) for col in zip(*cached._extract_corpus_statistics(hyps, None))]
+    for single in (True, False):
+        slices = streams.make_metrics({"BLEU": BLEU}, {"BLEU": {}}, streams_of_refs, len(hyps),
+                                      single=single)["BLEU"]
+        assert slices.column_sums(0, hyps, None) == sums
+        assert slices.slices[0]._ref_cache.refset.frozen is not single
+        streamed = streams.StreamedSlices("BLEU", BLEU, {}, single)
+        streamed.load(0, streams_of_refs)
+        assert streamed.column_sums(0, hyps, None) == sums
+        assert streamed.slices[0]._ref_cache.refset.frozen is not single

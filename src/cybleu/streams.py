@@ -358,12 +358,12 @@ class MetricSlices:
     its slice), so that a hypothesis file can be scored a slice at a time. For inputs up to
     CHUNK_LINES lines it is exactly sacreBLEU's single metric object."""
 
-    def __init__(self, key, cls, kwargs, refs, n_segments):
+    def __init__(self, key, cls, kwargs, refs, n_segments, single=False):
         self.key = key
         self.slices = []
         for start in range(0, max(n_segments, 1), CHUNK_LINES):
             part = [stream[start:start + CHUNK_LINES] for stream in refs]
-            self.slices.append(cls(**kwargs, references=part))
+            self.slices.append(_scored_by(cls(**kwargs, references=part), single))
         self.first = self.slices[0]
         nrefs = {getattr(m, "num_refs", None) for m in self.slices}
         if len(nrefs) > 1:  # slices disagree: the corpus has a variable number of references
@@ -420,15 +420,25 @@ class MetricSlices:
         return None if method is None else method(lines)
 
 
+def _scored_by(metric, single):
+    """The metric, told when its cached references will score one system only (a metric that
+    builds more for later systems, BLEU's n-gram tables, then skips that)."""
+    hook = getattr(metric, "_scored_once", None) if single else None
+    if hook is not None:
+        hook()
+    return metric
+
+
 class StreamedSlices(MetricSlices):
     """MetricSlices whose reference slices arrive one at a time, in step with the system's lines
     (one system scored in memory bounded by a slice): slice k is cached when its references are
     read, and dropped when the next one comes. The first slice's metric stays, without its
     references, for the signature and the score."""
 
-    def __init__(self, key, cls, kwargs):  # pylint: disable=super-init-not-called
+    def __init__(self, key, cls, kwargs, single=False):  # pylint: disable=super-init-not-called
         self.key = key
         self.cls, self.kwargs = cls, kwargs
+        self.single = single
         self.slices = {}
         self.first = None
         self.checks_tokenized = False
@@ -440,7 +450,7 @@ class StreamedSlices(MetricSlices):
         if previous is not None and previous is self.first:
             previous._ref_cache = None   # only its settings are needed from now on
         del previous
-        metric = self.cls(**self.kwargs, references=ref_block)
+        metric = _scored_by(self.cls(**self.kwargs, references=ref_block), self.single)
         if self.first is None:
             self.first = metric
             self.checks_tokenized = not getattr(metric, "_force", True)
@@ -478,7 +488,7 @@ def stream_systems(metric_args, registry, ref_paths, paths, names, encoding, pro
     sentence level): rows of numbers, not the text. Returns the Systems and the
     {key: StreamedSlices} that scored them."""
     from ._kernels.threads import map_in_threads
-    metrics = {key: StreamedSlices(key, registry[key], kwargs)
+    metrics = {key: StreamedSlices(key, registry[key], kwargs, len(names) == 1)
                for key, kwargs in metric_args.items()}
     lines = min(STREAM_LINES, CHUNK_LINES)
     systems = [System(name, metrics, keep_rows, lines) for name in names]
@@ -525,13 +535,15 @@ def stream_systems(metric_args, registry, ref_paths, paths, names, encoding, pro
     return systems, metrics
 
 
-def make_metrics(registry, metric_args, refs, n_segments, label="the references"):
+def make_metrics(registry, metric_args, refs, n_segments, label="the references",
+                 single=False):
     """{key: MetricSlices} for {key: keyword arguments} (keys of `registry`, upper case); a
-    metric that refuses its arguments raises InputError with its message."""
+    metric that refuses its arguments raises InputError with its message. single: the cached
+    references will score one system."""
     metrics = {}
     for key, kwargs in metric_args.items():
         try:
-            metrics[key] = MetricSlices(key, registry[key], kwargs, refs, n_segments)
+            metrics[key] = MetricSlices(key, registry[key], kwargs, refs, n_segments, single)
         except MemoryError:
             raise InputError(memory_message(label, f"caching them for {key}")) from None
         except (ImportError, OSError, TypeError, ValueError, RuntimeError) as err:

@@ -822,6 +822,13 @@ cdef class RefSet:
             self.freezing = False
         return 0
 
+    def expect_reuse(self, bint reuse):
+        """Whether the set will be scored more than once from now on (as the constructor's
+        reuse): with False, the n-gram tables wait for a second score (a caller that knows it
+        scores one system has no use for them)."""
+        if not self.frozen and self.uses >= 0:
+            self.uses = 1 if reuse else 0
+
     @property
     def num_segments(self):
         return self.seg_ref.size - 1

@@ -588,6 +588,13 @@ class BLEU(Metric):
         flat = self._core_call("segment_stats_flat", hypotheses, None)
         return None if flat is None else (flat, 2 + 2 * self.max_ngram_order)
 
+    def _scored_once(self) -> None:
+        """The cached references will score one system (the command line's slices of a single
+        system): the core then skips the reference n-gram tables it builds for a second one."""
+        refset = getattr(self._ref_cache, "refset", None)
+        if refset is not None:
+            refset.expect_reuse(False)
+
     def _summed_statistics(self, hypotheses: SequenceT[str]) -> Any:
         """`_extract_corpus_statistics(hypotheses, None)` summed column by column (integers, so
         the order does not matter), on the core: no Python list per segment, for the command
