@@ -117,7 +117,7 @@ def test_segment_without_references_after_freezing():
 
 
 @compiled
-def test_references_that_score_one_system_build_no_tables():
+def test_the_command_lines_slices_build_no_tables():
     from cybleu import streams
     from cybleu.metrics import BLEU
     hyps, refs = _corpus(7, n_segments=80)
@@ -125,20 +125,21 @@ def test_references_that_score_one_system_build_no_tables():
     cached = BLEU(references=streams_of_refs)
     cached.corpus_score(hyps, None)
     assert cached._ref_cache.refset.frozen     # a metric's own references: tabled at once
-    once = BLEU(references=streams_of_refs)
-    once._scored_once()
-    want = once.corpus_score(hyps, None)
-    assert not once._ref_cache.refset.frozen
-    assert (want.score, want.counts) == (cached.corpus_score(hyps, None).score,
-                                         cached.corpus_score(hyps, None).counts)
-    # the command line's slices, for one system and for several: the same sums either way
     sums = [sum(col) for col in zip(*cached._extract_corpus_statistics(hyps, None))]
-    for single in (True, False):
-        slices = streams.make_metrics({"BLEU": BLEU}, {"BLEU": {}}, streams_of_refs, len(hyps),
-                                      single=single)["BLEU"]
+    # the command line's slices (for one system or many, in the general path or streamed) are
+    # never tabled, however often they are scored: the same sums
+    slices = streams.make_metrics({"BLEU": BLEU}, {"BLEU": {}}, streams_of_refs,
+                                  len(hyps))["BLEU"]
+    streamed = streams.StreamedSlices("BLEU", BLEU, {})
+    streamed.load(0, streams_of_refs)
+    for _ in range(3):
         assert slices.column_sums(0, hyps, None) == sums
-        assert slices.slices[0]._ref_cache.refset.frozen is not single
-        streamed = streams.StreamedSlices("BLEU", BLEU, {}, single)
-        streamed.load(0, streams_of_refs)
         assert streamed.column_sums(0, hyps, None) == sums
-        assert streamed.slices[0]._ref_cache.refset.frozen is not single
+    assert not slices.slices[0]._ref_cache.refset.frozen
+    assert not streamed.slices[0]._ref_cache.refset.frozen
+    # no_tables on a set of any kind
+    plain = core.RefSet(refs)
+    plain.no_tables()
+    for _ in range(3):
+        assert plain.segment_stats(hyps) == core.segment_stats(hyps, refs)
+    assert not plain.frozen

@@ -885,7 +885,7 @@ def _run(args, parking=None):
     metric_args = _metric_args(args)
     label = ", ".join(args.refs) if args.test_set is None else "the references"
     metrics = streams.make_metrics(_metric_classes(metric_args), metric_args, stream_refs,
-                                   n_stream_lines, label, names is None or len(names) == 1)
+                                   n_stream_lines, label)
     if parking is not None:
         parking.park()
     keep_rows = bool(args.sentence_level or paired or args.confidence or args.detail)

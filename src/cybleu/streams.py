@@ -358,12 +358,12 @@ class MetricSlices:
     its slice), so that a hypothesis file can be scored a slice at a time. For inputs up to
     CHUNK_LINES lines it is exactly sacreBLEU's single metric object."""
 
-    def __init__(self, key, cls, kwargs, refs, n_segments, single=False):
+    def __init__(self, key, cls, kwargs, refs, n_segments):
         self.key = key
         self.slices = []
         for start in range(0, max(n_segments, 1), CHUNK_LINES):
             part = [stream[start:start + CHUNK_LINES] for stream in refs]
-            self.slices.append(_scored_by(cls(**kwargs, references=part), single))
+            self.slices.append(_sliced(cls(**kwargs, references=part)))
         self.first = self.slices[0]
         nrefs = {getattr(m, "num_refs", None) for m in self.slices}
         if len(nrefs) > 1:  # slices disagree: the corpus has a variable number of references
@@ -420,10 +420,12 @@ class MetricSlices:
         return None if method is None else method(lines)
 
 
-def _scored_by(metric, single):
-    """The metric, told when its cached references will score one system only (a metric that
-    builds more for later systems, BLEU's n-gram tables, then skips that)."""
-    hook = getattr(metric, "_scored_once", None) if single else None
+def _sliced(metric):
+    """A metric made for one slice of the references: scored once against each system, then
+    dropped (a metric that builds more for scoring again, BLEU's reference n-gram tables, skips
+    that: per slice it would cost more than it saves, and all the slices of a long test set
+    together could hold gigabytes)."""
+    hook = getattr(metric, "_no_tables", None)
     if hook is not None:
         hook()
     return metric
@@ -435,10 +437,9 @@ class StreamedSlices(MetricSlices):
     read, and dropped when the next one comes. The first slice's metric stays, without its
     references, for the signature and the score."""
 
-    def __init__(self, key, cls, kwargs, single=False):  # pylint: disable=super-init-not-called
+    def __init__(self, key, cls, kwargs):  # pylint: disable=super-init-not-called
         self.key = key
         self.cls, self.kwargs = cls, kwargs
-        self.single = single
         self.slices = {}
         self.first = None
         self.checks_tokenized = False
@@ -450,7 +451,7 @@ class StreamedSlices(MetricSlices):
         if previous is not None and previous is self.first:
             previous._ref_cache = None   # only its settings are needed from now on
         del previous
-        metric = _scored_by(self.cls(**self.kwargs, references=ref_block), self.single)
+        metric = _sliced(self.cls(**self.kwargs, references=ref_block))
         if self.first is None:
             self.first = metric
             self.checks_tokenized = not getattr(metric, "_force", True)
@@ -488,7 +489,7 @@ def stream_systems(metric_args, registry, ref_paths, paths, names, encoding, pro
     sentence level): rows of numbers, not the text. Returns the Systems and the
     {key: StreamedSlices} that scored them."""
     from ._kernels.threads import map_in_threads
-    metrics = {key: StreamedSlices(key, registry[key], kwargs, len(names) == 1)
+    metrics = {key: StreamedSlices(key, registry[key], kwargs)
                for key, kwargs in metric_args.items()}
     lines = min(STREAM_LINES, CHUNK_LINES)
     systems = [System(name, metrics, keep_rows, lines) for name in names]
@@ -535,15 +536,13 @@ def stream_systems(metric_args, registry, ref_paths, paths, names, encoding, pro
     return systems, metrics
 
 
-def make_metrics(registry, metric_args, refs, n_segments, label="the references",
-                 single=False):
+def make_metrics(registry, metric_args, refs, n_segments, label="the references"):
     """{key: MetricSlices} for {key: keyword arguments} (keys of `registry`, upper case); a
-    metric that refuses its arguments raises InputError with its message. single: the cached
-    references will score one system."""
+    metric that refuses its arguments raises InputError with its message."""
     metrics = {}
     for key, kwargs in metric_args.items():
         try:
-            metrics[key] = MetricSlices(key, registry[key], kwargs, refs, n_segments, single)
+            metrics[key] = MetricSlices(key, registry[key], kwargs, refs, n_segments)
         except MemoryError:
             raise InputError(memory_message(label, f"caching them for {key}")) from None
         except (ImportError, OSError, TypeError, ValueError, RuntimeError) as err:

@@ -640,6 +640,8 @@ def sentence_scores(hyps, refs, str tokenize="13a", bint lowercase=False, max_or
 cdef Py_ssize_t FROZEN_BUDGET = 64 << 20
 # segments frozen between two looks at Ctrl-C
 cdef Py_ssize_t FREEZE_STEP = 1 << 12
+# RefSet.uses of a set that is never to be frozen (no count of scores reaches 2 from here)
+cdef Py_ssize_t NEVER_FREEZE = -(1 << 62)
 
 
 cdef class RefSet:
@@ -778,7 +780,7 @@ cdef class RefSet:
         # an n-gram and below eight slots for each n-gram a reference position may start
         bound = self.ids.size * self.max_order
         if bound > FROZEN_BUDGET // <Py_ssize_t>(sizeof(RefGram) + 8 * sizeof(uint16_t)):
-            self.uses = -(1 << 62)       # never: the set is too large
+            self.uses = NEVER_FREEZE     # the set is too large
             return 0
         self.freezing = True
         rt = &self.tables
@@ -822,12 +824,12 @@ cdef class RefSet:
             self.freezing = False
         return 0
 
-    def expect_reuse(self, bint reuse):
-        """Whether the set will be scored more than once from now on (as the constructor's
-        reuse): with False, the n-gram tables wait for a second score (a caller that knows it
-        scores one system has no use for them)."""
-        if not self.frozen and self.uses >= 0:
-            self.uses = 1 if reuse else 0
+    def no_tables(self):
+        """Never build the n-gram tables for this set (its caller scores a slice of references
+        against each system once and drops it: a burst of new memory per slice would cost more
+        than the tables save)."""
+        if not self.frozen:
+            self.uses = NEVER_FREEZE
 
     @property
     def num_segments(self):

@@ -71,9 +71,9 @@ class RefSet:
                 ngrams |= _ngrams(tokens, max_order)   # | keeps the max count per n-gram
             self._segments.append((ngrams, [len(t) for t in tokenized]))
 
-    def expect_reuse(self, reuse):
-        """Whether the set will be scored more than once (the compiled core builds its tables
-        on that); this twin has its n-grams from the start either way."""
+    def no_tables(self):
+        """Never build n-gram tables (the compiled core's); this twin has its n-grams from the
+        start either way."""
 
     def _tokens(self, line, index):
         if not isinstance(line, str):

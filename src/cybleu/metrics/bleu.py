@@ -588,12 +588,13 @@ class BLEU(Metric):
         flat = self._core_call("segment_stats_flat", hypotheses, None)
         return None if flat is None else (flat, 2 + 2 * self.max_ngram_order)
 
-    def _scored_once(self) -> None:
-        """The cached references will score one system (the command line's slices of a single
-        system): the core then skips the reference n-gram tables it builds for a second one."""
+    def _no_tables(self) -> None:
+        """For the command line's slices of the references, each scored against every system
+        once and then dropped: the core builds no reference n-gram tables for them (a burst of
+        new memory per slice, which costs more than the tables save)."""
         refset = getattr(self._ref_cache, "refset", None)
         if refset is not None:
-            refset.expect_reuse(False)
+            refset.no_tables()
 
     def _summed_statistics(self, hypotheses: SequenceT[str]) -> Any:
         """`_extract_corpus_statistics(hypotheses, None)` summed column by column (integers, so
