@@ -6,6 +6,28 @@ from libc.stdint cimport uint32_t, int64_t
 from .defs cimport U32Buf, I64Buf, TextRef, TextRefs, ERR_NOMEM
 
 
+cdef inline int raw_reserve(void** p, Py_ssize_t* cap, Py_ssize_t need, size_t item) noexcept nogil:
+    """Room for `need` items of `item` bytes in the raw array *p of *cap items (doubling, at
+    least 64): the growable arrays that are not a U32Buf or an I64Buf."""
+    cdef Py_ssize_t c
+    cdef void* q
+    if need <= cap[0]:
+        return 0
+    c = cap[0] * 2
+    if c < need:
+        c = need
+    if c < 64:
+        c = 64
+    if <size_t>c > (<size_t>-1) // item:
+        return ERR_NOMEM
+    q = PyMem_RawRealloc(p[0], <size_t>c * item)
+    if q == NULL:
+        return ERR_NOMEM
+    p[0] = q
+    cap[0] = c
+    return 0
+
+
 cdef inline int u32_reserve(U32Buf* b, Py_ssize_t need) noexcept nogil:
     cdef Py_ssize_t cap
     cdef void* p

@@ -8,6 +8,7 @@ from cpython.mem cimport PyMem_RawFree, PyMem_RawMalloc, PyMem_RawRealloc
 from libc.stdint cimport uint16_t, uint32_t, int32_t, int64_t, uint64_t
 from libc.string cimport memset
 
+from .buffers cimport raw_reserve
 from .hashing cimport ngram_slot, slot_shift, ngram_step, frozen_slot
 from .defs cimport (hash_t, OOV_ID, NO_PREFIX, NO_PREFIX16, ERR_NOMEM, NgramSlot, NgramEntry,
                    NgramTable, RefGram, RefTables)
@@ -272,21 +273,6 @@ cdef int reference_table(NgramTable* t, const uint32_t* ref_ids, const int64_t* 
     return 0
 
 
-cdef int grow_to(void** data, Py_ssize_t* cap, Py_ssize_t need, size_t item) noexcept nogil:
-    cdef Py_ssize_t n = cap[0] if cap[0] else 64
-    cdef void* p
-    if need <= cap[0]:
-        return 0
-    while n < need:
-        n *= 2
-    p = PyMem_RawRealloc(data[0], <size_t>n * item)
-    if p == NULL:
-        return ERR_NOMEM
-    data[0] = p
-    cap[0] = n
-    return 0
-
-
 cdef int freeze_segment(RefTables* rt, const uint32_t* ref_ids, const int64_t* ref_off,
                         Py_ssize_t nref, int max_order, uint32_t* cur,
                         uint32_t* touched) noexcept nogil:
@@ -316,8 +302,8 @@ cdef int freeze_segment(RefTables* rt, const uint32_t* ref_ids, const int64_t* r
         return 0
     while nslots < 4 * possible:
         nslots *= 2
-    if (grow_to(<void**>&rt.grams, &rt.gcap, g0 + possible, sizeof(RefGram)) < 0
-            or grow_to(<void**>&rt.slots, &rt.scap, s0 + nslots, sizeof(uint16_t)) < 0):
+    if (raw_reserve(<void**>&rt.grams, &rt.gcap, g0 + possible, sizeof(RefGram)) < 0
+            or raw_reserve(<void**>&rt.slots, &rt.scap, s0 + nslots, sizeof(uint16_t)) < 0):
         return ERR_NOMEM
     slots = rt.slots + s0
     grams = rt.grams + g0

@@ -22,7 +22,7 @@ from cpython.array cimport array, clone
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
 from libc.string cimport memset, memcpy
 
-from .buffers cimport u32_reserve, u32_push, i64_reserve, i64_push
+from .buffers cimport u32_reserve, u32_push, i64_reserve, i64_push, raw_reserve
 from .defs cimport U32Buf, I64Buf, hash_t, ERR_NOMEM
 from .hashing cimport slot_of, slot_shift, hash_step
 from .porter cimport stem_word
@@ -83,29 +83,6 @@ for _c in range(ord("a"), ord("z") + 1):
     ASCII_MAP[_c - 32] = _c
 for _c in range(ord("0"), ord("9") + 1):
     ASCII_MAP[_c] = _c
-
-
-# ---------------------------------------------------------------------------------------------
-# growable raw arrays
-
-cdef int _grow(void** p, Py_ssize_t* cap, Py_ssize_t need, size_t item) noexcept nogil:
-    cdef Py_ssize_t c
-    cdef void* q
-    if need <= cap[0]:
-        return 0
-    c = cap[0] * 2
-    if c < need:
-        c = need
-    if c < 64:
-        c = 64
-    if <size_t>c > (<size_t>-1) // item:
-        return ERR_NOMEM
-    q = PyMem_RawRealloc(p[0], <size_t>c * item)
-    if q == NULL:
-        return ERR_NOMEM
-    p[0] = q
-    cap[0] = c
-    return 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -216,8 +193,8 @@ cdef int32_t vocab_intern(TokVocab* v, const uint32_t* s, Py_ssize_t n) noexcept
             else:
                 return e
         i = (i + 1) & v.mask
-    if _grow(<void**>&v.entries, &v.ecap, v.n + 1, sizeof(TokEntry)) < 0 \
-            or _grow(<void**>&v.arena, &v.acap, v.asize + n, 1) < 0:
+    if raw_reserve(<void**>&v.entries, &v.ecap, v.n + 1, sizeof(TokEntry)) < 0 \
+            or raw_reserve(<void**>&v.arena, &v.acap, v.asize + n, 1) < 0:
         return -1
     e = <int32_t>v.n
     en = &v.entries[e]
@@ -538,7 +515,7 @@ cdef int lcs_length(RougeWork w, const uint32_t* T, Py_ssize_t m, const uint32_t
     out[0] = 0
     if m == 0 or n == 0:
         return 0
-    if _grow(<void**>&w.carry, &w.carry_cap, n, 1) < 0:
+    if raw_reserve(<void**>&w.carry, &w.carry_cap, n, 1) < 0:
         return ERR_NOMEM
     memset(w.carry, 0, <size_t>n)
     s0 = 0
@@ -628,9 +605,9 @@ cdef int lcs_mark(RougeWork w, const uint32_t* r, Py_ssize_t mr, const uint32_t*
             B += 1
         nblocks = nc // B + 1
     # w.cols: every column (full) or the checkpoints of columns 0, B, 2B, ...
-    if _grow(<void**>&w.cols, &w.cols_words, ((nc + 1) if full else nblocks) * W, 8) < 0:
+    if raw_reserve(<void**>&w.cols, &w.cols_words, ((nc + 1) if full else nblocks) * W, 8) < 0:
         return ERR_NOMEM
-    if not full and _grow(<void**>&w.block, &w.block_words, (B + 1) * W, 8) < 0:
+    if not full and raw_reserve(<void**>&w.block, &w.block_words, (B + 1) * W, 8) < 0:
         return ERR_NOMEM
     V = w.cols
     for k in range(W):
@@ -729,7 +706,7 @@ cdef int summary_lcs(RougeWork w, const uint32_t* ST, const int64_t* sto, Py_ssi
         q = sto[a + 1] - sto[a]
         if q == 0:
             continue
-        if _grow(<void**>&w.marks, &w.marks_cap, q, 1) < 0:
+        if raw_reserve(<void**>&w.marks, &w.marks_cap, q, 1) < 0:
             return ERR_NOMEM
         memset(w.marks, 0, <size_t>q)
         W = (q + 63) >> 6
@@ -992,7 +969,7 @@ def lcs_indices(ref, can):
     if m == 0 or n == 0:
         return []
     W = (m + 63) >> 6
-    if _grow(<void**>&w.marks, &w.marks_cap, m, 1) < 0 or stamps_ready(w, len(table) + 1) < 0:
+    if raw_reserve(<void**>&w.marks, &w.marks_cap, m, 1) < 0 or stamps_ready(w, len(table) + 1) < 0:
         raise MemoryError()
     memset(w.marks, 0, <size_t>m)
     _raise(pm_build(w, w.t_ids.data, 0, m, W))
