@@ -228,3 +228,50 @@ def test_paired_rows_are_numbers_not_text(tmp_path, capsys, monkeypatch):
     # 4 systems x 10 int64 = 320 bytes of rows a line at most; the five files' text as str
     # would be ~850 bytes a line (caching the references first kept ~1,200)
     assert per_line < 4 * 10 * 8 * 1.25, per_line
+
+
+def _tab_separated(tmp_path, broken_at=None):
+    """The sample's reference and online-B's lines as one file of two tab-separated references a
+    line (-nr 2); line broken_at (from 0) without its tab."""
+    lines = [f"{a}\t{b}" for a, b in zip(_lines("ref"), _lines("online-B"))]
+    if broken_at is not None:
+        lines[broken_at] = lines[broken_at].replace("\t", " ")
+    return _write(tmp_path / "refs.tsv", lines)
+
+
+@pytest.mark.parametrize("n_sys, extra", [
+    (1, ["-m", "bleu", "chrf", "ter"]),
+    (2, ["-m", "bleu", "chrf", "-pbs", "-pbsn", "20"]),
+    (1, ["-m", "bleu", "-sl"]),
+    (1, ["-m", "ter", "-ci", "-cin", "20"]),
+])
+def test_tab_separated_references_stream_alike(tmp_path, capsys, monkeypatch, n_sys, extra):
+    """-nr: one reference file of tab-separated references read in step with the systems, split
+    a slice at a time: the bytes of the general path."""
+    ref = _tab_separated(tmp_path)
+    hyps = [_write(tmp_path / f"{n}.txt", _lines(n)) for n in ["KIT", "uedin-nmt"][:n_sys]]
+    streamed, cached = _streamed_and_cached(capsys, monkeypatch,
+                                            [ref, "-nr", "2", "-i", *hyps, *extra], 256)
+    assert streamed == cached
+    assert streamed[0] == 0
+
+
+def test_tab_separated_references_streamed_score_as_sacrebleu(tmp_path, capsys, monkeypatch):
+    ref, hyp = _tab_separated(tmp_path), _write(tmp_path / "hyp.txt", _lines("KIT"))
+    monkeypatch.setattr(streams, "CHUNK_LINES", 256)
+    out = _run(capsys, [ref, "-nr", "2", "-i", hyp, "-m", "bleu", "chrf", "ter", "-b", "-w", "10",
+                        "-f", "text"])
+    refs = [_lines("ref"), _lines("online-B")]
+    want = [f"{m.corpus_score(_lines('KIT'), refs).score:.10f}" for m in (BLEU(), CHRF(), TER())]
+    assert out.split() == want
+
+
+def test_a_line_short_of_fields_stops_the_run_as_before(tmp_path, capsys, monkeypatch):
+    """Line 401 without its tab, past the first slices: the general path's message and status
+    (chrF: BLEU's look at the first lines would find it before any slice is read)."""
+    ref, hyp = _tab_separated(tmp_path, broken_at=400), _write(tmp_path / "hyp.txt", _lines("KIT"))
+    streamed, cached = _streamed_and_cached(capsys, monkeypatch,
+                                            [ref, "-nr", "2", "-i", hyp, "-m", "chrf"], 128)
+    assert streamed == cached
+    assert streamed[0] != 0
+    assert "line 401: expected 2 fields, but found 1" in streamed[1].err

@@ -960,7 +960,8 @@ def _stream_systems(args, ref_groups, paired):
     references first). A paired test, an interval, -d or the sentence level keeps each
     system's segment statistics, not its text. False, having done nothing, for any other run
     (and for the combinations the general path refuses, with its message)."""
-    if (args.input is None or len(ref_groups) != 1 or args.num_refs != 1
+    if (args.input is None or len(ref_groups) != 1
+            or (args.num_refs != 1 and len(ref_groups[0]) != 1)
             or len(set(args.input)) != len(args.input)
             or args.origlang is not None or args.subset is not None):
         return False
@@ -981,17 +982,21 @@ def _stream_systems(args, ref_groups, paired):
     classes = _metric_classes(metric_args)
     label = ", ".join(args.refs) if args.test_set is None else "the references"
     # the settings checked (and refused with the metric's message) before anything is read
-    streams.make_metrics(classes, metric_args, [[""] for _ in ref_paths], 1, label)
+    streams.make_metrics(classes, metric_args,
+                         [[""] for _ in range(max(len(ref_paths), args.num_refs))], 1, label)
     if "bleu" in args.metrics and args.langpair is None:
-        # the check reads the first lines of each reference file, as the general path does
-        _warn_if_unspaced(args.bleu_tokenize or registry.DEFAULT,
-                          [streams.first_lines(p, args.encoding, 5000) for p in ref_paths])
+        # the check reads the first lines of each reference stream, as the general path does
+        firsts = [streams.first_lines(p, args.encoding, 5000) for p in ref_paths]
+        if args.num_refs != 1:
+            firsts = streams.split_fields(firsts[0], args.num_refs, 1)
+        _warn_if_unspaced(args.bleu_tokenize or registry.DEFAULT, firsts)
     labels = [f"Baseline: {p}" if paired and i == 0 else p for i, p in enumerate(paths)]
     keep_rows = bool(args.sentence_level or paired or args.confidence or args.detail)
     progress = _line_progress(args, "scoring")
     try:
         systems, metrics = streams.stream_systems(metric_args, classes, ref_paths, paths, labels,
-                                                  args.encoding, progress, keep_rows)
+                                                  args.encoding, progress, keep_rows,
+                                                  args.num_refs)
     finally:
         progress.close()
     if args.sentence_level:

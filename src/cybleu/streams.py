@@ -338,19 +338,27 @@ def read_references(ref_files_groups, num_refs, encoding):
                     for block in source.blocks(CHUNK_LINES):
                         full_refs[refno].extend(block)
                     continue
-                lineno = 0
+                lineno = 1
                 for block in source.blocks(CHUNK_LINES):
-                    for line in block:
-                        lineno += 1
-                        fields = line.split(sep="\t", maxsplit=num_refs - 1)
-                        if len(fields) != num_refs:
-                            raise InputError(f"FATAL: line {lineno}: expected {num_refs} "
-                                             f"fields, but found {len(fields)}.", code=17)
-                        for k, ref in enumerate(fields):
-                            full_refs[k].append(ref)
+                    for stream, part in zip(full_refs, split_fields(block, num_refs, lineno)):
+                        stream.extend(part)
+                    lineno += len(block)
     return full_refs
 
 
+def split_fields(lines, num_refs, first_lineno):
+    """Lines of a reference file split on tabs into `num_refs` streams (sacreBLEU's -nr); a line
+    with another number of fields stops the run, named by its number in the file (the first of
+    these lines being number first_lineno)."""
+    parts = [[] for _ in range(num_refs)]
+    for lineno, line in enumerate(lines, first_lineno):
+        fields = line.split(sep="\t", maxsplit=num_refs - 1)
+        if len(fields) != num_refs:
+            raise InputError(f"FATAL: line {lineno}: expected {num_refs} "
+                             f"fields, but found {len(fields)}.", code=17)
+        for part, field in zip(parts, fields):
+            part.append(field)
+    return parts
 
 
 class MetricSlices:
@@ -472,21 +480,22 @@ STREAM_LINES = 1 << 14
 
 
 def stream_system(metric_args, registry, ref_paths, path, name, encoding, progress,
-                  keep_rows=False):
+                  keep_rows=False, num_refs=1):
     """One system scored against its references read in step with it (stream_systems)."""
     systems, metrics = stream_systems(metric_args, registry, ref_paths, [path], [name],
-                                      encoding, progress, keep_rows)
+                                      encoding, progress, keep_rows, num_refs)
     return systems[0], metrics
 
 
 def stream_systems(metric_args, registry, ref_paths, paths, names, encoding, progress,
-                   keep_rows=False):
+                   keep_rows=False, num_refs=1):
     """Systems scored against their references, all read in step, STREAM_LINES lines at a time
     (for files of equal length, more than CHUNK_LINES long): the same statistics and scores as
     caching the references first, in memory bounded by a slice of each file, whatever the number
     of systems (each slice of the references is cached once and scores every system). With
     keep_rows, each system keeps its segment statistics (for a test, an interval, -d or the
-    sentence level): rows of numbers, not the text. Returns the Systems and the
+    sentence level): rows of numbers, not the text. With num_refs > 1, the one reference file
+    holds that many references a line, split on tabs (-nr). Returns the Systems and the
     {key: StreamedSlices} that scored them."""
     from ._kernels.threads import map_in_threads
     metrics = {key: StreamedSlices(key, registry[key], kwargs)
@@ -507,8 +516,15 @@ def stream_systems(metric_args, registry, ref_paths, paths, names, encoding, pro
         size = 1 << 20 if len(systems) == 1 else 1 << 18
         ref_blocks = [source.blocks(lines, size) for source in sources]
         sys_blocks = [target.blocks(lines, size) for target in targets]
+        lineno = 1
         for k, block in enumerate(sys_blocks[0]):
-            refs = [next(blocks) for blocks in ref_blocks]
+            if num_refs == 1:
+                refs = [next(blocks) for blocks in ref_blocks]
+            else:
+                raw = next(ref_blocks[0])
+                refs = split_fields(raw, num_refs, lineno)
+                lineno += len(raw)
+                del raw
             for key, metric in metrics.items():
                 try:
                     metric.load(k, refs)
