@@ -137,8 +137,7 @@ cdef enum:
 cdef struct RefGram:
     uint32_t token
     uint16_t prefix           # the prefix's entry in the segment; NO_PREFIX16 for a unigram
-    uint16_t order_m1         # order - 1 (orders go up to 2**16)
-    uint32_t ref_max
+    uint32_t ref_max          # (a lookup knows the order from how far it has extended)
 
 cdef struct RefTables:
     RefGram* grams            # segment s: grams[gram_off[s]:gram_off[s + 1]]

@@ -1,10 +1,10 @@
 # N-gram tables (floor 1): statistics of one segment from interned IDs, and the batch-wide n-gram
 # index of pairwise and pooled scoring.
-from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
 from .hashing cimport ngram_slot, ngram_step
-from .defs cimport (hash_t, OOV_ID, NO_PREFIX, NO_PREFIX16, ERR_NOMEM, ERR_NO_REFS, NgramSlot,
-                   NgramEntry, NgramTable, RefGram, RefTables)
+from .defs cimport (hash_t, OOV_ID, NO_PREFIX, ERR_NOMEM, ERR_NO_REFS, NgramSlot, NgramEntry,
+                   NgramTable, RefTables)
 
 
 cdef int table_prepare(NgramTable* t, Py_ssize_t max_entries) noexcept nogil

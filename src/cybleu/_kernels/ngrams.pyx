@@ -331,7 +331,6 @@ cdef int freeze_segment(RefTables* rt, const uint32_t* ref_ids, const int64_t* r
                         g = &grams[e]
                         g.token = tok
                         g.prefix = <uint16_t>prefix
-                        g.order_m1 = <uint16_t>(n - 1)
                         g.ref_max = 0
                         slots[i] = <uint16_t>(e + 1)
                         m += 1
